@@ -1,0 +1,33 @@
+// The GPU catalogue: loads gpus/*.yaml (strict schema, units, `extends:`) into GpuSpec, with --set overrides.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hw/gpu_spec.h"
+
+namespace loom {
+
+/// Directory holding loom's data (gpus/, kernels/, models/, traces/): $LOOM_HOME if set, else the source tree
+/// loom was built from.
+std::string data_dir();
+
+class Catalog {
+ public:
+  /// Loads every *.yaml in `dir` (default: data_dir()/gpus). Throws InputError("FILE:LINE", ...) on any bad file.
+  static Catalog load(const std::string& dir = "");
+
+  /// Catalogue keys, sorted.
+  std::vector<std::string> names() const;
+
+  /// A GPU by catalogue key or by path to a YAML file (which may `extends:` a catalogue entry), with overrides
+  /// applied in order; each override is "dotted.key=value with unit", e.g. "dram.bandwidth=4.8TB/s".
+  /// Throws InputError for unknown names ("unknown GPU 'x'; try `loom gpus`"), unknown keys or bad units.
+  GpuSpec get(const std::string& name_or_path, const std::vector<std::string>& overrides = {}) const;
+
+ private:
+  std::string dir_;
+  std::vector<std::string> names_;
+};
+
+}  // namespace loom

@@ -1,0 +1,69 @@
+// GpuSpec: a plain description of one GPU, as read from gpus/*.yaml. Models read this struct, never the YAML.
+// All rates are dense (no structured sparsity). Units live in the field names.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/dtype.h"
+
+namespace loom {
+
+struct GpuSpec {
+  // Identity.
+  std::string name;          ///< catalogue key, e.g. "h100-sxm" (file stem, or the path given on the command line)
+  std::string full_name;     ///< marketing name, e.g. "NVIDIA H100 SXM5 80GB"
+  std::string architecture;  ///< "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell"
+  int compute_capability = 0;  ///< e.g. 90
+  std::string source_file;     ///< YAML file it came from (for error messages and `loom gpus show`)
+
+  // Compute.
+  int sms = 0;
+  double boost_clock_mhz = 0;      ///< max SM clock
+  double sustained_clock_mhz = 0;  ///< clock loom assumes under sustained load (the model's default clock)
+  /// Dense tensor-core FLOP per clock per SM, by dtype; 0 where the chip has no tensor path for that dtype.
+  /// (An FMA counts as 2 FLOP.) Index with static_cast<int>(Dtype).
+  std::array<double, 8> tensor_flops_per_clk_per_sm{};
+  double fp32_flops_per_clk_per_sm = 0;  ///< non-tensor FP32 FMA pipe, FMA = 2 FLOP
+  double fp64_flops_per_clk_per_sm = 0;  ///< non-tensor FP64
+  double sfu_ops_per_clk_per_sm = 0;     ///< transcendental (MUFU) ops
+  double int_ops_per_clk_per_sm = 0;     ///< integer / ALU ops
+  double smem_bytes_per_clk_per_sm = 0;  ///< shared-memory (LSU) bandwidth per SM
+
+  // Per-SM limits.
+  int64_t regs_per_sm = 0;  ///< 32-bit registers
+  int max_regs_per_thread = 0;
+  int64_t smem_per_sm_bytes = 0;     ///< usable shared memory per SM
+  int64_t smem_per_block_bytes = 0;  ///< max shared memory one CTA may opt in to
+  int max_threads_per_sm = 0;
+  int max_warps_per_sm = 0;
+  int max_ctas_per_sm = 0;
+  int max_threads_per_block = 1024;
+
+  // Memory hierarchy.
+  int64_t l1_bytes_per_sm = 0;  ///< combined L1/shared capacity per SM
+  int64_t l2_bytes = 0;
+  double l2_bytes_per_s = 0;  ///< sustained L2 bandwidth, whole chip
+  double l2_bytes_per_clk_per_sm = 0;  ///< most one SM can pull from L2 per clock (limits small grids / partitions)
+  int64_t dram_bytes = 0;
+  double dram_bytes_per_s = 0;
+
+  // System.
+  double launch_overhead_us = 0;   ///< host launch cost per kernel (eager)
+  double nvlink_bytes_per_s = 0;   ///< per-GPU, unidirectional; 0 = none
+  double pcie_bytes_per_s = 0;     ///< per direction
+  int gpus_per_node = 1;
+  double tdp_w = 0;
+  std::optional<double> price_per_hour_usd;
+
+  // Derived helpers (computed, never stored).
+  double clock_hz() const { return sustained_clock_mhz * 1e6; }
+  double tensor_flops_per_clk(Dtype d) const { return tensor_flops_per_clk_per_sm[static_cast<int>(d)]; }
+  /// Whole-chip dense tensor FLOP/s for dtype d at the sustained clock (0 = unsupported).
+  double tensor_flops_per_s(Dtype d) const { return tensor_flops_per_clk(d) * sms * clock_hz(); }
+  double fp32_flops_per_s() const { return fp32_flops_per_clk_per_sm * sms * clock_hz(); }
+};
+
+}  // namespace loom
