@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs what loom needs from Debian's packages (run as root); does nothing for packages already present.
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config libeigen3-dev libyaml-cpp-dev libxgboost-dev libgtest-dev
+      libbenchmark-dev nlohmann-json3-dev zlib1g-dev clang libclang-rt-14-dev python3)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "loom: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds, then runs every ctest layer (unit, cli, fuzz, accuracy).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+bash scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$(nproc)"

@@ -1,0 +1,34 @@
+// Command-line arguments: `loom <command> [subcommand] --flag value ...`. Repeated flags keep every value.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loom::cli {
+
+class Args {
+ public:
+  /// Parses argv after the command words. `flags_with_values` lists flags that take a value; `switches` lists
+  /// flags that don't. Anything else starting with "--" is an error naming the flag and the valid ones.
+  Args(const std::vector<std::string>& argv, const std::vector<std::string>& flags_with_values,
+       const std::vector<std::string>& switches = {});
+
+  bool has(const std::string& flag) const { return values_.count(flag) != 0; }
+  /// The last value of a flag, or `fallback`.
+  std::string get(const std::string& flag, const std::string& fallback = "") const;
+  /// The value of a required flag; throws InputError naming it.
+  std::string require(const std::string& flag) const;
+  std::vector<std::string> all(const std::string& flag) const;
+  std::optional<double> number(const std::string& flag) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+  /// "table" | "json" | "csv" from --format (default table); anything else is an error.
+  std::string format() const;
+
+ private:
+  std::map<std::string, std::vector<std::string>> values_;
+  std::vector<std::string> positional_;
+};
+
+}  // namespace loom::cli

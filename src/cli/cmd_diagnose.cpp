@@ -1,0 +1,100 @@
+// `loom diagnose`: a predicted speed-of-light table (like Nsight Compute's, but without running anything):
+// each pipeline's demand, time at peak and share of the ceiling; with --measured-us, the distance to the ceiling.
+#include <algorithm>
+#include <cmath>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/table.h"
+#include "core/error.h"
+
+namespace loom::cli {
+
+namespace {
+
+std::string bar(double share, int width = 20) {
+  int n = static_cast<int>(std::lround(std::clamp(share, 0.0, 1.0) * width));
+  return std::string(n, '#') + std::string(width - n, '.');
+}
+
+/// What to attack when the kernel sits `gap` times above its ceiling: far above, the ceiling is not what limits
+/// it (latency, occupancy or scheduling is); close to it, the bottleneck pipeline's demand must shrink.
+std::string advice(const Analysis& a, double measured_us) {
+  double gap = measured_us / std::max(a.ceiling_us + a.fixed_overhead_us, 1e-9);
+  if (gap < 1.0)
+    return "measured is faster than the predicted ceiling: the model over-counts work here (check the config; "
+           "report it)";
+  if (gap < 1.3)
+    return "within 30% of the ceiling: cut " + a.bottleneck + " demand (e.g. " +
+           (a.bottleneck == "dram" ? "fuse ops, lower precision, reuse tiles" :
+            a.bottleneck == "tensor" ? "lower precision (fp8) or less padding" : "fewer instructions per element") +
+           ")";
+  std::string why = a.launch.waves <= 1 && a.launch.last_wave_fill < 0.5
+                        ? "the grid fills only " + fmt(100 * a.launch.last_wave_fill, 2) + "% of one wave: raise "
+                          "parallelism (split-K / smaller tiles)"
+                        : a.launch.occupancy < 0.25 ? "occupancy is " + fmt(100 * a.launch.occupancy, 2) +
+                                                          "% (" + a.launch.occupancy_limit + "-limited): hide latency"
+                                                    : "latency/issue-bound below the " + a.bottleneck +
+                                                          " ceiling: more work in flight per SM";
+  return fmt(gap, 2) + "x above the ceiling: " + why;
+}
+
+}  // namespace
+
+int cmd_diagnose(const Argv& argv) {
+  Args args(argv, {"--gpu", "--set", "--kernel", "--format", "--measured-us", "--model"});
+  Catalog catalog = Catalog::load();
+  KernelSpec spec = parse_kernel_spec(args.require("--kernel"), "--kernel");
+  std::vector<GpuSpec> gpus = select_gpus(catalog, args);
+  if (gpus.size() != 1) throw InputError("--gpu", "diagnose takes one GPU");
+  std::optional<double> measured = args.number("--measured-us");
+  if (measured && *measured <= 0) throw InputError("--measured-us", "must be a positive time in microseconds");
+  Analysis a = analyze(gpus[0], spec);
+
+  Table t{{"pipeline", "demand", "busiest SM", "time at peak (us)", "share of ceiling", ""},
+          {},
+          {false, true, true, true, true, false}};
+  for (const auto& p : a.pipes) {
+    double share = a.ceiling_us > 0 ? p.time_us / a.ceiling_us : 0;
+    t.add({p.pipe + (p.pipe == a.bottleneck ? " *" : ""), human(p.total, p.unit == "bytes" ? "B" : p.unit),
+           human(p.busiest_sm, p.unit == "bytes" ? "B" : p.unit), fmt(p.time_us), fmt(100 * share, 2) + "%",
+           bar(share)});
+  }
+  const std::string format = args.format();
+  if (format == "json") {
+    nlohmann::json j = analysis_json(a);
+    if (measured) {
+      j["measured_us"] = *measured;
+      j["fraction_of_ceiling"] = a.ceiling_us / *measured;
+      j["advice"] = advice(a, *measured);
+    }
+    emit(j.dump(2) + "\n");
+    return 0;
+  }
+  if (format == "csv") {
+    emit(t.csv());
+    return 0;
+  }
+  const auto& l = a.launch;
+  std::string s;
+  s += "gpu      " + a.gpu + "\n";
+  s += "kernel   " + a.kernel + "\n";
+  s += "config   " + a.config + (a.config_pinned ? " (pinned)" : " (" + a.config_reason + ")") + "\n";
+  s += "launch   " + std::to_string(l.ctas) + " CTAs x " + std::to_string(l.threads_per_cta) + " threads, " +
+       std::to_string(l.ctas_per_sm) + " CTAs/SM (" + l.occupancy_limit + "-limited, occupancy " +
+       fmt(100 * l.occupancy, 2) + "%), " + std::to_string(l.waves) + " wave(s), last wave " +
+       fmt(100 * l.last_wave_fill, 2) + "% full, tile waste " + fmt(100 * l.tile_waste, 2) + "%\n\n";
+  s += t.text() + "\n";
+  s += "ceiling  " + fmt(a.ceiling_us) + " us, bound by " + a.bottleneck + "\n";
+  s += "predicted " + fmt(a.latency_us) + " us (analytical; fixed overhead " + fmt(a.fixed_overhead_us) + " us)\n";
+  if (measured) {
+    s += "measured " + fmt(*measured) + " us = " + fmt(100 * a.ceiling_us / *measured, 2) +
+         "% of speed-of-light\n";
+    s += "advice   " + advice(a, *measured) + "\n";
+  }
+  for (const auto& n : a.notes) s += "note     " + n + "\n";
+  emit(s);
+  return 0;
+}
+
+}  // namespace loom::cli

@@ -1,0 +1,134 @@
+// `loom predict`: one kernel on one or more GPUs, or a CSV batch of kernels.
+#include <fstream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/table.h"
+#include "core/error.h"
+
+namespace loom::cli {
+
+namespace {
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char ch = line[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') cell += '"', ++i;
+      else if (ch == '"') quoted = false;
+      else cell += ch;
+    } else if (ch == '"') {
+      quoted = true;
+    } else if (ch == ',') {
+      cells.push_back(cell);
+      cell.clear();
+    } else if (ch != '\r') {
+      cell += ch;
+    }
+  }
+  cells.push_back(cell);
+  return cells;
+}
+
+Table single_table(const std::vector<Analysis>& results) {
+  Table t{{"gpu", "latency_us", "ceiling_us", "bottleneck", "config", "ctas", "waves", "occupancy"},
+          {},
+          {false, true, true, false, false, true, true, true}};
+  for (const auto& a : results)
+    t.add({a.gpu, fmt(a.latency_us), fmt(a.ceiling_us), a.bottleneck, a.config, std::to_string(a.launch.ctas),
+           std::to_string(a.launch.waves), fmt(a.launch.occupancy, 2)});
+  return t;
+}
+
+int predict_one(const Catalog& catalog, const Args& args) {
+  KernelSpec spec = parse_kernel_spec(args.require("--kernel"), "--kernel");
+  std::vector<Analysis> results;
+  for (const auto& gpu : select_gpus(catalog, args)) results.push_back(analyze(gpu, spec));
+  const std::string format = args.format();
+  if (format == "json") {
+    if (results.size() == 1) {
+      emit(analysis_json(results[0]).dump(2) + "\n");
+    } else {
+      nlohmann::json arr = nlohmann::json::array();
+      for (const auto& a : results) arr.push_back(analysis_json(a));
+      emit(arr.dump(2) + "\n");
+    }
+    return 0;
+  }
+  Table t = single_table(results);
+  if (format == "csv") {
+    emit(t.csv());
+  } else {
+    emit("kernel: " + results[0].kernel + "   (model: analytical)\n\n" + t.text());
+  }
+  return 0;
+}
+
+/// Batch mode: every CSV row becomes a KernelSpec (`family` column, other non-empty cells as key=value;
+/// an optional `gpu` column overrides --gpu per row). Output: the input columns plus predictions.
+int predict_batch(const Catalog& catalog, const Args& args) {
+  const std::string path = args.require("--batch");
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "cannot open batch file; check the path");
+  std::string line;
+  if (!std::getline(in, line)) throw InputError(path + ":1", "empty batch file; expected a header with `family`");
+  const std::vector<std::string> header = split_csv_line(line);
+  int family_col = -1, gpu_col = -1;
+  for (size_t c = 0; c < header.size(); ++c) {
+    if (header[c] == "family") family_col = static_cast<int>(c);
+    if (header[c] == "gpu") gpu_col = static_cast<int>(c);
+  }
+  if (family_col < 0) throw InputError(path + ":1", "no `family` column in the header");
+  std::vector<GpuSpec> default_gpus;
+  if (args.has("--gpu")) default_gpus = select_gpus(catalog, args);
+  if (default_gpus.size() > 1) throw InputError("--gpu", "batch mode takes one GPU (or a `gpu` column)");
+
+  Table out{header, {}, {}};
+  for (const char* c : {"latency_us", "ceiling_us", "bottleneck", "config"}) out.columns.push_back(c);
+  nlohmann::json arr = nlohmann::json::array();
+  int lineno = 1;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty() || line == "\r") continue;
+    const std::vector<std::string> cells = split_csv_line(line);
+    const std::string where = path + ":" + std::to_string(lineno);
+    if (cells.size() != header.size())
+      throw InputError(where, std::to_string(cells.size()) + " cells, header has " + std::to_string(header.size()));
+    KernelSpec spec;
+    spec.where = where;
+    spec.family = cells[family_col];
+    for (size_t c = 0; c < cells.size(); ++c)
+      if (static_cast<int>(c) != family_col && static_cast<int>(c) != gpu_col && !cells[c].empty())
+        spec.params[header[c]] = cells[c];
+    GpuSpec gpu;
+    if (gpu_col >= 0 && !cells[gpu_col].empty()) gpu = catalog.get(cells[gpu_col], args.all("--set"));
+    else if (!default_gpus.empty()) gpu = default_gpus[0];
+    else throw InputError(where, "no GPU for this row; add a `gpu` column or pass --gpu");
+    Analysis a = analyze(gpu, spec);
+    std::vector<std::string> row = cells;
+    row.insert(row.end(), {fmt(a.latency_us, 4), fmt(a.ceiling_us, 4), a.bottleneck, a.config});
+    out.add(row);
+    arr.push_back(analysis_json(a));
+  }
+  const std::string format = args.format();
+  if (format == "json") emit(arr.dump(2) + "\n");
+  else if (format == "csv") emit(out.csv());
+  else emit(out.text());
+  return 0;
+}
+
+}  // namespace
+
+int cmd_predict(const Argv& argv) {
+  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model"});
+  Catalog catalog = Catalog::load();
+  if (args.has("--batch") == args.has("--kernel"))
+    throw InputError("predict", "give exactly one of --kernel SPEC or --batch FILE.csv");
+  return args.has("--batch") ? predict_batch(catalog, args) : predict_one(catalog, args);
+}
+
+}  // namespace loom::cli

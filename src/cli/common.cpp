@@ -1,0 +1,71 @@
+// GPU selection and JSON views shared by predict, diagnose and batch mode.
+#include "cli/common.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace loom::cli {
+
+std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args) {
+  const std::string which = args.require("--gpu");
+  const std::vector<std::string> overrides = args.all("--set");
+  std::vector<std::string> names;
+  if (which == "all") {
+    names = catalog.names();
+  } else {
+    std::stringstream ss(which);
+    for (std::string n; std::getline(ss, n, ',');)
+      if (!n.empty()) names.push_back(n);
+  }
+  if (names.empty()) throw InputError("--gpu", "no GPU named; try `loom gpus` for the catalogue");
+  std::vector<GpuSpec> gpus;
+  for (const auto& n : names) gpus.push_back(catalog.get(n, overrides));
+  return gpus;
+}
+
+nlohmann::json analysis_json(const Analysis& a) {
+  nlohmann::json pipes = nlohmann::json::array();
+  for (const auto& p : a.pipes) {
+    pipes.push_back({{"pipe", p.pipe},
+                     {"unit", p.unit},
+                     {"total", p.total},
+                     {"busiest_sm", p.busiest_sm},
+                     {"time_us", p.time_us},
+                     {"share_of_ceiling", a.ceiling_us > 0 ? p.time_us / a.ceiling_us : 0.0}});
+  }
+  const auto& l = a.launch;
+  return {{"gpu", a.gpu},
+          {"kernel", a.kernel},
+          {"family", a.family},
+          {"config", a.config},
+          {"config_pinned", a.config_pinned},
+          {"config_reason", a.config_reason},
+          {"latency_us", a.latency_us},
+          {"ceiling_us", a.ceiling_us},
+          {"bottleneck", a.bottleneck},
+          {"fixed_overhead_us", a.fixed_overhead_us},
+          {"flops", a.flops},
+          {"dram_bytes", a.dram_bytes},
+          {"min_dram_bytes", a.min_dram_bytes},
+          {"l2_bytes", a.l2_bytes},
+          {"launch",
+           {{"ctas", l.ctas},
+            {"loop_iters", l.loop_iters},
+            {"threads_per_cta", l.threads_per_cta},
+            {"regs_per_thread", l.regs_per_thread},
+            {"smem_per_cta_bytes", l.smem_per_cta_bytes},
+            {"ctas_per_sm", l.ctas_per_sm},
+            {"occupancy_limit", l.occupancy_limit},
+            {"occupancy", l.occupancy},
+            {"waves", l.waves},
+            {"last_wave_fill", l.last_wave_fill},
+            {"tile_waste", l.tile_waste}}},
+          {"pipelines", pipes},
+          {"notes", a.notes}};
+}
+
+void emit(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+}  // namespace loom::cli

@@ -1,0 +1,24 @@
+// Helpers shared by the CLI commands: choosing GPUs from --gpu/--set, and JSON views of an Analysis.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analytical/analysis.h"
+#include "cli/args.h"
+#include "hw/catalog.h"
+
+namespace loom::cli {
+
+/// GPUs named by --gpu (a key, a YAML path, "all", or a comma list), each with every --set override applied.
+std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args);
+
+/// JSON of one analysis: latency_us, ceiling_us, bottleneck, config, pipelines[], launch{}, ...
+nlohmann::json analysis_json(const Analysis& a);
+
+/// Writes `text` to stdout.
+void emit(const std::string& text);
+
+}  // namespace loom::cli

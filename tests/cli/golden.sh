@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Golden CLI tests: each tests/cli/golden/NAME.cmd holds loom's arguments (shell words, run from the source dir);
+# NAME.out holds the expected stdout followed by "exit: N". Regenerate with scripts/regen-golden.sh.
+set -u
+loom=$1; src=$2; cd "$src" || exit 1
+fail=0; n=0
+for cmd in tests/cli/golden/*.cmd; do
+  name=${cmd%.cmd}; n=$((n+1))
+  actual=$(eval "\"$loom\" $(cat "$cmd")" 2>/dev/null; echo "exit: $?")
+  if ! diff -u "$name.out" <(printf '%s\n' "$actual") >/tmp/loom-golden-diff.$$ 2>&1; then
+    echo "FAIL $name"; head -40 /tmp/loom-golden-diff.$$; fail=1
+  fi
+done
+rm -f /tmp/loom-golden-diff.$$
+echo "$n golden cases"; exit $fail

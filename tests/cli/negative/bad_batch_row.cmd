@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --batch tests/data/bad_batch.csv

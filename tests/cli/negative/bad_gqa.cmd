@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --kernel "attention_prefill batch=1 heads=30 kv_heads=8 seq=128 head_dim=128 causal=1 dtype=bf16"

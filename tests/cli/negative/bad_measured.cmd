@@ -1,0 +1,1 @@
+diagnose --gpu h100-sxm --kernel "gemm m=64 n=64 k=64 dtype=bf16" --measured-us abc

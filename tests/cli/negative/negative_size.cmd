@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --kernel "gemm m=-5 n=4096 k=4096 dtype=bf16"

@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --kernel "conv2d n=1"

@@ -1,0 +1,1 @@
+predict --gpu tests/data/bad_gpus/unknown_key.yaml --kernel "gemm m=64 n=64 k=64 dtype=bf16"

@@ -1,0 +1,1 @@
+predict --gpu a100-sxm4-80gb --kernel "gemm m=64 n=64 k=64 dtype=fp8"

@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --set dram.bandwidth=4.8GHz --kernel "gemm m=64 n=64 k=64 dtype=bf16"
