@@ -21,6 +21,45 @@ def sync():
     torch.cuda.synchronize()
 
 
+class RepTimer:
+    """Times one repetition with CUDA events on the current stream, or with the host clock around a synchronised
+    region where events cannot be recorded on the stream (seen as a risk with green-context streams)."""
+
+    def __init__(self, use_events=True):
+        self.use_events = use_events
+
+    def start(self):
+        if self.use_events:
+            self._s, self._e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            self._s.record()
+        else:
+            sync()
+            self._t = time.perf_counter()
+
+    def stop_us(self):
+        """Call after the work was enqueued; synchronises and returns the elapsed microseconds."""
+        if self.use_events:
+            self._e.record()
+            sync()
+            return self._s.elapsed_time(self._e) * 1000.0
+        sync()
+        return (time.perf_counter() - self._t) * 1e6
+
+
+def events_work():
+    """True if CUDA events can be recorded and timed on the current stream."""
+    try:
+        t = RepTimer(True)
+        t.start()
+        torch.empty(1024, device="cuda").fill_(1)
+        t.stop_us()
+        return True
+    except Exception as exc:  # noqa: BLE001
+        print("loom_torch: CUDA events unusable on this stream (%s); timing with the host clock" % exc,
+              file=sys.stderr)
+        return False
+
+
 def common_args(description):
     """Arguments every torch sweep takes."""
     p = argparse.ArgumentParser(description=description)
@@ -112,18 +151,15 @@ def partition_check(part):
     def timed():
         for _ in range(2):
             a @ b
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
+        t = RepTimer(events_work())
+        t.start()
         for _ in range(3):
             a @ b
-        e.record()
-        sync()
-        return s.elapsed_time(e) / 3
+        return t.stop_us() / 3000.0
 
     full_ms = timed()
     with part.active():
         part_ms = timed()
-        sync()
     return full_ms, part_ms
 
 
@@ -198,6 +234,9 @@ class Sweep:
         torch.cuda.init()
         self.part = Partition(args.sms)
         meta = {"sms_requested": args.sms or self.part.sms, "sms_source": self.part.source}
+        with self.part.active():
+            self.timer = RepTimer(events_work())
+        meta["event_timing"] = "cuda_events" if self.timer.use_events else "host_clock"
         if self.part._gc is not None:
             full_ms, part_ms = partition_check(self.part)
             meta["partition_check"] = "8192^3 bf16 matmul %.3f ms on all SMs, %.3f ms on %d SMs" % (
@@ -237,16 +276,14 @@ class Sweep:
                 for _ in range(reps):
                     self.flush_l2()
                     sync()
-                    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
                     nvtx.range_push("loom.rep")
                     depth += 1
-                    start.record()
+                    self.timer.start()
                     fn()
-                    end.record()
-                    sync()
+                    us = self.timer.stop_us()  # synchronises: the rep's kernels end inside the range
                     nvtx.range_pop()
                     depth -= 1
-                    times_us.append(start.elapsed_time(end) * 1000.0)
+                    times_us.append(us)
                 nvtx.range_pop()
                 depth -= 1
         except Exception as exc:  # noqa: BLE001 - a failing case is logged and skipped, the sweep goes on
