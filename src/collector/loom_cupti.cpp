@@ -184,6 +184,10 @@ void start_tracing() {
   }
   point_nvtx_here();
   std::atexit(at_exit);
+  // Python (3.8+) ends a run killed by an unhandled KeyboardInterrupt by re-raising SIGINT with the default
+  // disposition after Py_FinalizeEx, so C atexit handlers never run; Py_FinalizeEx does call Py_AtExit functions.
+  using PyAtExit = int (*)(void (*)());
+  if (auto py_at_exit = reinterpret_cast<PyAtExit>(dlsym(RTLD_DEFAULT, "Py_AtExit"))) py_at_exit(at_exit);
   install_signal_handlers();
 }
 
