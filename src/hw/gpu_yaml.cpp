@@ -152,7 +152,7 @@ RawSpec read_doc(const std::string& text, const Doc& doc, const std::string& id,
     throw InputError(at(doc, root.Mark()), "a GPU description is a map of keys; see gpus/README.md");
 
   RawSpec own;
-  own.group_where[""] = at(doc, root.Mark());
+  own.group_where[""] = doc.label + ":1";  // a missing top-level key has no line of its own
   Extends extends;
   flatten(root, "", "", doc, own, extends);
   if (extends.value.empty()) return own;
