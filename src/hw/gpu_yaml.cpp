@@ -80,8 +80,8 @@ struct Extends {
 void flatten(const YAML::Node& map, const std::string& group, const std::string& group_comment, const Doc& doc,
              RawSpec& out, Extends& extends) {
   for (auto it = map.begin(); it != map.end(); ++it) {
-    const YAML::Node& k = it->first;
-    const YAML::Node& v = it->second;
+    const YAML::Node k = it->first;  // copies: it-> returns a temporary proxy (references would dangle)
+    const YAML::Node v = it->second;
     const std::string kwhere = at(doc, k.Mark());
     if (!k.IsScalar()) throw InputError(kwhere, "keys must be plain names; see gpus/README.md for the schema");
     const std::string key = k.Scalar();
