@@ -2,6 +2,7 @@
 // D[N,M] = op_T(W)[N,K] x X[K,M] ("TN", which fp8 on Hopper requires). Heuristic pick or every returned algo.
 #include "runners.h"
 #include <cublasLt.h>
+#include <cstdio>
 #include <memory>
 
 namespace bench {
@@ -39,8 +40,9 @@ void cublaslt_init(const Ctx& ctx) {
   (void)ctx;
   LT(cublasLtCreate(&g_lt));
   CK(cudaMalloc(&g_ws, kWsBytes));
-  CK(cudaMalloc(&g_scale, 2 * sizeof(float)));
-  float one[2] = {1.f, 1.f};
+  CK(cudaMalloc(&g_scale, 64 * sizeof(float)));  // A scale at [0], B scale at [32]: 128-byte apart, aligned
+  float one[64];
+  for (float& f : one) f = 1.f;
   CK(cudaMemcpy(g_scale, one, sizeof one, cudaMemcpyHostToDevice));
 }
 
@@ -71,7 +73,7 @@ std::vector<Variant> prepare_cublaslt(const Case& cs, const Ctx& ctx, int max_al
   LT(cublasLtMatmulDescSetAttribute(d->op, CUBLASLT_MATMUL_DESC_TRANSB, &tB, sizeof tB));
   if (cs.dtype == DType::fp8) {
     const float* sa = g_scale;
-    const float* sb = g_scale + 1;
+    const float* sb = g_scale + 32;
     LT(cublasLtMatmulDescSetAttribute(d->op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
     LT(cublasLtMatmulDescSetAttribute(d->op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
   }
@@ -83,7 +85,7 @@ std::vector<Variant> prepare_cublaslt(const Case& cs, const Ctx& ctx, int max_al
   LT(cublasLtMatmulPreferenceSetAttribute(d->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
 
   bool all = cs.kind == Kind::gemm_algos;
-  int want = all ? max_algos : 1;
+  int want = all ? max_algos : 8;  // heuristic case: the first of these that runs (normally the top pick)
   std::vector<cublasLtMatmulHeuristicResult_t> res(want);
   int got = 0;
   LT(cublasLtMatmulAlgoGetHeuristic(g_lt, d->op, d->a, d->b, d->c, d->c, d->pref, want, res.data(), &got));
@@ -91,8 +93,21 @@ std::vector<Variant> prepare_cublaslt(const Case& cs, const Ctx& ctx, int max_al
 
   double ws_bytes = (double)(M * K + N * K) * eb + (double)M * N * ob;
   std::vector<Variant> out;
+  int refused = 0;
+  std::string why;
   for (int i = 0; i < got; ++i) {
     if (res[i].state != CUBLAS_STATUS_SUCCESS || res[i].workspaceSize > kWsBytes) continue;
+    {  // trial launch: the heuristic can return algos that cublasLtMatmul then refuses (seen for fp8 on H200)
+      const float alpha = 1.f, beta = 0.f;
+      cublasStatus_t st = cublasLtMatmul(g_lt, d->op, &alpha, W, d->a, X, d->b, &beta, Y, d->c, Y, d->c, &res[i].algo,
+                                         g_ws, kWsBytes, ctx.stream);
+      if (st != CUBLAS_STATUS_SUCCESS) {
+        ++refused;
+        why = cublasLtGetStatusName(st);
+        continue;
+      }
+      CK(cudaStreamSynchronize(ctx.stream));
+    }
     Variant v;
     v.spec = cs.spec;
     v.impl = all ? "cublaslt_algo" + std::to_string(i) : "cublaslt";
@@ -104,7 +119,13 @@ std::vector<Variant> prepare_cublaslt(const Case& cs, const Ctx& ctx, int max_al
       LT(cublasLtMatmul(g_lt, d->op, &alpha, W, d->a, X, d->b, &beta, Y, d->c, Y, d->c, &algo, g_ws, kWsBytes, s));
     };
     out.push_back(std::move(v));
+    if (!all) break;
   }
+  if (out.empty())
+    throw CudaFailure("cublaslt: all " + std::to_string(got) + " heuristic algos refused (" + why + ") for " + cs.spec);
+  if (refused && all)
+    std::fprintf(stderr, "loom-bench: %s: %d of %d heuristic algos refused by cublasLtMatmul (%s)\n", cs.spec.c_str(),
+                 refused, got, why.c_str());
   return out;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Device-machine smoke test of loom-bench: --check, then --quick on the whole chip and on a 32-SM green context.
-# Uses a carried build-cuda/bench/loom-bench when it runs there, else builds build-gpu. Logs/CSVs go to $OUT.
+# Device-machine smoke test of loom-bench: --check, --quick on the whole chip and on a 32-SM green context, a
+# SIGTERM stop, and two single families on 16 SMs to calibrate --list's time estimates. Logs/CSVs go to $OUT.
+# Uses a carried build-cuda/bench/loom-bench when it runs there, else builds build-gpu.
 set -o pipefail
 OUT=${OUT:-/tmp/loom-bench-smoke}; mkdir -p "$OUT"
 B=build-cuda/bench/loom-bench
@@ -10,8 +11,15 @@ if ! "$B" --list --quick >/dev/null 2>&1; then
   B=build-gpu/bench/loom-bench
 fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used --format=csv | tee "$OUT/smi.txt"
-( time "$B" --check ) 2>&1 | tee "$OUT/check.log"
-( time "$B" --quick --out "$OUT/quick_full" ) 2>&1 | tee "$OUT/quick_full.log" | tail -15
-( time "$B" --quick --sms 32 --out "$OUT/quick_sms32" ) 2>&1 | tee "$OUT/quick_sms32.log" | tail -15
-echo "== full chip"; column -s, -t "$OUT/quick_full.cases.csv" | cut -c1-150
-echo "== sms 32"; cut -d, -f3-6 "$OUT/quick_sms32.cases.csv" | tail -n +14 | head -60
+( time "$B" --check ) > "$OUT/check.log" 2>&1; grep -v " ok$" "$OUT/check.log"
+( time "$B" --quick --out "$OUT/quick_full" ) > "$OUT/quick_full.log" 2>&1; grep -v "^loom-bench: [0-9]" "$OUT/quick_full.log"
+( time "$B" --quick --sms 32 --out "$OUT/quick_sms32" ) > "$OUT/quick_sms32.log" 2>&1; grep -v "^loom-bench: [0-9]" "$OUT/quick_sms32.log"
+timeout -s TERM 4 "$B" --families gemm_cublaslt --out "$OUT/sigterm" > "$OUT/sigterm.log" 2>&1
+echo "sigterm run rc=$? rows=$(grep -c '^[0-9]' "$OUT/sigterm.cases.csv")"; tail -2 "$OUT/sigterm.log"
+for f in moe attention_prefill; do
+  "$B" --list --sms 16 --families $f | tail -1
+  ( time "$B" --sms 16 --families $f --max-seconds 40 --out "$OUT/cal_$f" ) 2>&1 | grep -v "^loom-bench: [0-9]" | tail -4
+done
+echo "== quick, full chip vs 32 SMs (median us)"
+join -t, -j1 <(tail -n +14 "$OUT/quick_full.cases.csv" | cut -d, -f3,4,6 | sed 's/,/|/' | sort) \
+             <(tail -n +14 "$OUT/quick_sms32.cases.csv" | cut -d, -f3,4,6 | sed 's/,/|/' | sort) | head -90

@@ -10,8 +10,8 @@ template <typename F>
 F entry(const char* name) {
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult q{};
-  CK(cudaGetDriverEntryPointByVersion(name, &fn, 12040, cudaEnableDefault, &q));
-  if (!fn || q != cudaDriverEntryPointSuccess) throw CudaFailure(std::string("driver has no ") + name + " (needs CUDA 12.4+)");
+  CK(cudaGetDriverEntryPointByVersion(name, &fn, CUDART_VERSION, cudaEnableDefault, &q));
+  if (!fn || q != cudaDriverEntryPointSuccess) throw CudaFailure(std::string("driver has no ") + name + " (green contexts need a CUDA 12.5+ driver)");
   return reinterpret_cast<F>(fn);
 }
 #define DRV(name) static auto name##_ = entry<decltype(&name)>(#name)

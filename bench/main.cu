@@ -6,6 +6,7 @@
 #include "shapes.h"
 #include "timing.h"
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -16,8 +17,14 @@ using namespace bench;
 
 namespace {
 
+// SIGTERM/SIGINT (collect.sh's timeout) end the sweep after the current case, so main returns normally: the CSV
+// is closed and the CUPTI collector's exit-time flush runs (a killed process leaves a truncated trace).
+volatile std::sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
 struct Args {
   int sms = 0, reps = 7, device = 0;
+  double max_seconds = 0;  ///< > 0: stop starting new cases after this many seconds of sweeping
   std::string out;
   bool quick = false, list = false, check = false;
   std::set<std::string> families;
@@ -27,7 +34,7 @@ struct Args {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "loom-bench: %s\nusage: loom-bench --out PREFIX [--sms N] [--quick] [--families a,b] [--reps 7]\n"
-               "                  [--device 0] | --list [--sms N] [--quick] | --check\n",
+               "                  [--device 0] [--max-seconds S] | --list [--sms N] [--quick] | --check\n",
                why);
   std::exit(2);
 }
@@ -48,6 +55,7 @@ Args parse(int argc, char** argv) {
     else if (s == "--check") a.check = true;
     else if (s == "--reps") a.reps = std::atoi(val().c_str());
     else if (s == "--device") a.device = std::atoi(val().c_str());
+    else if (s == "--max-seconds") a.max_seconds = std::atof(val().c_str());
     else if (s == "--families") {
       std::stringstream ss(val());
       std::string f;
@@ -142,8 +150,16 @@ int do_run(const Args& a) {
                 {"tool", "loom-bench"}});
   auto t0 = std::chrono::steady_clock::now(), last = t0;
   int next_id = 0, skipped = 0;
+  std::signal(SIGTERM, on_signal);
+  std::signal(SIGINT, on_signal);
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (g_stop || (a.max_seconds > 0 && elapsed > a.max_seconds)) {
+      std::fprintf(stderr, "loom-bench: stopping early (%s) after %zu of %zu planned cases\n",
+                   g_stop ? "signal" : "--max-seconds", i, cases.size());
+      break;
+    }
     if ((c.kind == Kind::gemm_loom && std::count(bad_gemm.begin(), bad_gemm.end(), c.config)) ||
         (c.kind == Kind::moe && std::count(bad_moe.begin(), bad_moe.end(), c.config)))
       continue;

@@ -3,6 +3,7 @@
 #include "shapes.h"
 #include "configs.h"
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace bench {
@@ -27,7 +28,8 @@ const std::vector<NK> kNK = {
 const std::vector<NK> kNKSmall = {{6144, 4096}, {4096, 4096}, {28672, 4096}, {4096, 14336}};
 
 // Coarse H100/H200 ceilings for budgeting only (datasheet dense rates derated to what libraries reach;
-// GPU-NOTES.md: ~790 TFLOP/s bf16 measured on random data). Bandwidth saturates with ~48 SMs (assumption).
+// GPU-NOTES.md: ~790 TFLOP/s bf16 measured on random data). Bandwidth: ~4 TB/s on the whole chip, falling
+// about linearly below 80 SMs (loom-bench quick run on H200: rms_norm 4096x4096 took 29 us on 132 SMs, 66 on 32).
 double peak_tflops(DType d) {
   switch (d) {
     case DType::fp8: return 1400;
@@ -39,10 +41,13 @@ double peak_tflops(DType d) {
 }
 double roofline_us(double flop, double bytes, double peak_tf, int sms) {
   double c = flop / (peak_tf * 1e12 * sms / 132.0) * 1e6;
-  double m = bytes / (4.0e12 * std::min(1.0, sms / 48.0)) * 1e6;
+  double m = bytes / (4.0e12 * std::min(1.0, sms / 80.0)) * 1e6;
   return std::max(c, m) + 4.0;
 }
 std::string S(I v) { return std::to_string(v); }
+// Fraction of the bf16 rate loom's mma.sync tile kernel reaches, by tile area (H200 quick run: 128x128 tiles
+// ~295 TFLOP/s at 4096^3, 64x64 ~165; MoE with 16-row tiles ~60).
+double tile_eff(const TileCfg& c) { return std::min(0.42, 0.42 * std::sqrt(c.bm * c.bn / (128.0 * 128.0))); }
 
 struct Planner {
   const PlanOptions& o;
@@ -87,7 +92,7 @@ struct Planner {
           c.m = m, c.n = nk.n, c.k = nk.k, c.config = ci;
           c.spec = "gemm m=" + S(m) + " n=" + S(nk.n) + " k=" + S(nk.k) + " dtype=bf16 config=" + kGemmCfgs[ci].name();
           double bytes = 2.0 * (m * nk.k + nk.n * nk.k + m * nk.n);
-          c.est_us = roofline_us(2.0 * m * nk.n * nk.k, bytes, 700 * 0.35, o.sms);
+          c.est_us = roofline_us(2.0 * m * nk.n * nk.k, bytes, 700 * tile_eff(kGemmCfgs[ci]), o.sms);
           add(c);
         }
   }
@@ -109,7 +114,7 @@ struct Planner {
             I rows = t * mo.topk, kk = stage == 13 ? mo.hidden : mo.inter, nn = stage == 13 ? 2 * mo.inter : mo.hidden;
             I active = std::min(mo.e, rows);
             double bytes = 2.0 * (rows * kk + active * nn * kk + rows * nn);
-            c.est_us = roofline_us(2.0 * rows * nn * kk, bytes, 700 * 0.35, o.sms);
+            c.est_us = roofline_us(2.0 * rows * nn * kk, bytes, 700 * tile_eff(kMoeCfgs[ci]), o.sms);
             add(c);
           }
   }
@@ -123,7 +128,9 @@ struct Planner {
           c.family = fam, c.group = fam, c.impl = "loom", c.dtype = d, c.m = r, c.n = cl, c.op = op;
           c.spec = fam + (opname.empty() ? "" : " op=" + opname) + " rows=" + S(r) + " cols=" + S(cl) +
                    " dtype=" + dtype_name(d);
-          double io = op == 4 ? 3.0 : (op == 0 || op == 1) ? 3.0 : 2.0;  // tensors read + written
+          // passes over a [rows, cols] tensor: norms read twice + write; softmax reads 3x + writes;
+          // add/mul/silu_mul read 2 + write 1; silu/gelu read 1 + write 1
+          double io = kind == Kind::softmax ? 4.0 : kind != Kind::elementwise ? 3.0 : (op == 2 || op == 3) ? 2.0 : 3.0;
           c.est_us = roofline_us(0, io * r * cl * dtype_bytes(d), 1, o.sms);
           add(c);
         }
@@ -157,14 +164,16 @@ struct Planner {
               if (decode) {
                 c.spec = "attention_decode batch=" + S(b) + " heads=" + S(h.h) + " kv_heads=" + S(h.kvh) +
                          " seq_kv=" + S(s) + " head_dim=" + S(h.hd) + " dtype=bf16";
-                c.est_us = roofline_us(4.0 * b * h.h * s * h.hd, 2.0 * 2 * b * h.kvh * s * h.hd, 700, o.sms);
+                // each query head's block reads its KV head (GQA groups re-read it, partly from L2)
+                c.est_us = roofline_us(4.0 * b * h.h * s * h.hd, 2.0 * 2 * b * h.h * s * h.hd, 700, o.sms);
               } else {
                 if (b * s > 32768) continue;
                 c.spec = "attention_prefill batch=" + S(b) + " heads=" + S(h.h) + " kv_heads=" + S(h.kvh) +
                          " seq=" + S(s) + " head_dim=" + S(h.hd) + " causal=" + S(causal) +
                          " dtype=bf16 config=" + kAttnCfgs[ci].name();
                 double flop = 4.0 * b * h.h * s * s * h.hd * (causal ? 0.5 : 1.0);
-                c.est_us = roofline_us(flop, 2.0 * b * s * (2 * h.h + 2 * h.kvh) * h.hd, 700 * 0.15, o.sms);
+                // 0.065: the WMMA kernel ran at ~47 TFLOP/s (seq 2048, 32 heads) on an H200
+                c.est_us = roofline_us(flop, 2.0 * b * s * (2 * h.h + 2 * h.kvh) * h.hd, 700 * 0.065, o.sms);
               }
               add(c);
             }
@@ -223,15 +232,6 @@ std::vector<Case> plan_cases(const PlanOptions& o) {
     p.gemm_lib(DType::tf32, kM, kNKSmall, false);
     p.gemm_lib(DType::fp32, {1, 16, 64, 256, 1024, 4096, 77, 1000}, kNKSmall, false);
   }
-  if (p.on("gemm_algos")) {
-    p.gemm_lib(DType::bf16, {1, 16, 64, 256, 1024, 4096, 77}, {{6144, 4096}, {4096, 14336}, {28672, 4096}, {5120, 2048}}, true);
-    p.gemm_lib(DType::fp8, {16, 1024, 4096}, {{6144, 4096}, {4096, 14336}}, true);
-  }
-  if (p.on("gemm_loom"))
-    p.gemm_loom({1, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 333},
-                {{4096, 4096}, {6144, 4096}, {28672, 4096}, {4096, 14336}, {2048, 4096}, {16384, 2048}},
-                iota(kNumGemmCfgs));
-  if (p.on("moe")) p.moe({1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}, iota(kNumMoeCfgs));
   const std::vector<I> hid = {2048, 3584, 4096, 5120, 8192};
   if (p.on("rms_norm")) p.rowwise(Kind::rms_norm, "rms_norm", rows_all, hid, {DType::bf16, DType::fp32});
   if (p.on("layer_norm")) p.rowwise(Kind::layer_norm, "layer_norm", rows_all, hid, {DType::bf16, DType::fp32});
@@ -243,11 +243,20 @@ std::vector<Case> plan_cases(const PlanOptions& o) {
       p.rowwise(Kind::elementwise, "elementwise", rows_all, {4096, 8192, 14336, 28672}, {DType::bf16}, op, ops[op]);
   }
   if (p.on("rotary")) p.rotary(rows_all);
+  if (p.on("moe")) p.moe({1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}, iota(kNumMoeCfgs));
   if (p.on("attention_prefill"))
     p.attention({1, 2, 4, 8}, {128, 256, 512, 1024, 2048, 4096, 8192}, heads_all, iota(kNumAttnCfgs), false);
   if (p.on("attention_decode"))
     p.attention({1, 2, 4, 8, 16, 32, 64, 128, 256}, {128, 512, 1024, 2048, 4096, 8192, 16384, 32768},
                 {{32, 8, 128}, {32, 32, 128}, {64, 8, 128}, {32, 4, 128}}, {}, true);
+  if (p.on("gemm_algos")) {
+    p.gemm_lib(DType::bf16, {1, 16, 64, 256, 1024, 4096, 77}, {{6144, 4096}, {4096, 14336}, {28672, 4096}, {5120, 2048}}, true);
+    p.gemm_lib(DType::fp8, {16, 1024, 4096}, {{6144, 4096}, {4096, 14336}}, true);
+  }
+  if (p.on("gemm_loom"))
+    p.gemm_loom({1, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 333},
+                {{4096, 4096}, {6144, 4096}, {28672, 4096}, {4096, 14336}, {2048, 4096}, {16384, 2048}},
+                iota(kNumGemmCfgs));
   return p.out;
 }
 
