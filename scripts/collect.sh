@@ -4,7 +4,7 @@
 # packs the results into at most 8 files under $OUT and prints a summary table last. See traces/README.md.
 #
 #   bash scripts/collect.sh [--quick] [--partitions 132,96,64,32,16] [--only FAMILY[,..]] [--budget SECONDS]
-#                           [--out DIR] [--gpu-key KEY] [--no-build]
+#                           [--out DIR] [--gpu-key KEY] [--no-build] [--no-e2e]
 #
 # --only takes loom-bench families or groups (gemm, moe, memory, attention, rms_norm, ...), `bench` (loom-bench
 # only), `torch` (the PyTorch scripts only) or `e2e`. A failing step is logged and the others go on.
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 T0=$(date +%s)
 
-QUICK=0; PARTS="132,96,64,32,16"; ONLY=""; BUDGET=540; DEST="${OUT:-$ROOT/collect-out}"; GPU_KEY=""; BUILD=1
+QUICK=0; PARTS="132,96,64,32,16"; ONLY=""; BUDGET=540; DEST="${OUT:-$ROOT/collect-out}"; GPU_KEY=""; BUILD=1; NO_E2E=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
     --out) DEST="$2"; shift ;;
     --gpu-key) GPU_KEY="$2"; shift ;;
     --no-build) BUILD=0 ;;
+    --no-e2e) NO_E2E=1 ;;
     -h|--help) sed -n 2,10p "$0"; exit 0 ;;
     *) echo "collect.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -44,7 +45,7 @@ for t in ${ONLY//,/ }; do case "$t" in bench|torch|e2e) ;; *) BENCH_FAMS="${BENC
 RUN_BENCH=0; { [ -z "$ONLY" ] || has bench || [ -n "$BENCH_FAMS" ]; } && RUN_BENCH=1
 RUN_ATTN=0; has torch attention attention_prefill attention_decode && RUN_ATTN=1
 RUN_MEM=0; has torch memory rms_norm layer_norm softmax elementwise rotary && RUN_MEM=1
-RUN_E2E=0; has torch e2e && RUN_E2E=1
+RUN_E2E=0; has torch e2e && [ "$NO_E2E" = 0 ] && RUN_E2E=1
 QFLAG=""; [ "$QUICK" = 1 ] && QFLAG="--quick"
 
 smi() {  # GPU name, clocks and state, for the record (clocks are read, never set)
@@ -74,23 +75,29 @@ if [ "$BUILD" = 1 ]; then
   printf 'build\t-\t%s\t%s\n' "$rc" $(( $(date +%s) - t )) >> "$STEPS"
   say "build done (rc=$rc)"
 fi
-LIB=$(find "$BUILD_DIR" -name libloom_cupti.so -print -quit 2>/dev/null)
+LIB=$(find "$BUILD_DIR/" -name libloom_cupti.so -print -quit 2>/dev/null)
 BENCH="$BUILD_DIR/bench/loom-bench"
 if [ -z "$LIB" ]; then say "no libloom_cupti.so: nothing can be traced"; tail -30 "$WORK/build.log"; exit 1; fi
 [ -x "$BENCH" ] || { [ "$RUN_BENCH" = 1 ] && say "no loom-bench binary: bench steps skipped"; RUN_BENCH=0; }
 
 # --- steps -------------------------------------------------------------------------------------------------------
-# step NAME PARTITION SECONDS PREFIX -- CMD...: runs CMD traced into PREFIX.lct, hard-killed (SIGTERM: the
-# collector still flushes) after SECONDS; logs to PREFIX.log; never aborts the run.
+# step NAME PARTITION SECONDS PREFIX -- CMD...: runs CMD traced into PREFIX.lct, stopped with SIGTERM (the
+# collector still flushes) after SECONDS; an argument @MAXS@ becomes the soft limit for the script's own case loop.
+# Logs to PREFIX.log; never aborts the run. A step gets at least MIN_STEP_S but never more than the budget leaves
+# after the reserve for checks/packing and for the e2e steps still to come.
 step() {
   local name=$1 part=$2 secs=$3 prefix=$4; shift 5
-  local t=$(date +%s) rc
-  # Every step gets at least MIN_STEP_S (a torch process needs ~15 s to start) unless the budget is gone.
+  local t=$(date +%s) rc a args=()
+  local cap=$(( $(left) - RESERVE - PENDING ))
   [ "$secs" -ge "$MIN_STEP_S" ] || secs=$MIN_STEP_S
-  if [ "$(left)" -lt 20 ]; then say "SKIP $name sms=$part: budget spent"; printf '%s\t%s\tskipped\t0\n' "$name" "$part" >> "$STEPS"; return; fi
+  [ "$secs" -le "$cap" ] || secs=$cap
+  if [ "$secs" -lt 20 ]; then
+    say "SKIP $name sms=$part: budget spent"; printf '%s\t%s\tskipped\t0\n' "$name" "$part" >> "$STEPS"; return
+  fi
+  for a in "$@"; do [ "$a" = "@MAXS@" ] && a=$(( secs - 15 )); args+=("$a"); done
   say "run $name sms=$part (limit ${secs}s)"
   CUDA_INJECTION64_PATH="$LIB" NVTX_INJECTION64_PATH="$LIB" LOOM_TRACE_OUT="$prefix.lct" PYTHONUNBUFFERED=1 \
-    timeout -s TERM -k 15 "$secs" "$@" > "$prefix.log" 2>&1
+    timeout -s TERM -k 15 "$secs" "${args[@]}" > "$prefix.log" 2>&1
   rc=$?
   printf '%s\t%s\t%s\t%s\n' "$name" "$part" "$rc" $(( $(date +%s) - t )) >> "$STEPS"
   [ "$rc" = 0 ] || say "  $name sms=$part exited $rc (see $(basename "$prefix").log): $(tail -2 "$prefix.log" | tr '\n' ' ' | cut -c1-200)"
@@ -98,37 +105,39 @@ step() {
 
 IFS=, read -r -a PLIST <<< "$PARTS"
 NP=${#PLIST[@]}
-E2E_S=0; [ "$RUN_E2E" = 1 ] && E2E_S=$(( QUICK ? 90 : 150 ))
-RESERVE=45  # checks + packing
-MIN_STEP_S=45
+# Measured on an H200 (2026-11-21, smoke runs): hf_eager --quick 20 s, graph_decode --quick 17 s (each ~10 s of it
+# model build); full attention sweep 22 s on all SMs, full memory_ops 5 s on 16 SMs (plus ~8 s torch start-up).
+E2E_S=0; [ "$RUN_E2E" = 1 ] && E2E_S=$(( QUICK ? 70 : 120 ))
+PENDING=$E2E_S
+RESERVE=40      # checks + packing
+MIN_STEP_S=30
+W_BENCH=$(( RUN_BENCH * 5 )); W_ATTN=$(( RUN_ATTN * 3 )); W_MEM=$(( RUN_MEM * 2 ))
+W=$(( W_BENCH + W_ATTN + W_MEM )); [ "$W" -gt 0 ] || W=1
 for i in "${!PLIST[@]}"; do
   n=${PLIST[$i]}
   dir="$RUN/sms$n"; mkdir -p "$dir"
-  share=$(( ($(left) - E2E_S - RESERVE) / (NP - i) ))  # what is left, split over the partitions still to run
-  nsteps=$(( RUN_BENCH * 2 + RUN_ATTN + RUN_MEM )); [ "$nsteps" -gt 0 ] || nsteps=1
-  unit=$(( share / nsteps ))
+  share=$(( ($(left) - PENDING - RESERVE) / (NP - i) ))  # what is left, split over the partitions still to run
   smi "sms$n"
   if [ "$RUN_BENCH" = 1 ]; then
     fam=(); [ -n "$BENCH_FAMS" ] && fam=(--families "$BENCH_FAMS")
-    step loom-bench "$n" $(( unit * 2 )) "$dir/bench" -- "$BENCH" --sms "$n" --out "$dir/bench" $QFLAG "${fam[@]}"
+    step loom-bench "$n" $(( share * W_BENCH / W )) "$dir/bench" -- "$BENCH" --sms "$n" --out "$dir/bench" $QFLAG "${fam[@]}"
   fi
   if [ "$RUN_ATTN" = 1 ]; then
-    step attention "$n" "$unit" "$dir/attention" -- python3 scripts/torch/attention_sweep.py --sms "$n" \
-      --out "$dir/attention" --max-seconds $(( unit > MIN_STEP_S ? unit - 20 : MIN_STEP_S - 20 )) $QFLAG
+    step attention "$n" $(( share * W_ATTN / W )) "$dir/attention" -- python3 scripts/torch/attention_sweep.py \
+      --sms "$n" --out "$dir/attention" --max-seconds @MAXS@ $QFLAG
   fi
   if [ "$RUN_MEM" = 1 ]; then
-    step memory_ops "$n" "$unit" "$dir/memory_ops" -- python3 scripts/torch/memory_ops.py --sms "$n" \
-      --out "$dir/memory_ops" --max-seconds $(( unit > MIN_STEP_S ? unit - 20 : MIN_STEP_S - 20 )) $QFLAG
+    step memory_ops "$n" $(( share * W_MEM / W )) "$dir/memory_ops" -- python3 scripts/torch/memory_ops.py \
+      --sms "$n" --out "$dir/memory_ops" --max-seconds @MAXS@ $QFLAG
   fi
 done
 if [ "$RUN_E2E" = 1 ]; then
+  PENDING=0
   dir="$RUN/e2e"; mkdir -p "$dir"
-  half=$(( ($(left) - RESERVE) / 2 ))
-  step hf_eager all "$half" "$dir/hf_eager" -- python3 scripts/torch/e2e/hf_eager.py --out "$dir/hf_eager" \
-    --max-seconds $(( half > 80 ? half - 40 : 40 )) $QFLAG
-  half=$(( $(left) - RESERVE ))
-  step graph_decode all "$half" "$dir/graph_decode" -- python3 scripts/torch/e2e/graph_decode.py \
-    --out "$dir/graph_decode" --max-seconds $(( half > 80 ? half - 40 : 40 )) $QFLAG
+  step hf_eager all $(( ($(left) - RESERVE) / 2 )) "$dir/hf_eager" -- python3 scripts/torch/e2e/hf_eager.py \
+    --out "$dir/hf_eager" --max-seconds @MAXS@ $QFLAG
+  step graph_decode all $(( $(left) - RESERVE )) "$dir/graph_decode" -- python3 scripts/torch/e2e/graph_decode.py \
+    --out "$dir/graph_decode" --max-seconds @MAXS@ $QFLAG
 fi
 smi end
 
@@ -144,8 +153,10 @@ pack() {  # pack NAME PATHS...: one uncompressed tar of already-gzipped traces +
   local sz=$(stat -c %s "$DEST/$name")
   [ "$sz" -lt $((16 * 1024 * 1024)) ] || say "WARNING: $name is $((sz >> 20)) MiB (> 16 MiB: the device tool will not return it)"
 }
-meta=("$GPU_KEY/steps.tsv" "$GPU_KEY/summary.txt" "$GPU_KEY/summary.json" "$GPU_KEY/nvidia-smi.txt"
-      "$GPU_KEY/build.log" "$GPU_KEY/collect.log")
+meta=()
+for f in steps.tsv summary.txt summary.json nvidia-smi.txt build.log collect.log; do
+  [ -f "$RUN/$f" ] && meta+=("$GPU_KEY/$f")
+done
 parts=(); rest=()
 for d in "$RUN"/sms* "$RUN"/e2e; do [ -d "$d" ] && parts+=("$GPU_KEY/$(basename "$d")"); done
 # The device tool returns at most 8 files: up to 7 tars (logs ride in the first) + the summary.
