@@ -120,7 +120,8 @@ for i in "${!PLIST[@]}"; do
   smi "sms$n"
   if [ "$RUN_BENCH" = 1 ]; then
     fam=(); [ -n "$BENCH_FAMS" ] && fam=(--families "$BENCH_FAMS")
-    step loom-bench "$n" $(( share * W_BENCH / W )) "$dir/bench" -- "$BENCH" --sms "$n" --out "$dir/bench" $QFLAG "${fam[@]}"
+    step loom-bench "$n" $(( share * W_BENCH / W )) "$dir/bench" -- "$BENCH" --sms "$n" --out "$dir/bench" \
+      --max-seconds @MAXS@ $QFLAG "${fam[@]}"
   fi
   if [ "$RUN_ATTN" = 1 ]; then
     step attention "$n" $(( share * W_ATTN / W )) "$dir/attention" -- python3 scripts/torch/attention_sweep.py \
