@@ -10,6 +10,7 @@
 
 namespace bench {
 void cublaslt_bf16_ref(const void* X, const void* W, void* Y, int M, int N, int K, cudaStream_t s);
+bool check_memory(const Ctx& ctx, bool verbose);
 
 namespace {
 using bf16 = __nv_bfloat16;
@@ -179,6 +180,7 @@ bool run_checks(const Ctx& ctx, std::vector<int>& bad_gemm, std::vector<int>& ba
   ok &= check_gemm(ctx, bad_gemm, verbose);
   ok &= check_moe(ctx, bad_moe, verbose);
   ok &= check_attention(ctx, verbose);
+  ok &= check_memory(ctx, verbose);
   ctx.arena->reset();
   if (verbose) std::fprintf(stderr, "check: %s\n", ok ? "all passed" : "FAILURES (see above)");
   return ok;

@@ -5,6 +5,7 @@
 #include <cuda_fp16.h>
 
 namespace bench {
+MemBufs g_mem_last;
 namespace {
 
 template <typename T> struct V { static constexpr int n = 16 / sizeof(T); T x[n]; };
@@ -168,6 +169,7 @@ Variant make_rowwise(const Case& cs, const Ctx& ctx) {
   fill_random(b, R * C, d, ctx.seed + 1, -2.f, 2.f, ctx.stream);
   fill_random(w, C, d, ctx.seed + 2, 0.5f, 1.5f, ctx.stream);
   fill_random(bias, C, d, ctx.seed + 3, -0.1f, 0.1f, ctx.stream);
+  g_mem_last = MemBufs{a, b, w, bias, y, nullptr, nullptr};
   Variant v;
   v.spec = cs.spec, v.impl = "loom";
   double ws = (double)R * C * sizeof(T) * (2 + in_mult);
@@ -204,6 +206,7 @@ std::vector<Variant> prepare_memory(const Case& cs, const Ctx& ctx) {
     fill_random(q, T * H * D, DType::bf16, ctx.seed, -1.f, 1.f, ctx.stream);
     fill_random(cache, max_pos * D, DType::fp32, ctx.seed + 1, -1.f, 1.f, ctx.stream);
     fill_random_int(pos, T, (int)max_pos, ctx.seed + 2, ctx.stream);
+    g_mem_last = MemBufs{q, nullptr, nullptr, nullptr, q, cache, pos};
     Variant v;
     v.spec = cs.spec, v.impl = "loom";
     v.flush_l2 = needs_flush(4.0 * T * H * D, ctx);

@@ -25,6 +25,11 @@ std::vector<Variant> prepare_moe(const Case& c, const Ctx& ctx);
 std::vector<Variant> prepare_memory(const Case& c, const Ctx& ctx);
 std::vector<Variant> prepare_attention(const Case& c, const Ctx& ctx);
 
+/// Device buffers of the last case prepare_memory built (inputs a, b; weight w; bias; output y; rotary cache
+/// and positions), so --check can compare them with a host reference.
+struct MemBufs { void *a, *b, *w, *bias, *y, *cache, *pos; };
+extern MemBufs g_mem_last;
+
 /// --check: correctness of loom's kernels against cuBLAS / naive references; returns false on any failure.
 /// `bad_gemm_cfgs` / `bad_moe_cfgs` receive config indices that failed (the sweep then refuses them).
 bool run_checks(const Ctx& ctx, std::vector<int>& bad_gemm_cfgs, std::vector<int>& bad_moe_cfgs, bool verbose);
