@@ -69,6 +69,7 @@ TileConfig parse_config(const ConfigTable& table, Family f, const std::string& n
   TileConfig c;
   std::smatch m;
   const std::string& n = table.naming;
+  if (name.size() > 40) throw bad("name too long");  // also keeps std::regex's recursion shallow
   if (n == "tile") {
     if (!std::regex_match(name, m, tile_re)) throw bad("not a tile config name");
     c.bm = std::stoi(m[1]), c.bn = std::stoi(m[2]), c.bk = std::stoi(m[3]);
@@ -178,10 +179,9 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
     if (fit_config(c, table, s, gpu).empty()) out.push_back(c);
   };
   if (table.naming == "tile" || table.naming == "attention") {
-    auto it = table.candidates.find(gpu.architecture);
-    if (it == table.candidates.end()) return valid_configs(s, gpu);
-    for (const auto& name : it->second) {
-      TileConfig c = parse_config(table, s.family, name, table.file);
+    auto it = table.parsed_candidates.find(gpu.architecture);
+    if (it == table.parsed_candidates.end()) return valid_configs(s, gpu);
+    for (const TileConfig& c : it->second) {
       if (table.naming == "tile") {  // lower the stage count until the operand ring fits
         std::vector<int> st = table.stages.at(find_tile(table, c.bm, c.bn, c.bk, c.warps)->mma);
         std::sort(st.rbegin(), st.rend());

@@ -23,20 +23,6 @@ struct TileEntry {
   std::vector<std::string> archs;
 };
 
-/// A family's config space as read from kernels/<family>.yaml.
-struct ConfigTable {
-  std::string family, file;
-  std::string naming;  ///< tile | attention | rows | flat | fixed
-  int regs_base = 32;
-  std::map<std::string, std::vector<int>> stages;  ///< by mma kind
-  std::map<std::string, int> max_stages;           ///< by architecture
-  std::vector<int> split_k{1};
-  std::vector<TileEntry> tiles;
-  std::map<std::string, std::vector<std::string>> candidates;  ///< by architecture
-  std::vector<int> rows_per_cta, warps, elems_per_thread;
-  std::vector<std::string> fixed;  ///< naming: fixed
-};
-
 /// One concrete configuration with the resources it uses for a given shape.
 struct TileConfig {
   std::string name;
@@ -49,6 +35,21 @@ struct TileConfig {
   int threads = 0;
   int regs_per_thread = 0;
   int64_t smem_bytes = 0;
+};
+
+/// A family's config space as read from kernels/<family>.yaml.
+struct ConfigTable {
+  std::string family, file;
+  std::string naming;  ///< tile | attention | rows | flat | fixed
+  int regs_base = 32;
+  std::map<std::string, std::vector<int>> stages;  ///< by mma kind
+  std::map<std::string, int> max_stages;           ///< by architecture
+  std::vector<int> split_k{1};
+  std::vector<TileEntry> tiles;
+  std::map<std::string, std::vector<std::string>> candidates;  ///< by architecture
+  std::map<std::string, std::vector<TileConfig>> parsed_candidates;  ///< the same, parsed once at load
+  std::vector<int> rows_per_cta, warps, elems_per_thread;
+  std::vector<std::string> fixed;  ///< naming: fixed
 };
 
 /// What the wave model and `loom tune` enumerate.

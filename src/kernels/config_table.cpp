@@ -163,7 +163,7 @@ ConfigTable load_config_table(const std::string& path) {
           for (size_t i = 0; i < family_names().size(); ++i)
             if (family_names()[i] == t.family) f = static_cast<int>(i);
           if (f < 0) throw InputError(at(path, root["family"]), "unknown family '" + t.family + "'");
-          parse_config(t, static_cast<Family>(f), name, at(path, kv.second));
+          t.parsed_candidates[arch].push_back(parse_config(t, static_cast<Family>(f), name, at(path, kv.second)));
         }
       }
     }
