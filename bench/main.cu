@@ -26,6 +26,7 @@ struct Args {
   int sms = 0, reps = 7, device = 0;
   double max_seconds = 0;  ///< > 0: stop starting new cases after this many seconds of sweeping
   std::string out;
+  std::string plan;  ///< --plan FILE: run exactly these loom specs (from `loom tune --plan`)
   bool quick = false, list = false, check = false;
   std::set<std::string> families;
   std::string command;
@@ -34,7 +35,7 @@ struct Args {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "loom-bench: %s\nusage: loom-bench --out PREFIX [--sms N] [--quick] [--families a,b] [--reps 7]\n"
-               "                  [--device 0] [--max-seconds S] | --list [--sms N] [--quick] | --check\n",
+               "                  [--device 0] [--max-seconds S] [--plan FILE] | --list [--sms N] [--quick] | --check\n",
                why);
   std::exit(2);
 }
@@ -56,6 +57,7 @@ Args parse(int argc, char** argv) {
     else if (s == "--reps") a.reps = std::atoi(val().c_str());
     else if (s == "--device") a.device = std::atoi(val().c_str());
     else if (s == "--max-seconds") a.max_seconds = std::atof(val().c_str());
+    else if (s == "--plan") a.plan = val();
     else if (s == "--families") {
       std::stringstream ss(val());
       std::string f;
@@ -71,9 +73,10 @@ Args parse(int argc, char** argv) {
 int do_list(const Args& a) {
   PlanOptions po;
   po.sms = a.sms > 0 ? a.sms : 132;
+  po.full_chip = a.sms <= 0;
   po.quick = a.quick;
   po.families = a.families;
-  auto cases = plan_cases(po);
+  auto cases = a.plan.empty() ? plan_cases(po) : plan_from_file(a.plan, po);
   std::map<std::string, std::pair<int, double>> per;  // group -> cases, est seconds (launches incl. warm-up)
   int total = 0;
   double total_s = 0;
@@ -138,9 +141,10 @@ int do_run(const Args& a) {
 
   PlanOptions po;
   po.sms = part.sms;
+  po.full_chip = part.sms == part.sms_total;
   po.quick = a.quick;
   po.families = a.families;
-  auto cases = plan_cases(po);
+  auto cases = a.plan.empty() ? plan_cases(po) : plan_from_file(a.plan, po);
   int nvml_mhz = nvml_sm_clock_mhz(a.device);
   CaseWriter w(a.out + ".cases.csv",
                {{"gpu", prop.name}, {"sms", std::to_string(part.sms)}, {"sms_total", std::to_string(part.sms_total)},

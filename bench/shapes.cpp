@@ -4,6 +4,8 @@
 #include "configs.h"
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace bench {
@@ -83,12 +85,13 @@ struct Planner {
       }
   }
 
-  void gemm_loom(const std::vector<I>& ms, const std::vector<NK>& nks, const std::vector<int>& cfgs) {
+  void gemm_loom(const std::vector<I>& ms, const std::vector<NK>& nks, const std::vector<int>& cfgs,
+                 const std::string& group = "gemm_loom") {
     for (auto nk : nks)
       for (I m : ms)
         for (int ci : cfgs) {
           Case c{Kind::gemm_loom};
-          c.family = "gemm", c.group = "gemm_loom", c.impl = "loom";
+          c.family = "gemm", c.group = group, c.impl = "loom";
           c.m = m, c.n = nk.n, c.k = nk.k, c.config = ci;
           c.spec = "gemm m=" + S(m) + " n=" + S(nk.n) + " k=" + S(nk.k) + " dtype=bf16 config=" + kGemmCfgs[ci].name();
           double bytes = 2.0 * (m * nk.k + nk.n * nk.k + m * nk.n);
@@ -97,15 +100,17 @@ struct Planner {
         }
   }
 
-  void moe(const std::vector<I>& tokens, const std::vector<int>& cfgs) {
-    struct M { I e, topk, hidden, inter; };
+  struct Moe { I e, topk, hidden, inter; };
+  void moe(const std::vector<I>& tokens, const std::vector<int>& cfgs,
+           std::vector<Moe> models = {{8, 2, 4096, 14336}, {128, 8, 2048, 768}}, std::vector<int> stages = {13, 2},
+           const std::string& group = "moe") {
     // Mixtral-8x7B (8 experts, top-2, 4096, 14336); Qwen3-30B-A3B (128 experts, top-8, 2048, 768).
-    for (M mo : {M{8, 2, 4096, 14336}, M{128, 8, 2048, 768}})
-      for (int stage : {13, 2})
+    for (Moe mo : models)
+      for (int stage : stages)
         for (I t : tokens)
           for (int ci : cfgs) {
             Case c{Kind::moe};
-            c.family = "moe", c.group = "moe", c.impl = "loom";
+            c.family = "moe", c.group = group, c.impl = "loom";
             c.m = t, c.experts = mo.e, c.topk = mo.topk, c.n = mo.hidden, c.k = mo.inter, c.stage = stage;
             c.config = ci;
             c.spec = "moe tokens=" + S(t) + " experts=" + S(mo.e) + " topk=" + S(mo.topk) + " hidden=" + S(mo.hidden) +
@@ -191,8 +196,67 @@ std::vector<int> iota(int n) {
 const std::vector<std::string>& family_names() {
   static const std::vector<std::string> v = {
       "gemm", "gemm_cublaslt", "gemm_algos", "gemm_loom", "moe", "memory", "rms_norm", "layer_norm", "softmax",
-      "elementwise", "rotary", "attention", "attention_prefill", "attention_decode"};
+      "elementwise", "rotary", "attention", "attention_prefill", "attention_decode", "tune"};
   return v;
+}
+
+// The tuning ground truth: every config of loom's GEMM and MoE kernels on pseudo-random shapes (fixed seed, so
+// every GPU measures the same shapes). `loom tune` fits its bilinear model on a sparse subset of these points and
+// validates its choices on the shapes it never sampled.
+void tune_grid(Planner& p) {
+  uint64_t state = 2026;
+  auto next = [&]() { state = state * 6364136223846793005ull + 1442695040888963407ull; return state >> 33; };
+  auto log_uniform = [&](double lo, double hi) { return std::exp(std::log(lo) + (next() % 10000) / 1e4 * std::log(hi / lo)); };
+  for (int i = 0; i < 240; ++i) {
+    I m = std::max<I>(1, (I)log_uniform(16, 8192));
+    I n = 64 * std::max<I>(1, (I)(log_uniform(1024, 16384) / 64));
+    I k = 64 * std::max<I>(1, (I)(log_uniform(512, 8192) / 64));
+    p.gemm_loom({m}, {{n, k}}, iota(kNumGemmCfgs), "tune");
+  }
+  const std::vector<Planner::Moe> models = {{8, 2, 4096, 14336}, {128, 8, 2048, 768}, {64, 6, 2048, 1408}, {16, 4, 3072, 1536}};
+  for (int i = 0; i < 120; ++i) {
+    I tokens = std::max<I>(1, (I)log_uniform(1, 4096));
+    p.moe({tokens}, iota(kNumMoeCfgs), {models[next() % models.size()]}, {next() % 2 ? 13 : 2}, "tune");
+  }
+}
+
+std::vector<Case> plan_from_file(const std::string& path, const PlanOptions& o) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("--plan: cannot open " + path);
+  Planner p{o, {}};
+  std::string line;
+  for (int lineno = 1; std::getline(in, line); ++lineno) {
+    if (line.empty() || line[0] == '#') continue;
+    std::stringstream ss(line);
+    std::string family, kv;
+    ss >> family;
+    std::map<std::string, std::string> kvs;
+    while (ss >> kv) {
+      auto eq = kv.find('=');
+      if (eq != std::string::npos) kvs[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    auto where = path + ":" + std::to_string(lineno);
+    auto num = [&](const char* k) -> I {
+      if (!kvs.count(k)) throw std::invalid_argument(where + ": missing " + k);
+      return std::stoll(kvs[k]);
+    };
+    auto cfg_index = [&](const TileCfg* cfgs, int n) {
+      for (int i = 0; i < n; ++i)
+        if (cfgs[i].name() == kvs["config"]) return i;
+      throw std::invalid_argument(where + ": config '" + kvs["config"] + "' is not one of loom-bench's kernels");
+    };
+    if (kvs.count("dtype") && kvs["dtype"] != "bf16") throw std::invalid_argument(where + ": loom's kernels are bf16 only");
+    if (family == "gemm") {
+      p.gemm_loom({num("m")}, {{num("n"), num("k")}}, {cfg_index(kGemmCfgs, kNumGemmCfgs)}, "plan");
+    } else if (family == "moe") {
+      int stage = kvs["stage"] == "w2" ? 2 : 13;
+      p.moe({num("tokens")}, {cfg_index(kMoeCfgs, kNumMoeCfgs)},
+            {{num("experts"), num("topk"), num("hidden"), num("inter")}}, {stage}, "plan");
+    } else {
+      throw std::invalid_argument(where + ": only gemm and moe plans are supported, not '" + family + "'");
+    }
+  }
+  return p.out;
 }
 
 std::vector<Case> plan_cases(const PlanOptions& o) {
@@ -249,6 +313,7 @@ std::vector<Case> plan_cases(const PlanOptions& o) {
   if (p.on("attention_decode"))
     p.attention({1, 2, 4, 8, 16, 32, 64, 128, 256}, {128, 512, 1024, 2048, 4096, 8192, 16384, 32768},
                 {{32, 8, 128}, {32, 32, 128}, {64, 8, 128}, {32, 4, 128}}, {}, true);
+  if (p.on("tune") && o.full_chip) tune_grid(p);
   if (p.on("gemm_algos")) {
     p.gemm_lib(DType::bf16, {1, 16, 64, 256, 1024, 4096, 77}, {{6144, 4096}, {4096, 14336}, {28672, 4096}, {5120, 2048}}, true);
     p.gemm_lib(DType::fp8, {16, 1024, 4096}, {{6144, 4096}, {4096, 14336}}, true);

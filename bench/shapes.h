@@ -30,6 +30,7 @@ struct Case {
 
 struct PlanOptions {
   int sms = 132;
+  bool full_chip = true;  ///< the tune group (exhaustive config grid on random shapes) runs on the full chip only
   bool quick = false;
   std::set<std::string> families;  ///< empty = all; names: gemm (= gemm_cublaslt,gemm_algos,gemm_loom),
                                    ///< moe, memory (= rms_norm,...,rotary), attention, or any single group
@@ -39,6 +40,10 @@ struct PlanOptions {
 
 /// The planned cases, in run order. Throws std::invalid_argument for an unknown family name.
 std::vector<Case> plan_cases(const PlanOptions& o);
+
+/// Cases from a plan file (one loom spec per line, `gemm ... dtype=bf16 config=NAME` or `moe ... config=NAME`;
+/// `#` comments): exactly the points `loom tune --plan` asks for. Throws std::invalid_argument naming the line.
+std::vector<Case> plan_from_file(const std::string& path, const PlanOptions& o);
 
 /// Known --families names.
 const std::vector<std::string>& family_names();
