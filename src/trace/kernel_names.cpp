@@ -178,32 +178,77 @@ std::string nccl_family(sv s) {
   return "collective";
 }
 
-// loom's own bench kernels (bench/): loom_<family>[_variant]<template args>. Families by longest prefix.
-bool classify_loom(sv s, KernelName& k) {
-  size_t p = s.find("loom_");
-  if (p == sv::npos || (p > 0 && is_ident(s[p - 1]))) return false;
-  sv ident = ident_at(s, p);
-  if (ident.substr(0, 5) != "loom_") return false;
-  sv rest = ident.substr(5);
-  static const std::array<sv, 11> kFamilies = {"l2_flush", "gemm",    "rms_norm", "layer_norm", "softmax", "attention",
-                                               "elementwise", "reduce", "moe",   "silu",       "add"};
-  for (sv fam : kFamilies) {
-    if (rest.substr(0, fam.size()) != fam) continue;
-    if (fam == "silu" || fam == "add") {
-      k = make("elementwise", fam, "loom");
-    } else {
-      k = make(fam, "", "loom");
-      sv variant = rest.substr(fam.size());
-      if (!variant.empty() && variant[0] == '_') k.op = std::string(variant.substr(1));
+// Top-level template arguments of the first `key<...>` in s (trimmed); empty when absent or unbalanced.
+std::vector<sv> template_args(sv s, sv key) {
+  std::vector<sv> out;
+  size_t p = s.find(key);
+  while (p != sv::npos && (p + key.size() >= s.size() || s[p + key.size()] != '<')) p = s.find(key, p + 1);
+  if (p == sv::npos) return out;
+  size_t i = p + key.size() + 1, start = i;
+  int depth = 0;
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '<' || c == '(') ++depth;
+    if ((c == '>' || c == ')') && depth > 0) {
+      --depth;
+      continue;
     }
-    // loom_gemm_*<BM, BN, BK, STAGES, WARPS>: the tile config as template arguments.
-    int t[5];
-    if (fam == "gemm" && template_ints(s, ident, 5, t))
-      k.tile_m = t[0], k.tile_n = t[1], k.tile_k = t[2], k.stages = t[3], k.warps = t[4];
+    if ((c == ',' && depth == 0) || (c == '>' && depth == 0)) {
+      sv a = s.substr(start, i - start);
+      while (!a.empty() && a.front() == ' ') a.remove_prefix(1);
+      while (!a.empty() && a.back() == ' ') a.remove_suffix(1);
+      out.push_back(a);
+      start = i + 1;
+      if (c == '>') return out;
+    }
+  }
+  return {};  // unbalanced
+}
+
+int arg_int(const std::vector<sv>& a, size_t i) {
+  int v = -1;
+  if (i < a.size() && read_int(a[i], v) != a[i].size()) v = -1;
+  return i < a.size() ? v : -1;
+}
+
+// loom's own bench kernels (/work/main/bench): loom_gemm_kernel<BM, BN, BK, STAGES, WM, WN, MOE> (bench/gemm_tiled.cuh),
+// loom_flash_prefill<BM, BN, D>, loom_decode_split/_reduce (attention.cu), bench::norm_kernel<T, MODE 0 rms / 1 layer>,
+// softmax_kernel, elementwise_kernel<T, OP 0 add 1 mul 2 silu 3 gelu 4 silu_mul>, rotary_kernel (memory_kernels.cu),
+// loom_l2_flush (timing.cu), fill kernels (common.cu).
+bool classify_loom(sv s, KernelName& k) {
+  if (has(s, "loom_l2_flush")) return k = make("l2_flush", "", "loom"), true;
+  if (has(s, "loom_gemm_kernel")) {
+    auto a = template_args(s, "loom_gemm_kernel");
+    k = make(a.size() >= 7 && a[6] == "true" ? "moe" : "gemm", "", "loom");
+    if (a.size() >= 6 && arg_int(a, 0) > 0 && arg_int(a, 4) > 0 && arg_int(a, 5) > 0)
+      k.tile_m = arg_int(a, 0), k.tile_n = arg_int(a, 1), k.tile_k = arg_int(a, 2), k.stages = arg_int(a, 3),
+      k.warps = arg_int(a, 4) * arg_int(a, 5);
     return true;
   }
-  k = make("unknown", "", "loom");
-  return true;
+  if (has(s, "loom_flash_prefill")) {
+    k = make("attention", "prefill", "loom");
+    auto a = template_args(s, "loom_flash_prefill");
+    if (a.size() >= 2 && arg_int(a, 0) > 0 && arg_int(a, 1) > 0)
+      k.tile_m = arg_int(a, 0), k.tile_n = arg_int(a, 1), k.warps = arg_int(a, 0) / 16;  // 2 warps' threads per 32 rows
+    return true;
+  }
+  if (has(s, "loom_decode_split")) return k = make("attention", "decode", "loom"), true;
+  if (has(s, "loom_decode_reduce")) return k = make("attention", "decode_reduce", "loom"), true;
+  if (!has(s, "bench::")) return false;
+  if (has(s, "attention_naive")) return k = make("attention", "naive", "loom"), true;
+  if (has(s, "norm_kernel<")) {
+    int mode = arg_int(template_args(s, "norm_kernel"), 1);
+    return k = make(mode == 0 ? "rms_norm" : mode == 1 ? "layer_norm" : "unknown", "", "loom"), true;
+  }
+  if (has(s, "softmax_kernel<")) return k = make("softmax", "fwd", "loom"), true;
+  if (has(s, "elementwise_kernel<")) {
+    static const sv kOps[] = {"add", "mul", "silu", "gelu", "silu_mul"};
+    int op = arg_int(template_args(s, "elementwise_kernel"), 1);
+    return k = make("elementwise", op >= 0 && op < 5 ? kOps[op] : "", "loom"), true;
+  }
+  if (has(s, "rotary_kernel")) return k = make("rotary", "", "loom"), true;
+  if (has(s, "fill_kernel") || has(s, "fill_int_kernel")) return k = make("init", "fill", "loom"), true;
+  return false;
 }
 
 KernelName classify_demangled(sv s) {
@@ -232,7 +277,7 @@ KernelName classify_demangled(sv s) {
     // Flash_fwd_kernel_traits<kHeadDim, kBlockM, kBlockN, kNWarps, ...> (flash-attention csrc/flash_attn/src).
     int t[4];
     if (template_ints(s, "Flash_fwd_kernel_traits", 4, t))
-      k.tile_m = t[1], k.tile_n = t[2], k.tile_k = t[0], k.warps = t[3];
+      k.tile_m = t[1], k.tile_n = t[2], k.warps = t[3];  // config "BMxBN_wW", as loom's attention configs
     return k;
   }
   if (has(s, "FlashAttnFwd") || has(s, "flash::FlashAttn")) return make("attention", "fwd", "flash_attn");
