@@ -103,16 +103,27 @@ bool LineReader::next(std::string& line) {
 }
 
 std::string read_all(const std::string& path, size_t max_bytes) {
-  LineReader r = LineReader::open_file(path);
-  std::string out, line;
-  bool first = true;
-  // Line-wise reading keeps one code path for gzip errors; newlines are restored.
-  while (r.next(line)) {
-    if (!first) out.push_back('\n');
-    first = false;
-    out += line;
-    if (out.size() > max_bytes) throw InputError(path, "file larger than " + std::to_string(max_bytes) + " bytes");
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw InputError(path, std::string("cannot open: ") + (errno ? std::strerror(errno) : "out of memory"));
+  std::string out;
+  char chunk[1 << 16];
+  for (;;) {
+    int n = gzread(f, chunk, sizeof chunk);
+    int errnum = Z_OK;
+    const char* msg = n <= 0 ? gzerror(f, &errnum) : nullptr;
+    if (n < 0 || (n == 0 && errnum != Z_OK && errnum != Z_STREAM_END)) {
+      std::string what = std::string("read error: ") + (msg ? msg : "?") + "; the file is damaged (truncated gzip?)";
+      gzclose(f);
+      throw InputError(path, what);
+    }
+    if (n == 0) break;
+    out.append(chunk, size_t(n));
+    if (out.size() > max_bytes) {
+      gzclose(f);
+      throw InputError(path, "file larger than " + std::to_string(max_bytes) + " bytes");
+    }
   }
+  gzclose(f);
   return out;
 }
 
