@@ -77,14 +77,28 @@ std::string trimmed(std::string s) {
   return s;
 }
 
+// The case list's `command` (its argv) names the same process as the .lct's `#command` (/proc/self/cmdline):
+// equal, or the trace's command ends with it after a space (Python scripts record sys.argv, which lacks the
+// interpreter: "python3 sweep.py --sms 16" vs "sweep.py --sms 16").
+bool same_command(const std::string& lct_cmd, const std::string& case_cmd) {
+  if (case_cmd.empty() || lct_cmd.empty()) return false;
+  if (lct_cmd == case_cmd) return true;
+  return lct_cmd.size() > case_cmd.size() && trace_io::ends_with(lct_cmd, case_cmd) &&
+         lct_cmd[lct_cmd.size() - case_cmd.size() - 1] == ' ';
+}
+
 // Picks the .lct for a case list (rules in import.h); throws InputError when none or two match.
 size_t pick_lct(const CaseList& cl, const std::vector<LctIndex>& ixs) {
+  const std::string pid = trimmed(meta_get(cl.meta, "pid"));
   const std::string cmd = trimmed(meta_get(cl.meta, "command"));
-  std::vector<size_t> by_cmd;
-  if (!cmd.empty())
-    for (size_t i = 0; i < ixs.size(); ++i)
-      if (trimmed(meta_get(ixs[i].t->meta, "command")) == cmd) by_cmd.push_back(i);
-  if (by_cmd.size() == 1) return by_cmd[0];
+  for (const std::string& key : {std::string("pid"), std::string("command")}) {
+    std::vector<size_t> hit;
+    for (size_t i = 0; i < ixs.size(); ++i) {
+      const std::string v = trimmed(meta_get(ixs[i].t->meta, key));
+      if (key == "pid" ? (!pid.empty() && v == pid) : same_command(v, cmd)) hit.push_back(i);
+    }
+    if (hit.size() == 1) return hit[0];
+  }
   std::vector<int64_t> hits(ixs.size(), 0);
   for (size_t i = 0; i < ixs.size(); ++i)
     for (const auto& c : cl.cases) hits[i] += ixs[i].cases.count(c.case_id) ? 1 : 0;
@@ -95,7 +109,8 @@ size_t pick_lct(const CaseList& cl, const std::vector<LctIndex>& ixs) {
   for (size_t i = 0; i < ixs.size(); ++i)
     if (i != best && hits[i] == hits[best])
       throw InputError(cl.path, "matches " + ixs[best].t->path + " and " + ixs[i].t->path +
-                                    " equally; import each run separately");
+                                    " equally (same case ids, no distinguishing #pid/#command); import each run "
+                                    "separately");
   return best;
 }
 

@@ -2,9 +2,11 @@
 // (traces/FORMAT.md section 3).
 //
 // Join rules (documented here, enforced in import.cpp):
-// - Each case list is joined with exactly one .lct file (one process). The .lct whose `#command` equals the case
-//   list's `command` wins if exactly one does; otherwise the .lct holding the most `loom.case=<id>` ranges for the
-//   list's case ids (ties are an InputError: import those files separately). Its `#gpu` must equal the list's `gpu`.
+// - Each case list is joined with exactly one .lct file (one process): the only .lct with the list's `pid` (when
+//   the list records one); else the only .lct whose `#command` is the list's `command` (equal, or ending with it
+//   after a space: Python records sys.argv without the interpreter); else the .lct holding the most
+//   `loom.case=<id>` ranges for the list's ids (a tie is an InputError: import those runs separately). Its `#gpu`
+//   must equal the list's `gpu`.
 // - A case's repetitions are the `loom.rep` ranges inside its `loom.case=<id>` range; a kernel belongs to the rep
 //   whose range contains the kernel's START time (the sweep synchronises before closing a rep, so a kernel starts
 //   inside the rep that launched it). `loom_l2_flush` kernels are ignored.

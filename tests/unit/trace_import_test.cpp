@@ -121,6 +121,20 @@ TEST(TraceImport, SeveralProcessesMatchedByCommandOrRangeIds) {
   }
 }
 
+TEST(TraceImport, PythonSweepCommandMatchesInterpreterCommandLine) {
+  // Two processes with the same case ids; only the command lines tell them apart.
+  std::string body16 = R(0, 9000, "loom.case=7") + R(100, 5000, "loom.rep") + K(200, 2200, 4, kGemm);
+  std::vector<LctTrace> lcts = {
+      parse_lct(lct("python3 memory_ops.py --sms 132", sweep_body(), kSweepRecords), "a.lct"),
+      parse_lct(lct("python3 memory_ops.py --sms 16", body16, 3), "b.lct")};
+  JoinStats st;
+  Corpus co = join_traces(lcts, {parse_case_list(cases("memory_ops.py --sms 16", "16"), "b.csv")}, table(), st);
+  ASSERT_EQ(co.rows.size(), 1u);
+  EXPECT_NEAR(co.rows[0].median_us, 2.0, 1e-12);  // from b.lct, not a.lct's 1.2
+  EXPECT_EQ(co.meta.at("sources"), "b.lct,b.csv");
+  EXPECT_EQ(st.warnings.size(), 1u);  // a.lct matches no case list
+}
+
 TEST(TraceImport, JoinErrors) {
   GpuNameTable gpus = table();
   JoinStats st;
