@@ -302,7 +302,7 @@ KernelName classify_demangled(sv s) {
   }
   if (has(s, "splitKreduce_kernel")) return make("gemm", "splitk_reduce", "cublas");
   if (sv id = ident_with(s, "xmma_gemm"); !id.empty()) {
-    k = make("gemm", "", "cublas");
+    k = make("gemm", has(id, "split_k") ? "splitk" : "", "cublas");
     parse_xmma(id, k);
     return k;
   }
@@ -327,6 +327,12 @@ KernelName classify_demangled(sv s) {
   // Normalisations and softmax.
   if (has(s, "rms_norm") || has(s, "rmsnorm") || has(s, "RMSNorm") || has(s, "RmsNorm"))
     return make("rms_norm", "", has(s, "at::native") ? "pytorch" : "");
+  // PyTorch >= 2.8 runs aten::_fused_rms_norm on layer_norm_kernel<T, T_ACC, rms_norm = true> (seen on H200 with
+  // PyTorch 2.11: tests/data/trace/torch_profile_h200.json.gz).
+  if (has(s, "layer_norm_kernel<")) {
+    auto a = template_args(s, has(s, "vectorized_layer_norm_kernel<") ? "vectorized_layer_norm_kernel" : "layer_norm_kernel");
+    if (a.size() >= 3 && a[2] == "true") return make("rms_norm", "fwd", "pytorch");
+  }
   if (has(s, "layer_norm") || has(s, "LayerNorm") || has(s, "RowwiseMomentsCUDAKernel"))
     return make("layer_norm", has(s, "Backward") || has(s, "backward") ? "bwd" : "fwd", "pytorch");
   if (has(s, "SoftMax") || has(s, "softmax"))

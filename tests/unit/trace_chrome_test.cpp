@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <iterator>
 
 #include "core/error.h"
@@ -53,6 +54,29 @@ TEST(TraceChrome, SampleKernelsOpsAndSpecs) {
   const ChromeKernel& n = t.kernels[4];
   EXPECT_FALSE(n.linked);
   EXPECT_EQ(n.kernel.family, "all_reduce");
+}
+
+// A real trace: torch.profiler(record_shapes=True) on an H200, PyTorch 2.11 + CUDA 13.0 (linear, mm, bmm, SDPA
+// prefill/GQA/decode, rms_norm, layer_norm, softmax, silu, gelu, add, mul, sum, mean).
+TEST(TraceChrome, RealH200Profile) {
+  ChromeTrace t = read_chrome_trace(std::string(LOOM_TEST_DATA) + "/trace/torch_profile_h200.json.gz");
+  EXPECT_EQ(t.device_name, "NVIDIA H200");
+  ASSERT_EQ(t.kernels.size(), 20u);
+  EXPECT_EQ(t.unlinked_kernels, 0);
+  EXPECT_EQ(t.kernels_with_spec, 16);
+  int unknown = 0;
+  std::map<std::string, std::string> spec_by_family;
+  for (const auto& k : t.kernels) {
+    unknown += k.kernel.known() ? 0 : 1;
+    if (!k.spec.empty()) spec_by_family.emplace(k.kernel.family + "/" + k.kernel.op, k.spec);
+  }
+  EXPECT_EQ(unknown, 0);
+  EXPECT_EQ(spec_by_family["gemm/"], "gemm m=8 n=11008 k=4096 dtype=bf16");
+  EXPECT_EQ(spec_by_family["rms_norm/fwd"], "rms_norm rows=16 cols=4096 dtype=bf16");
+  EXPECT_EQ(spec_by_family["layer_norm/fwd"], "layer_norm rows=16 cols=4096 dtype=bf16");
+  EXPECT_EQ(spec_by_family["attention/fwd"],
+            "attention_prefill batch=1 heads=32 kv_heads=8 seq=512 head_dim=128 causal=1 dtype=bf16");
+  EXPECT_EQ(spec_by_family["elementwise/silu"], "elementwise op=silu rows=16 cols=4096 dtype=bf16");
 }
 
 TEST(TraceChrome, SpecsFromOps) {
