@@ -7,13 +7,24 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace loom::test {
 
+/// A fresh directory under $TMPDIR, removed when the test program exits.
 inline std::string temp_dir(const std::string& tag) {
+  struct Cleanup {
+    std::vector<std::filesystem::path> dirs;
+    ~Cleanup() {
+      std::error_code ec;
+      for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+    }
+  };
+  static Cleanup cleanup;
   auto p = std::filesystem::temp_directory_path() / ("loom_trace_" + tag + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
+  cleanup.dirs.push_back(p);
   return p.string();
 }
 
