@@ -1,0 +1,42 @@
+// Helpers shared by the trace tests: a per-test temporary directory and file writers (plain or gzip).
+#pragma once
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace loom::test {
+
+/// A fresh directory under $TMPDIR, removed when the test program exits.
+inline std::string temp_dir(const std::string& tag) {
+  struct Cleanup {
+    std::vector<std::filesystem::path> dirs;
+    ~Cleanup() {
+      std::error_code ec;
+      for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+    }
+  };
+  static Cleanup cleanup;
+  auto p = std::filesystem::temp_directory_path() / ("loom_trace_" + tag + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  cleanup.dirs.push_back(p);
+  return p.string();
+}
+
+inline std::string write_file(const std::string& path, const std::string& text) {
+  if (path.size() > 3 && path.substr(path.size() - 3) == ".gz") {
+    gzFile f = gzopen(path.c_str(), "wb");
+    gzwrite(f, text.data(), unsigned(text.size()));
+    gzclose(f);
+  } else {
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  return path;
+}
+
+}  // namespace loom::test
