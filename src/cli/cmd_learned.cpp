@@ -1,0 +1,208 @@
+// `loom train` and `loom validate`: the learned efficiency model from the trace corpus, and the accuracy report
+// (and CI gate) on three splits, with roofline and analytical baselines side by side.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/progress.h"
+#include "cli/table.h"
+#include "core/error.h"
+#include "learned/corpus.h"
+#include "learned/predictor.h"
+#include "learned/validate.h"
+
+namespace loom::cli {
+
+namespace {
+
+struct Loaded {
+  MeasurementSet measurements;
+  Dataset dataset;
+};
+
+Loaded load(const std::string& traces_dir) {
+  Loaded l;
+  Progress p("reading corpus");
+  l.measurements = load_measurements(traces_dir);
+  p.finish(std::to_string(l.measurements.rows.size()) + " kernels from " + std::to_string(l.measurements.files.size()) +
+           " files");
+  Catalog catalog = Catalog::load();
+  Progress f("analysing kernels");
+  l.dataset = build_dataset(l.measurements.rows, catalog, [&](size_t d, size_t t) { f.update(d, t); });
+  int skipped = 0;
+  for (const auto& [why, n] : l.dataset.skipped) skipped += n;
+  f.finish(std::to_string(l.dataset.samples.size()) + " usable, " + std::to_string(skipped) + " skipped");
+  for (const auto& [why, n] : l.dataset.skipped) std::fprintf(stderr, "  skipped %d: %s\n", n, why.c_str());
+  if (l.dataset.samples.empty()) throw InputError(traces_dir, "no usable measured kernels; see traces/README.md");
+  return l;
+}
+
+TrainOptions options_from(const Args& args) {
+  TrainOptions opt;
+  opt.per_family = !args.has("--global");
+  if (auto r = args.number("--rounds")) opt.params.rounds = static_cast<int>(*r);
+  if (auto s = args.number("--seed")) opt.params.seed = static_cast<uint64_t>(*s);
+  return opt;
+}
+
+nlohmann::json stats_json(const ErrorStats& s) {
+  return {{"n", s.n}, {"mape", s.mape}, {"median_ape", s.median_ape}, {"p90_ape", s.p90_ape}, {"max_ape", s.max_ape}};
+}
+
+nlohmann::json report_json(const ValidationReport& r) {
+  nlohmann::json j;
+  for (const auto& s : r.splits)
+    j["splits"].push_back({{"split", s.split},
+                           {"description", s.description},
+                           {"model_fingerprint", s.model_fingerprint},
+                           {"roofline", stats_json(s.roofline)},
+                           {"analytical", stats_json(s.analytical)},
+                           {"learned", stats_json(s.learned)}});
+  for (const auto& g : r.groups)
+    j["groups"].push_back({{"split", g.split},
+                           {"family", g.family},
+                           {"gpu", g.gpu},
+                           {"sms", g.sms},
+                           {"roofline", stats_json(g.roofline)},
+                           {"analytical", stats_json(g.analytical)},
+                           {"learned", stats_json(g.learned)}});
+  for (const auto& w : r.worst)
+    j["worst"].push_back({{"spec", w.spec}, {"gpu", w.gpu}, {"sms", w.sms}, {"measured_us", w.measured_us},
+                          {"predicted_us", w.predicted_us}, {"ape", w.ape}});
+  return j;
+}
+
+std::string report_text(const ValidationReport& r) {
+  Table splits{{"split", "kernels", "roofline MAPE", "analytical MAPE", "learned MAPE", "learned median", "learned p90"},
+               {},
+               {false, true, true, true, true, true, true}};
+  for (const auto& s : r.splits)
+    splits.add({s.split, std::to_string(s.learned.n), fmt(s.roofline.mape, 3) + "%", fmt(s.analytical.mape, 3) + "%",
+                fmt(s.learned.mape, 3) + "%", fmt(s.learned.median_ape, 3) + "%", fmt(s.learned.p90_ape, 3) + "%"});
+  Table groups{{"split", "family", "gpu", "sms", "n", "roofline", "analytical", "learned MAPE", "median", "p90", "max"},
+               {},
+               {false, false, false, true, true, true, true, true, true, true, true}};
+  for (const auto& g : r.groups)
+    groups.add({g.split, g.family, g.gpu, std::to_string(g.sms), std::to_string(g.learned.n),
+                fmt(g.roofline.mape, 3) + "%", fmt(g.analytical.mape, 3) + "%", fmt(g.learned.mape, 3) + "%",
+                fmt(g.learned.median_ape, 3) + "%", fmt(g.learned.p90_ape, 3) + "%", fmt(g.learned.max_ape, 3) + "%"});
+  Table worst{{"gpu", "sms", "measured us", "predicted us", "error", "kernel"}, {}, {false, true, true, true, true, false}};
+  for (size_t i = 0; i < r.worst.size() && i < 10; ++i) {
+    const auto& w = r.worst[i];
+    worst.add({w.gpu, std::to_string(w.sms), fmt(w.measured_us), fmt(w.predicted_us), fmt(w.ape, 3) + "%", w.spec});
+  }
+  return "Accuracy by split (MAPE = mean absolute percentage error of kernel latency)\n\n" + splits.text() +
+         "\nBy family x GPU x partition\n\n" + groups.text() + "\nWorst learned predictions\n\n" + worst.text();
+}
+
+}  // namespace
+
+int cmd_train(const Argv& argv) {
+  Args args(argv, {"--traces", "--out", "--seed", "--rounds"}, {"--global"});
+  const std::string traces = args.get("--traces", data_dir() + "/traces");
+  const std::string out = args.get("--out", default_model_dir());
+  TrainOptions opt = options_from(args);
+  Loaded l = load(traces);
+  std::vector<Split> splits = make_splits(l.dataset, opt.params.seed);
+  Progress p("training (shapes split)");
+  EfficiencyModel model = EfficiencyModel::train(l.dataset, splits[0].train, opt, [&](size_t d, size_t t, const std::string& what) {
+    p.update(d, t, what);
+  });
+  p.finish("fingerprint " + model.fingerprint());
+  model.save(out);
+
+  // Validate every split, and the other model layout (global vs per family) on the shapes split for comparison.
+  Progress v("validating");
+  ValidationReport rep = validate(l.dataset, splits, opt, &model, [&](const std::string& s) { v.update(0, 0, s); });
+  TrainOptions other = opt;
+  other.per_family = !opt.per_family;
+  ValidationReport alt = validate(l.dataset, {splits[0]}, other);
+  v.finish();
+
+  nlohmann::json manifest;
+  manifest["schema"] = "loom-efficiency-manifest 1";
+  manifest["corpus"] = {{"dir", traces}, {"hash", l.measurements.corpus_hash}, {"files", l.measurements.files},
+                        {"kernels", l.dataset.samples.size()}};
+  manifest["features"] = l.dataset.feature_names;
+  manifest["options"] = {{"per_family", opt.per_family}, {"seed", opt.params.seed}, {"rounds", opt.params.rounds},
+                         {"max_depth", opt.params.max_depth}, {"eta", opt.params.eta},
+                         {"achievable_quantile", opt.achievable_quantile}};
+  manifest["split"] = splits[0].description;
+  manifest["fingerprint"] = model.fingerprint();
+  manifest["validation"] = report_json(rep);
+  manifest["layout_comparison"] = {
+      {"chosen", opt.per_family ? "per_family" : "global"},
+      {opt.per_family ? "per_family_shapes_mape" : "global_shapes_mape", rep.splits.at(0).learned.mape},
+      {opt.per_family ? "global_shapes_mape" : "per_family_shapes_mape", alt.splits.at(0).learned.mape}};
+  // Regression thresholds for the CI gate: today's learned MAPE per split, plus a margin for run-to-run noise.
+  for (const auto& s : rep.splits) manifest["thresholds"][s.split] = s.learned.mape * 1.10 + 0.5;
+  std::ofstream(std::filesystem::path(out) / "manifest.json") << manifest.dump(2) << "\n";
+  emit(report_text(rep));
+  emit("\nlayout: per-family MAPE (shapes) " + fmt(opt.per_family ? rep.splits[0].learned.mape : alt.splits[0].learned.mape, 3) +
+       "%, global " + fmt(opt.per_family ? alt.splits[0].learned.mape : rep.splits[0].learned.mape, 3) + "%\n");
+  emit("model written to " + out + "\n");
+  return 0;
+}
+
+int cmd_validate(const Argv& argv) {
+  Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check"});
+  const std::string traces = args.get("--traces", data_dir() + "/traces");
+  const std::string dir = args.get("--model-dir", default_model_dir());
+  const std::string format = args.format();
+  EfficiencyModel model = EfficiencyModel::load(dir);
+  nlohmann::json manifest;
+  {
+    std::ifstream in(std::filesystem::path(dir) / "manifest.json");
+    if (!in) throw InputError(dir + "/manifest.json", "missing; retrain with `loom train`");
+    manifest = nlohmann::json::parse(in, nullptr, false);
+    if (manifest.is_discarded()) throw InputError(dir + "/manifest.json", "malformed JSON; retrain with `loom train`");
+  }
+  TrainOptions opt;
+  opt.per_family = manifest["options"].value("per_family", true);
+  opt.params.seed = manifest["options"].value("seed", 42ull);
+  opt.params.rounds = manifest["options"].value("rounds", opt.params.rounds);
+  Loaded l = load(traces);
+  std::vector<Split> splits = make_splits(l.dataset, opt.params.seed);
+  int rc = 0;
+  std::vector<std::string> failures;
+  if (args.has("--check")) {
+    if (manifest["corpus"].value("hash", "") != l.measurements.corpus_hash)
+      failures.push_back("corpus hash " + l.measurements.corpus_hash + " != manifest's " +
+                         manifest["corpus"].value("hash", "") + " (corpus changed: retrain with `loom train`)");
+    Progress p("retraining to check the committed model");
+    EfficiencyModel again = EfficiencyModel::train(l.dataset, splits[0].train, opt, [&](size_t d, size_t t, const std::string& w) {
+      p.update(d, t, w);
+    });
+    p.finish();
+    if (again.fingerprint() != model.fingerprint())
+      failures.push_back("retrained model " + again.fingerprint() + " != committed " + model.fingerprint() +
+                         " (model does not match the corpus: retrain with `loom train`)");
+  }
+  Progress v("validating");
+  ValidationReport rep = validate(l.dataset, splits, opt, &model, [&](const std::string& s) { v.update(0, 0, s); });
+  v.finish();
+  for (const auto& s : rep.splits) {
+    if (args.has("--check") && manifest["thresholds"].contains(s.split) &&
+        s.learned.mape > manifest["thresholds"][s.split].get<double>())
+      failures.push_back("split " + s.split + ": learned MAPE " + fmt(s.learned.mape, 3) + "% > threshold " +
+                         fmt(manifest["thresholds"][s.split].get<double>(), 3) + "%");
+    if (auto max = args.number("--max-mape"); max && s.learned.mape > *max)
+      failures.push_back("split " + s.split + ": learned MAPE " + fmt(s.learned.mape, 3) + "% > --max-mape " + fmt(*max, 3));
+  }
+  nlohmann::json j = report_json(rep);
+  j["corpus_hash"] = l.measurements.corpus_hash;
+  j["model_fingerprint"] = model.fingerprint();
+  j["failures"] = failures;
+  if (args.has("--out")) std::ofstream(args.get("--out")) << j.dump(2) << "\n";
+  if (format == "json") emit(j.dump(2) + "\n");
+  else emit(report_text(rep));
+  for (const auto& f : failures) std::fprintf(stderr, "loom: validate: %s\n", f.c_str());
+  if (!failures.empty()) rc = 1;
+  return rc;
+}
+
+}  // namespace loom::cli

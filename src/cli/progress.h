@@ -1,0 +1,24 @@
+// A progress line on stderr for long work (dataset building, training, validation): a redrawn bar on a terminal,
+// occasional plain lines otherwise (CI logs).
+#pragma once
+
+#include <string>
+
+namespace loom::cli {
+
+class Progress {
+ public:
+  explicit Progress(std::string task);
+  /// Reports `done` of `total` with an optional label; cheap to call often.
+  void update(size_t done, size_t total, const std::string& label = "");
+  /// Ends the line.
+  void finish(const std::string& summary = "");
+
+ private:
+  std::string task_;
+  bool tty_;
+  int last_pct_ = -1;
+  double start_s_;
+};
+
+}  // namespace loom::cli

@@ -1,0 +1,46 @@
+// Reads the trace corpus into Measurements for training and validation.
+#include "learned/corpus.h"
+
+#include <filesystem>
+
+#include "core/error.h"
+#include "learned/model.h"
+#include "trace/gpu_names.h"
+#include "trace/trace.h"
+
+namespace loom {
+
+MeasurementSet load_measurements(const std::string& traces_dir) {
+  if (!std::filesystem::exists(traces_dir)) throw InputError(traces_dir, "no such directory; pass --traces DIR");
+  MeasurementSet set;
+  GpuNameTable names = GpuNameTable::load_default();
+  std::string hashes;
+  for (const Corpus& c : read_corpus_dir(traces_dir)) {
+    set.files.push_back(c.path);
+    // Hash the canonical text, not the gzip bytes: recompressing a file must not count as a corpus change.
+    hashes += fnv1a_hex(format_corpus(c)) + "\n";
+    std::string key = !c.gpu_key.empty() ? c.gpu_key : names.key_for(c.gpu).value_or("");
+    if (key.empty()) {
+      set.skipped["GPU '" + c.gpu + "' not in traces/gpu_names.tsv"] += static_cast<int>(c.rows.size());
+      continue;
+    }
+    for (const CorpusRow& r : c.rows) {
+      if (r.family.rfind("e2e", 0) == 0) continue;  // whole-model runs are validated by `loom validate --e2e`
+      Measurement m;
+      m.gpu_key = key;
+      m.sms = static_cast<int>(c.sms);
+      m.family = r.family;
+      m.spec = r.spec;
+      m.impl = r.impl;
+      m.median_us = r.median_us;
+      m.spread_pct = r.spread_pct;
+      m.source = c.path + ":case " + std::to_string(r.case_id);
+      set.rows.push_back(std::move(m));
+    }
+  }
+  if (set.files.empty()) throw InputError(traces_dir, "no *.corpus.csv.gz files below it; see traces/README.md");
+  set.corpus_hash = fnv1a_hex(hashes);
+  return set;
+}
+
+}  // namespace loom

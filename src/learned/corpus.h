@@ -1,0 +1,22 @@
+// Measured kernels from a trace corpus directory (traces/<gpu>/*.corpus.csv.gz), for training and validation.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "learned/dataset.h"
+
+namespace loom {
+
+struct MeasurementSet {
+  std::vector<Measurement> rows;
+  std::vector<std::string> files;      ///< corpus files read, sorted
+  std::string corpus_hash;             ///< FNV-1a over the files' bytes (decompressed), in sorted order
+  std::map<std::string, int> skipped;  ///< reason -> count (e.g. GPU not in the catalogue)
+};
+
+/// Reads every corpus file under `traces_dir` (recursively). Throws InputError on unreadable/corrupt files.
+MeasurementSet load_measurements(const std::string& traces_dir);
+
+}  // namespace loom

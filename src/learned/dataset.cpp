@@ -1,0 +1,82 @@
+// Dataset building: analysis per measured kernel, features, target, baselines, shape groups.
+#include "learned/dataset.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analytical/features.h"
+#include "core/error.h"
+
+namespace loom {
+
+GpuSpec measurement_gpu(const Catalog& catalog, const std::string& gpu_key, int sms) {
+  std::vector<std::string> overrides;
+  GpuSpec full = catalog.get(gpu_key);
+  if (sms > 0 && sms != full.sms) overrides.push_back("sms=" + std::to_string(sms));
+  return overrides.empty() ? full : catalog.get(gpu_key, overrides);
+}
+
+uint64_t shape_group(const KernelSpec& spec) {
+  // FNV-1a over the canonical text without config=.
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ ' ') * 1099511628211ull;
+  };
+  mix(spec.family);
+  for (const auto& [k, v] : spec.params)
+    if (k != "config") mix(k + "=" + v);
+  return h;
+}
+
+Sample make_sample(const Analysis& a, const GpuSpec& gpu) {
+  Sample s;
+  for (const auto& [name, value] : analysis_features(a, gpu)) s.x.push_back(static_cast<float>(value));
+  s.ceiling_us = a.ceiling_us;
+  s.analytical_us = a.latency_us;
+  double compute_peak = gpu.fp32_flops_per_s();
+  for (const auto& p : a.pipes)
+    if (p.pipe == "tensor" && p.total > 0 && p.time_us > 0) compute_peak = p.total / (p.time_us * 1e-6);
+  double compute_us = compute_peak > 0 ? a.flops / compute_peak * 1e6 : 0;
+  double memory_us = gpu.dram_bytes_per_s > 0 ? a.min_dram_bytes / gpu.dram_bytes_per_s * 1e6 : 0;
+  s.roofline_us = std::max({compute_us, memory_us, 1e-3});
+  return s;
+}
+
+Dataset build_dataset(const std::vector<Measurement>& rows, const Catalog& catalog,
+                      const std::function<void(size_t, size_t)>& progress) {
+  Dataset ds;
+  std::map<std::pair<std::string, int>, GpuSpec> gpus;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (progress && (i % 2000 == 0)) progress(i, rows.size());
+    const Measurement& m = rows[i];
+    if (!(m.median_us > 0)) {
+      ++ds.skipped["non-positive measured time"];
+      continue;
+    }
+    try {
+      auto key = std::make_pair(m.gpu_key, m.sms);
+      auto it = gpus.find(key);
+      if (it == gpus.end()) it = gpus.emplace(key, measurement_gpu(catalog, m.gpu_key, m.sms)).first;
+      KernelSpec spec = parse_kernel_spec(m.spec, m.source);
+      Analysis a = analyze(it->second, spec);
+      if (ds.feature_names.empty())
+        for (const auto& [name, value] : analysis_features(a, it->second)) ds.feature_names.push_back(name);
+      Sample s = make_sample(a, it->second);
+      if (!(s.ceiling_us > 0)) {
+        ++ds.skipped["zero ceiling"];
+        continue;
+      }
+      s.m = m;
+      s.target = std::log(m.median_us / s.ceiling_us);
+      s.shape_group = shape_group(spec);
+      ds.samples.push_back(std::move(s));
+    } catch (const InputError& e) {
+      ++ds.skipped[e.detail().substr(0, 80)];
+    }
+  }
+  if (progress) progress(rows.size(), rows.size());
+  return ds;
+}
+
+}  // namespace loom

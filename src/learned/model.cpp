@@ -1,0 +1,126 @@
+// Training, saving, loading and evaluating the per-family efficiency models.
+#include "learned/model.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace loom {
+
+namespace fs = std::filesystem;
+
+std::string fnv1a_hex(const std::string& bytes, uint64_t h) {
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size_t>& rows, const TrainOptions& opt,
+                                       const std::function<void(size_t, size_t, const std::string&)>& progress) {
+  EfficiencyModel m;
+  m.feature_names_ = ds.feature_names;
+  const size_t cols = ds.feature_names.size();
+  std::map<std::string, std::vector<size_t>> groups;
+  groups["_all"] = rows;
+  if (opt.per_family)
+    for (size_t r : rows) groups[ds.samples[r].m.family].push_back(r);
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : groups)
+    if (k == "_all" || v.size() >= opt.min_family_samples) keys.push_back(k);
+  size_t step = 0;
+  for (const auto& key : keys) {
+    const auto& idx = groups[key];
+    std::vector<float> x;
+    std::vector<float> y;
+    x.reserve(idx.size() * cols);
+    for (size_t r : idx) {
+      x.insert(x.end(), ds.samples[r].x.begin(), ds.samples[r].x.end());
+      y.push_back(static_cast<float>(ds.samples[r].target));
+    }
+    if (progress) progress(step++, keys.size() * 2, key);
+    m.json_[key] = xgb_train(x, idx.size(), cols, y, opt.params);
+    XgbParams q = opt.params;
+    q.quantile = opt.achievable_quantile;
+    if (progress) progress(step++, keys.size() * 2, key + " (achievable)");
+    m.json_[key + ".q"] = xgb_train(x, idx.size(), cols, y, q);
+  }
+  if (progress) progress(step, keys.size() * 2, "done");
+  for (const auto& [k, j] : m.json_) m.forests_.emplace(k, Forest::from_json(j));
+  return m;
+}
+
+std::vector<std::string> EfficiencyModel::save(const std::string& dir) const {
+  fs::create_directories(dir);
+  std::vector<std::string> written;
+  nlohmann::json index;
+  index["schema"] = "loom-efficiency-model 1";
+  index["target"] = "log(measured_us / analytical ceiling_us)";
+  index["features"] = feature_names_;
+  index["fingerprint"] = fingerprint();
+  for (const auto& [key, json] : json_) {
+    const std::string file = key + ".xgb.json";
+    std::ofstream(fs::path(dir) / file, std::ios::binary) << json;
+    index["models"][key] = {{"file", file}, {"hash", fnv1a_hex(json)}};
+    written.push_back((fs::path(dir) / file).string());
+  }
+  std::ofstream(fs::path(dir) / "model.json") << index.dump(2) << "\n";
+  written.push_back((fs::path(dir) / "model.json").string());
+  return written;
+}
+
+EfficiencyModel EfficiencyModel::load(const std::string& dir) {
+  const fs::path index_path = fs::path(dir) / "model.json";
+  std::ifstream in(index_path);
+  if (!in) throw InputError(index_path.string(), "no model index; train one with `loom train` or use --model analytical");
+  EfficiencyModel m;
+  try {
+    nlohmann::json index = nlohmann::json::parse(in);
+    m.feature_names_ = index.at("features").get<std::vector<std::string>>();
+    for (const auto& [key, entry] : index.at("models").items()) {
+      std::ifstream f(fs::path(dir) / entry.at("file").get<std::string>(), std::ios::binary);
+      if (!f) throw InputError(index_path.string(), "model file '" + entry.at("file").get<std::string>() + "' is missing");
+      std::stringstream ss;
+      ss << f.rdbuf();
+      m.json_[key] = ss.str();
+      m.forests_.emplace(key, Forest::from_json(m.json_[key]));
+    }
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(index_path.string(), std::string("malformed model index: ") + e.what());
+  }
+  return m;
+}
+
+const Forest* EfficiencyModel::find(const std::string& family, const char* suffix) const {
+  auto it = forests_.find(family + suffix);
+  if (it == forests_.end()) it = forests_.find(std::string("_all") + suffix);
+  return it == forests_.end() ? nullptr : &it->second;
+}
+
+std::optional<double> EfficiencyModel::predict_log_ratio(const std::string& family, const float* x) const {
+  const Forest* f = find(family, "");
+  if (!f) return std::nullopt;
+  return f->predict(x);
+}
+
+std::optional<double> EfficiencyModel::predict_achievable_log_ratio(const std::string& family, const float* x) const {
+  const Forest* f = find(family, ".q");
+  if (!f) return std::nullopt;
+  return f->predict(x);
+}
+
+std::string EfficiencyModel::fingerprint() const {
+  std::string all;
+  for (const auto& [k, j] : json_) all += k + "\n" + fnv1a_hex(j) + "\n";
+  return fnv1a_hex(all);
+}
+
+}  // namespace loom

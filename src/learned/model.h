@@ -1,0 +1,53 @@
+// The learned efficiency model: gradient-boosted trees predicting log(measured / analytical ceiling) from the
+// analytical features, one model per kernel family (or one global model with a family one-hot), plus a
+// low-quantile model of the same target that gives an "achievable" latency (what the best kernels of that kind reach).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "learned/dataset.h"
+#include "learned/forest.h"
+#include "learned/xgb.h"
+
+namespace loom {
+
+struct TrainOptions {
+  bool per_family = true;             ///< false: one global model
+  size_t min_family_samples = 200;    ///< below this a family uses the global model
+  double achievable_quantile = 0.1;   ///< quantile of log(measured/ceiling) used as "achievable"
+  XgbParams params;
+};
+
+class EfficiencyModel {
+ public:
+  /// Trains on the samples at `rows` of `ds`. progress(step, steps) is called per model trained.
+  static EfficiencyModel train(const Dataset& ds, const std::vector<size_t>& rows, const TrainOptions& opt,
+                               const std::function<void(size_t, size_t, const std::string&)>& progress = {});
+  /// Loads <dir>/model.json (the index) and the XGBoost JSON files it lists. Throws InputError.
+  static EfficiencyModel load(const std::string& dir);
+  /// Writes the XGBoost JSON files and <dir>/model.json (the index). Returns the files written.
+  std::vector<std::string> save(const std::string& dir) const;
+
+  /// Predicted log(measured / ceiling) for a feature row; nullopt if no model covers the family.
+  std::optional<double> predict_log_ratio(const std::string& family, const float* x) const;
+  std::optional<double> predict_achievable_log_ratio(const std::string& family, const float* x) const;
+  const std::vector<std::string>& feature_names() const { return feature_names_; }
+  /// FNV-1a hash over every model file's bytes: equal hashes = bit-identical models.
+  std::string fingerprint() const;
+  bool empty() const { return json_.empty(); }
+
+ private:
+  const Forest* find(const std::string& family, const char* suffix) const;
+  std::vector<std::string> feature_names_;
+  std::map<std::string, std::string> json_;  ///< key ("gemm", "gemm.q", "_all", "_all.q") -> XGBoost JSON
+  std::map<std::string, Forest> forests_;
+};
+
+/// FNV-1a 64-bit hash, hex.
+std::string fnv1a_hex(const std::string& bytes, uint64_t seed = 1469598103934665603ull);
+
+}  // namespace loom

@@ -1,0 +1,110 @@
+// Splits, per-split training, and error statistics for `loom validate`.
+#include "learned/validate.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace loom {
+
+ErrorStats error_stats(const std::vector<double>& predicted, const std::vector<double>& measured) {
+  ErrorStats s;
+  std::vector<double> ape;
+  for (size_t i = 0; i < predicted.size(); ++i) ape.push_back(100.0 * std::fabs(predicted[i] - measured[i]) / measured[i]);
+  s.n = ape.size();
+  if (ape.empty()) return s;
+  double sum = 0;
+  for (double a : ape) sum += a;
+  s.mape = sum / ape.size();
+  std::sort(ape.begin(), ape.end());
+  auto q = [&](double p) { return ape[std::min(ape.size() - 1, static_cast<size_t>(p * (ape.size() - 1) + 0.5))]; };
+  s.median_ape = q(0.5);
+  s.p90_ape = q(0.9);
+  s.max_ape = ape.back();
+  return s;
+}
+
+double learned_latency_us(const EfficiencyModel& model, const Sample& s) {
+  auto r = model.predict_log_ratio(s.m.family, s.x.data());
+  return r ? s.ceiling_us * std::exp(*r) : s.analytical_us;
+}
+
+std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::string& train_gpu) {
+  std::vector<Split> out;
+  Split shapes{"shapes", "1 in 5 shapes held out (all configs of a shape on one side), every GPU and partition", {}, {}};
+  for (size_t i = 0; i < ds.samples.size(); ++i) {
+    uint64_t h = (ds.samples[i].shape_group ^ seed) * 0x9E3779B97F4A7C15ull;
+    ((h >> 32) % 5 == 0 ? shapes.test : shapes.train).push_back(i);
+  }
+  out.push_back(shapes);
+  // SM partitions of the training GPU: train on the others (same GPU), test on this one.
+  std::set<int> partitions;
+  int full = 0;
+  for (const auto& s : ds.samples)
+    if (s.m.gpu_key == train_gpu) partitions.insert(s.m.sms), full = std::max(full, s.m.sms);
+  for (int p : partitions) {
+    if (p == full) continue;
+    Split sp{"partition:" + std::to_string(p),
+             "trained on " + train_gpu + " partitions other than " + std::to_string(p) + " SMs; tested on " +
+                 std::to_string(p) + " SMs",
+             {}, {}};
+    for (size_t i = 0; i < ds.samples.size(); ++i)
+      if (ds.samples[i].m.gpu_key == train_gpu) (ds.samples[i].m.sms == p ? sp.test : sp.train).push_back(i);
+    out.push_back(sp);
+  }
+  // Every other GPU: trained on the training GPU only.
+  std::set<std::string> others;
+  for (const auto& s : ds.samples)
+    if (s.m.gpu_key != train_gpu) others.insert(s.m.gpu_key);
+  for (const auto& g : others) {
+    Split sp{"gpu:" + g, "trained on " + train_gpu + " only (all partitions); tested on " + g, {}, {}};
+    for (size_t i = 0; i < ds.samples.size(); ++i) {
+      if (ds.samples[i].m.gpu_key == train_gpu) sp.train.push_back(i);
+      else if (ds.samples[i].m.gpu_key == g) sp.test.push_back(i);
+    }
+    out.push_back(sp);
+  }
+  return out;
+}
+
+ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, const TrainOptions& opt,
+                          const EfficiencyModel* shapes_model, const std::function<void(const std::string&)>& progress) {
+  ValidationReport rep;
+  for (const auto& sp : splits) {
+    if (sp.train.empty() || sp.test.empty()) continue;
+    if (progress) progress("split " + sp.name + ": training on " + std::to_string(sp.train.size()) + " kernels");
+    EfficiencyModel trained;
+    const EfficiencyModel* model = shapes_model;
+    if (sp.name != "shapes" || !shapes_model) {
+      trained = EfficiencyModel::train(ds, sp.train, opt);
+      model = &trained;
+    }
+    using Key = std::tuple<std::string, std::string, int>;
+    std::map<Key, std::array<std::vector<double>, 4>> by_group;  // roofline, analytical, learned, measured
+    std::array<std::vector<double>, 4> all;
+    for (size_t i : sp.test) {
+      const Sample& s = ds.samples[i];
+      double learned = learned_latency_us(*model, s);
+      std::array<double, 4> v{s.roofline_us, s.analytical_us, learned, s.m.median_us};
+      auto& g = by_group[{s.m.family, s.m.gpu_key, s.m.sms}];
+      for (int k = 0; k < 4; ++k) g[k].push_back(v[k]), all[k].push_back(v[k]);
+      rep.worst.push_back({s.m.spec, s.m.gpu_key, s.m.sms, s.m.median_us, learned,
+                           100.0 * std::fabs(learned - s.m.median_us) / s.m.median_us});
+    }
+    rep.splits.push_back({sp.name, sp.description, error_stats(all[0], all[3]), error_stats(all[1], all[3]),
+                          error_stats(all[2], all[3]), model->fingerprint()});
+    for (const auto& [key, v] : by_group) {
+      const auto& [family, gpu, sms] = key;
+      rep.groups.push_back({sp.name, family, gpu, sms, error_stats(v[0], v[3]), error_stats(v[1], v[3]),
+                            error_stats(v[2], v[3])});
+    }
+  }
+  std::sort(rep.worst.begin(), rep.worst.end(), [](const WorstCase& a, const WorstCase& b) { return a.ape > b.ape; });
+  if (rep.worst.size() > 20) rep.worst.resize(20);
+  return rep;
+}
+
+}  // namespace loom

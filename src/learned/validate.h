@@ -1,0 +1,67 @@
+// Validation of the learned model against measured kernels, with the pure roofline and the pure analytical model
+// side by side, on three splits: held-out shapes, held-out SM partition, held-out GPU.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "learned/dataset.h"
+#include "learned/model.h"
+
+namespace loom {
+
+struct ErrorStats {
+  size_t n = 0;
+  double mape = 0;        ///< mean absolute percentage error, %
+  double median_ape = 0;  ///< %
+  double p90_ape = 0;     ///< %
+  double max_ape = 0;     ///< %
+};
+
+/// APE = 100 * |predicted - measured| / measured, summarised.
+ErrorStats error_stats(const std::vector<double>& predicted, const std::vector<double>& measured);
+
+struct WorstCase {
+  std::string spec, gpu;
+  int sms = 0;
+  double measured_us = 0, predicted_us = 0, ape = 0;
+};
+
+/// One row of the report: a split x family x GPU x partition.
+struct GroupResult {
+  std::string split, family, gpu;
+  int sms = 0;
+  ErrorStats roofline, analytical, learned;
+};
+
+struct SplitResult {
+  std::string split;        ///< "shapes" | "partition:<sms>" | "gpu:<key>"
+  std::string description;  ///< what was trained on and what was tested
+  ErrorStats roofline, analytical, learned;  ///< over the whole test side
+  std::string model_fingerprint;
+};
+
+struct ValidationReport {
+  std::vector<SplitResult> splits;
+  std::vector<GroupResult> groups;
+  std::vector<WorstCase> worst;  ///< the worst learned predictions over all splits
+};
+
+/// Which rows train and which test, for each split. Shapes: 1 in 5 shape groups (by hash with `seed`) is held out.
+struct Split {
+  std::string name, description;
+  std::vector<size_t> train, test;
+};
+std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::string& train_gpu = "h200");
+
+/// Trains one model per split and evaluates it (learned latency = ceiling * exp(predicted log ratio)).
+/// If `shapes_model` is given, it is used for the shapes split instead of training one.
+ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, const TrainOptions& opt,
+                          const EfficiencyModel* shapes_model = nullptr,
+                          const std::function<void(const std::string&)>& progress = {});
+
+/// Learned latency for one sample (falls back to the analytical latency when no model covers the family).
+double learned_latency_us(const EfficiencyModel& model, const Sample& s);
+
+}  // namespace loom
