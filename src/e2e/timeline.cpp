@@ -1,0 +1,152 @@
+// Execution-mode timing: eager (host launch queue), CUDA graph (per-kernel gap), megakernel (no gaps, tail overlap).
+#include "e2e/timeline.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "analytical/analysis.h"
+#include "core/error.h"
+
+namespace loom {
+
+KernelPredictor analytical_predictor() {
+  return [](const GpuSpec& gpu, const KernelSpec& spec) { return analyze(gpu, spec).latency_us; };
+}
+
+std::string_view mode_name(ExecMode m) {
+  switch (m) {
+    case ExecMode::eager: return "eager";
+    case ExecMode::graph: return "graph";
+    case ExecMode::megakernel: return "megakernel";
+  }
+  return "?";
+}
+
+ExecMode parse_mode(const std::string& s, const std::string& where) {
+  if (s == "eager") return ExecMode::eager;
+  if (s == "graph") return ExecMode::graph;
+  if (s == "megakernel") return ExecMode::megakernel;
+  throw InputError(where, "unknown execution mode '" + s + "'; use eager, graph or megakernel");
+}
+
+namespace {
+
+// Dynamic (global ready queue) scheduling ran at 0.82-0.89x the speed of a static schedule in the Event Tensor
+// ablation (shared/SEEDS.md, "Dynamic megakernels"); loom takes the midpoint. Static schedules are charged nothing.
+constexpr double kDynamicScheduleEfficiency = 0.855;
+
+/// What loom needs to know about one kernel shape.
+struct KernelCost {
+  double latency_us = 0;
+  double fixed_overhead_us = 0;
+  double tail_us = 0;     ///< duration of the last wave
+  double tail_idle = 0;   ///< fraction of the bottleneck resource idle during the last wave
+};
+
+bool chip_wide(const std::string& pipe) { return pipe == "dram" || pipe == "l2" || pipe == "link"; }
+
+class CostCache {
+ public:
+  CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape) : gpu_(gpu), p_(p), shape_(need_shape) {}
+
+  const KernelCost& get(const KernelSpec& spec) {
+    const std::string key = spec.to_string();
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    KernelCost c;
+    if (!p_ || shape_) {
+      const Analysis a = analyze(gpu_, spec);
+      c.latency_us = p_ ? p_(gpu_, spec) : a.latency_us;
+      c.fixed_overhead_us = a.fixed_overhead_us;
+      const double waves = static_cast<double>(std::max<int64_t>(1, a.launch.waves));
+      c.tail_us = c.latency_us / waves;
+      const double fill = a.launch.last_wave_fill > 0 ? std::clamp(a.launch.last_wave_fill, 0.0, 1.0) : 1.0;
+      c.tail_idle = chip_wide(a.bottleneck) ? 1.0 - std::clamp(a.ceiling_us / std::max(c.latency_us, 1e-9), 0.0, 1.0)
+                                            : 1.0 - fill;
+    } else {
+      c.latency_us = p_(gpu_, spec);
+    }
+    return cache_.emplace(key, c).first->second;
+  }
+
+ private:
+  const GpuSpec& gpu_;
+  const KernelPredictor& p_;
+  bool shape_;
+  std::unordered_map<std::string, KernelCost> cache_;
+};
+
+}  // namespace
+
+StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile, ExecMode mode,
+                         bool moe_model, const KernelPredictor& predictor) {
+  CostCache cache(gpu, predictor, mode == ExecMode::megakernel);
+  StepTiming st;
+  st.mode = mode;
+  const bool dynamic = profile.megakernel_schedule == "dynamic" || (profile.megakernel_schedule == "auto" && moe_model);
+  st.schedule_efficiency = mode == ExecMode::megakernel && dynamic ? kDynamicScheduleEfficiency : 1.0;
+  const double launch_us = gpu.launch_overhead_us + profile.host_overhead_us;
+
+  double host_us = 0, prev_end_us = 0;
+  const KernelCost* prev_cost = nullptr;
+  double prev_d_us = 0;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const Op& op = ops[i];
+    KernelTiming k;
+    k.name = op.name;
+    k.layer = op.layer;
+    k.family = op.family();
+    double fixed_us = 0;
+    const KernelCost* cost = nullptr;
+    for (const auto& part : op.parts) {
+      const KernelCost& c = cache.get(part);
+      k.gpu_us += c.latency_us;
+      fixed_us += c.fixed_overhead_us;
+      cost = &c;
+      k.spec += (k.spec.empty() ? "" : " + ") + part.to_string();
+    }
+    switch (mode) {
+      case ExecMode::eager:
+        // The host issues one launch per kernel; the GPU runs it when both the launch has arrived and the
+        // previous kernel (plus the GPU-side gap between kernels) is done: wall = max(gpu, launch) at steady state.
+        host_us += launch_us;
+        k.issue_us = host_us;
+        k.start_us = std::max(host_us, i == 0 ? 0.0 : prev_end_us + profile.graph_gap_us);
+        k.end_us = k.start_us + k.gpu_us;
+        break;
+      case ExecMode::graph:
+        // One graph launch; replayed kernels follow each other after a measured per-kernel gap.
+        k.issue_us = launch_us;
+        k.start_us = i == 0 ? launch_us : prev_end_us + profile.graph_gap_us;
+        k.end_us = k.start_us + k.gpu_us;
+        break;
+      case ExecMode::megakernel: {
+        // One persistent kernel: no gaps, no per-kernel prologue, and op i's tiles fill the resource op i-1's
+        // last wave leaves idle. d_i = (gpu_i - fixed_i) / eta; saved_i = idle_{i-1} * min(tail_{i-1}, d_i).
+        k.issue_us = launch_us;
+        const double d_us = std::max(0.0, k.gpu_us - fixed_us) / st.schedule_efficiency;
+        double overlap_us = 0;
+        if (prev_cost != nullptr) {
+          const double tail_us = std::min(prev_cost->tail_us / st.schedule_efficiency, prev_d_us);
+          overlap_us = prev_cost->tail_idle * std::min(tail_us, d_us);
+          k.start_us = prev_end_us - std::min(tail_us, d_us);
+        } else {
+          k.start_us = launch_us;
+        }
+        k.end_us = (prev_cost ? prev_end_us : launch_us) + d_us - overlap_us;
+        k.saved_us = k.gpu_us - (d_us - overlap_us);
+        prev_d_us = d_us;
+        prev_cost = cost;  // a multi-part launch (varlen attention) ends with its last part's wave
+        break;
+      }
+    }
+    k.wall_us = k.end_us - prev_end_us;
+    prev_end_us = k.end_us;
+    st.gpu_time_us += k.gpu_us;
+    st.kernels.push_back(std::move(k));
+  }
+  st.wall_time_us = prev_end_us;
+  return st;
+}
+
+}  // namespace loom
