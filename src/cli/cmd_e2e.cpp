@@ -53,7 +53,7 @@ nlohmann::json step_json(const StepPrediction& s, const ModelConfig& m) {
   const bool prefill = s.work.phase == Phase::prefill;
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : s.timing.kernels)
-    kernels.push_back({{"name", k.name}, {"layer", k.layer}, {"family", k.family}, {"kernel", k.spec},
+    kernels.push_back({{"name", k.name}, {"layer", k.layer}, {"family", k.family()}, {"kernel", k.spec()},
                        {"gpu_us", k.gpu_us}, {"start_us", k.start_us}, {"end_us", k.end_us}, {"wall_us", k.wall_us}});
   const auto& mem = s.memory;
   return {{"gpu", s.gpu},
@@ -167,7 +167,7 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     Table t{{"index", "name", "layer", "family", "kernel", "gpu_us", "start_us", "end_us", "wall_us"}, {}, {}};
     for (size_t i = 0; i < step.timing.kernels.size(); ++i) {
       const auto& k = step.timing.kernels[i];
-      t.add({std::to_string(i), k.name, std::to_string(k.layer), k.family, k.spec, fmt(k.gpu_us, 4),
+      t.add({std::to_string(i), k.name, std::to_string(k.layer), k.family(), k.spec(), fmt(k.gpu_us, 4),
              fmt(k.start_us, 6), fmt(k.end_us, 6), fmt(k.wall_us, 4)});
     }
     emit(t.csv());

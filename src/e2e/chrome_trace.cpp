@@ -21,9 +21,9 @@ nlohmann::json chrome_trace(const StepPrediction& p) {
   const auto& ks = p.timing.kernels;
   for (size_t i = 0; i < ks.size(); ++i) {
     const auto& k = ks[i];
-    events.push_back({{"ph", "X"}, {"pid", 1}, {"tid", 3}, {"name", k.name}, {"cat", k.family},
+    events.push_back({{"ph", "X"}, {"pid", 1}, {"tid", 3}, {"name", k.name}, {"cat", k.family()},
                       {"ts", k.start_us}, {"dur", std::max(0.0, k.end_us - k.start_us)},
-                      {"args", {{"layer", k.layer}, {"kernel", k.spec}, {"gpu_us", k.gpu_us}, {"wall_us", k.wall_us},
+                      {"args", {{"layer", k.layer}, {"kernel", k.spec()}, {"gpu_us", k.gpu_us}, {"wall_us", k.wall_us},
                                 {"saved_us", k.saved_us}}}});
     if (p.timing.mode == ExecMode::eager || i == 0)
       events.push_back({{"ph", "i"}, {"pid", 1}, {"tid", 1}, {"s", "t"}, {"name", "launch " + k.name},

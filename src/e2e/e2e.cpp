@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "analytical/analysis.h"
 
@@ -16,11 +17,11 @@ ExecMode mode_for(const ServingProfile& profile, Phase phase, std::optional<Exec
 namespace {
 
 std::vector<Share> group_by(const StepTiming& t, bool by_family) {
-  std::map<std::string, Share> m;
+  std::unordered_map<std::string, Share> m;
   for (const auto& k : t.kernels) {
-    Share& s = m[by_family ? k.family : k.name];
-    s.key = by_family ? k.family : k.name;
-    s.family = k.family;
+    const std::string& key = by_family ? k.family() : k.name;
+    Share& s = m[key];
+    if (s.launches == 0) s.key = key, s.family = k.family();
     s.launches += 1;
     s.gpu_us += k.gpu_us;
     s.wall_us += k.wall_us;
@@ -30,7 +31,9 @@ std::vector<Share> group_by(const StepTiming& t, bool by_family) {
     s.wall_fraction = t.wall_time_us > 0 ? s.wall_us / t.wall_time_us : 0;
     v.push_back(s);
   }
-  std::stable_sort(v.begin(), v.end(), [](const Share& a, const Share& b) { return a.wall_us > b.wall_us; });
+  std::sort(v.begin(), v.end(), [](const Share& a, const Share& b) {
+    return a.wall_us != b.wall_us ? a.wall_us > b.wall_us : a.key < b.key;
+  });
   return v;
 }
 
@@ -64,8 +67,8 @@ std::vector<PredictedLaunch> predict_kernels(const GpuSpec& gpu, const ModelConf
     PredictedLaunch l;
     l.name = ops[i].name;
     l.layer = ops[i].layer;
-    l.parts = ops[i].parts;
-    for (const auto& part : ops[i].parts) {
+    l.parts = ops[i].parts();
+    for (const auto& part : ops[i].parts()) {
       const std::string key = part.to_string();
       auto it = memo.find(key);
       if (it == memo.end()) it = memo.emplace(key, predict(gpu, part)).first;

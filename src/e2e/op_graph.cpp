@@ -123,7 +123,19 @@ class Builder {
     const int64_t H = m_.hidden;
     add("embed", -1, eltwise("silu", tokens_, H));  // embedding gather: one read, one write per element
     all_reduce("embed_all_reduce", -1, tokens_ * H);
-    for (int64_t l = 0; l < m_.layers; ++l) layer(static_cast<int>(l));
+    // Layers of one kind (first or not, MoE or dense) launch the same shapes: build each kind once and stamp it.
+    std::map<std::pair<bool, bool>, std::vector<Op>> kinds;
+    for (int64_t l = 0; l < m_.layers; ++l) {
+      const std::pair<bool, bool> kind{l == 0, m_.is_moe_layer(l)};
+      auto it = kinds.find(kind);
+      if (it == kinds.end()) {
+        const size_t first = ops_.size();
+        layer(static_cast<int>(l));
+        kinds.emplace(kind, std::vector<Op>(ops_.begin() + static_cast<std::ptrdiff_t>(first), ops_.end()));
+        continue;
+      }
+      for (const Op& op : it->second) ops_.push_back({op.name, static_cast<int>(l), op.shape});
+    }
     norm("final_norm", -1, tokens_, H, /*residual=*/true);
     const int64_t logit_rows = (p_.lm_head == "last_token" || w_.phase == Phase::decode) ? w_.batch() : tokens_;
     add("lm_head", -1, gemm(logit_rows, s_.vocab, H));
@@ -161,9 +173,12 @@ class Builder {
     k.params["op"] = op;
     return k;
   }
-  void add(const std::string& name, int layer, KernelSpec k) { ops_.push_back({name, layer, {std::move(k)}}); }
+  void add(const std::string& name, int layer, KernelSpec k) { add_parts(name, layer, {std::move(k)}); }
   void add_parts(const std::string& name, int layer, std::vector<KernelSpec> parts) {
-    ops_.push_back({name, layer, std::move(parts)});
+    auto shape = std::make_shared<OpShape>();
+    for (const auto& p : parts) shape->text += (shape->text.empty() ? "" : " + ") + p.to_string();
+    shape->parts = std::move(parts);
+    ops_.push_back({name, layer, std::move(shape)});
   }
   void all_reduce(const std::string& name, int layer, int64_t elements) {
     if (w_.tp == 1) return;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,13 +34,20 @@ Workload prefill_workload(int64_t batch, const std::vector<int64_t>& seq, const 
 /// the new token attends to context + 1 keys.
 Workload decode_workload(int64_t batch, const std::vector<int64_t>& context, int tp);
 
-/// One kernel launch. `parts` are the shapes the launch covers (a varlen attention launch over requests of
-/// different lengths has one part per distinct length); its GPU time is the sum of the parts' times.
+/// The shapes one launch covers (a varlen attention launch over requests of different lengths has one part per
+/// distinct length; its GPU time is the sum of the parts' times). Shared by the same op of every identical layer.
+struct OpShape {
+  std::vector<KernelSpec> parts;
+  std::string text;  ///< parts' canonical text joined by " + "
+};
+
+/// One kernel launch.
 struct Op {
   std::string name;   ///< "qkv_proj", "attention", "all_reduce", ...
   int layer = -1;     ///< decoder layer, -1 before the first / after the last
-  std::vector<KernelSpec> parts;
-  const std::string& family() const { return parts.front().family; }
+  std::shared_ptr<const OpShape> shape;
+  const std::vector<KernelSpec>& parts() const { return shape->parts; }
+  const std::string& family() const { return shape->parts.front().family; }
 };
 
 /// The ordered kernel list of one step. Throws InputError("--tp", ...) when heads, KV heads, or intermediate

@@ -45,9 +45,30 @@ struct KernelCost {
 
 bool chip_wide(const std::string& pipe) { return pipe == "dram" || pipe == "l2" || pipe == "link"; }
 
+/// Summed cost of one launch's parts, and its last part (whose wave tail the next launch may fill).
+struct OpCost {
+  double gpu_us = 0;
+  double fixed_us = 0;
+  const KernelCost* last = nullptr;
+};
+
 class CostCache {
  public:
   CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape) : gpu_(gpu), p_(p), shape_(need_shape) {}
+
+  /// Cost of a launch; shapes shared by identical layers are looked up by address.
+  const OpCost& get(const OpShape& shape) {
+    auto it = ops_.find(&shape);
+    if (it != ops_.end()) return it->second;
+    OpCost oc;
+    for (const auto& part : shape.parts) {
+      const KernelCost& c = get(part);
+      oc.gpu_us += c.latency_us;
+      oc.fixed_us += c.fixed_overhead_us;
+      oc.last = &c;
+    }
+    return ops_.emplace(&shape, oc).first->second;
+  }
 
   const KernelCost& get(const KernelSpec& spec) {
     const std::string key = spec.to_string();
@@ -73,7 +94,8 @@ class CostCache {
   const GpuSpec& gpu_;
   const KernelPredictor& p_;
   bool shape_;
-  std::unordered_map<std::string, KernelCost> cache_;
+  std::unordered_map<std::string, KernelCost> cache_;  // node-based: references stay valid
+  std::unordered_map<const OpShape*, OpCost> ops_;
 };
 
 }  // namespace
@@ -95,16 +117,11 @@ StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const S
     KernelTiming k;
     k.name = op.name;
     k.layer = op.layer;
-    k.family = op.family();
-    double fixed_us = 0;
-    const KernelCost* cost = nullptr;
-    for (const auto& part : op.parts) {
-      const KernelCost& c = cache.get(part);
-      k.gpu_us += c.latency_us;
-      fixed_us += c.fixed_overhead_us;
-      cost = &c;
-      k.spec += (k.spec.empty() ? "" : " + ") + part.to_string();
-    }
+    k.shape = op.shape;
+    const OpCost& oc = cache.get(*op.shape);
+    k.gpu_us = oc.gpu_us;
+    const double fixed_us = oc.fixed_us;
+    const KernelCost* cost = oc.last;
     switch (mode) {
       case ExecMode::eager:
         // The host issues one launch per kernel; the GPU runs it when both the launch has arrived and the

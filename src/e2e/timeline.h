@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +29,9 @@ ExecMode parse_mode(const std::string& s, const std::string& where = "--mode");
 struct KernelTiming {
   std::string name;
   int layer = -1;
-  std::string family;
-  std::string spec;        ///< the launch's KernelSpec text (parts joined by " + ")
+  std::shared_ptr<const OpShape> shape;  ///< the launch's kernel shapes
+  const std::string& family() const { return shape->parts.front().family; }
+  const std::string& spec() const { return shape->text; }  ///< parts' KernelSpec text joined by " + "
   double gpu_us = 0;       ///< predicted kernel time (sum of its parts)
   double issue_us = 0;     ///< host time the launch was issued (eager; graph/megakernel: the single launch)
   double start_us = 0;

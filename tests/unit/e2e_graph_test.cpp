@@ -16,7 +16,7 @@ std::vector<const Op*> named(const std::vector<Op>& ops, const std::string& name
   return v;
 }
 
-const std::string& P(const Op* op, const std::string& key, size_t part = 0) { return op->parts.at(part).params.at(key); }
+const std::string& P(const Op* op, const std::string& key, size_t part = 0) { return op->parts().at(part).params.at(key); }
 
 TEST(E2eGraph, Llama8bPrefillVllmShapes) {
   const ModelConfig m = load_model("llama-3-8b");
@@ -77,7 +77,7 @@ TEST(E2eGraph, DecodeGroupsContextsIntoOneLaunch) {
   const ModelConfig m = load_model("llama-3-8b");
   const auto ops = build_op_graph(m, load_profile("vllm"), decode_workload(3, {100, 100, 500}, 1));
   const Op* attn = named(ops, "attention").at(0);
-  ASSERT_EQ(attn->parts.size(), 2u);  // two distinct context lengths, one launch
+  ASSERT_EQ(attn->parts().size(), 2u);  // two distinct context lengths, one launch
   EXPECT_EQ(attn->family(), "attention_decode");
   EXPECT_EQ(P(attn, "batch", 0), "2");
   EXPECT_EQ(P(attn, "seq_kv", 0), "101");
