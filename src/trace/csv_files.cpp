@@ -1,0 +1,251 @@
+// Readers of the two CSV trace files (case lists, FORMAT.md section 2; corpus, section 3) and the corpus writer.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "core/error.h"
+#include "trace/text_io.h"
+#include "trace/trace.h"
+
+namespace loom {
+namespace {
+
+using trace_io::LineReader;
+
+const std::vector<std::string> kCaseColumns = {"case_id", "family",          "spec",         "impl",
+                                               "reps",    "event_median_us", "event_p10_us", "event_p90_us"};
+const std::vector<std::string> kCorpusColumns = {"case_id", "family",   "spec",   "impl",      "kernels",
+                                                 "grid",    "block",    "regs",   "smem_bytes", "reps",
+                                                 "median_us", "p10_us", "p90_us", "spread_pct", "event_median_us"};
+
+// A CSV file's preamble and column map: magic line, `#key=value` lines, then the header row.
+struct Table {
+  std::map<std::string, std::string> meta;
+  std::vector<size_t> col;  // index in a row of each wanted column
+  size_t width = 0;         // fields per row
+};
+
+Table read_preamble(LineReader& r, std::string_view magic, const std::vector<std::string>& columns,
+                    std::string_view what_file) {
+  Table t;
+  std::string line;
+  if (!r.next(line)) throw InputError(r.name() + ":1", "empty file; expected '" + std::string(magic) + " 1'");
+  if (line.rfind(magic, 0) != 0)
+    throw InputError(r.where(), "missing header: first line must be '" + std::string(magic) + " 1'; is this a " +
+                                    std::string(what_file) + "?");
+  if (line != std::string(magic) + " 1")
+    throw InputError(r.where(), "unknown schema version '" + line.substr(0, 40) + "'; this loom reads '" +
+                                    std::string(magic) + " 1': upgrade loom or regenerate the file");
+  for (;;) {
+    if (!r.next(line)) throw InputError(r.where(), "no CSV header line; the file is truncated");
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      if (auto kv = trace_io::parse_meta(line)) t.meta[kv->first] = kv->second;
+      continue;
+    }
+    break;
+  }
+  auto names = trace_io::split_csv(line, r.where());
+  for (const auto& c : columns) {
+    auto it = std::find(names.begin(), names.end(), c);
+    if (it == names.end())
+      throw InputError(r.where(), "CSV header lacks column '" + c + "'; expected " + [&] {
+        std::string s;
+        for (const auto& x : columns) s += (s.empty() ? "" : ",") + x;
+        return s;
+      }());
+    t.col.push_back(size_t(it - names.begin()));
+  }
+  t.width = names.size();
+  return t;
+}
+
+// Per-row parse helpers: each throws std::string with what is wrong (converted to InputError/skip by the caller).
+int64_t get_int(const std::vector<std::string>& f, size_t i, const char* name) {
+  auto v = trace_io::parse_i64(f[i]);
+  if (!v) throw std::string(name) + " '" + f[i].substr(0, 40) + "' is not an integer";
+  return *v;
+}
+double get_num(const std::vector<std::string>& f, size_t i, const char* name, bool allow_empty) {
+  if (f[i].empty() && allow_empty) return std::nan("");
+  auto v = trace_io::parse_f64(f[i]);
+  if (!v || (!allow_empty && !std::isfinite(*v)))
+    throw std::string(name) + " '" + f[i].substr(0, 40) + "' is not a number";
+  return *v;
+}
+std::array<int64_t, 3> get_dim3(const std::vector<std::string>& f, size_t i, const char* name) {
+  std::array<int64_t, 3> d{};
+  std::string_view s = f[i];
+  for (int k = 0; k < 3; ++k) {
+    size_t c = k < 2 ? s.find(':') : s.size();
+    auto v = c == std::string_view::npos ? std::nullopt : trace_io::parse_i64(s.substr(0, c));
+    if (!v || *v < 0) throw std::string(name) + " '" + f[i].substr(0, 40) + "' is not x:y:z";
+    d[size_t(k)] = *v;
+    if (k < 2) s.remove_prefix(c + 1);
+  }
+  return d;
+}
+
+// Reads rows; `parse` fills one record from split fields (throws std::string on bad data).
+template <class Rec, class Parse>
+void read_rows(LineReader& r, const Table& t, const ReadOptions& opts, std::vector<Rec>& out, int64_t& skipped,
+               std::vector<std::string>& messages, Parse parse) {
+  std::string line;
+  while (r.next(line)) {
+    if (line.empty() || line[0] == '#') continue;
+    try {
+      auto f = trace_io::split_csv(line, r.where());
+      if (f.size() != t.width)
+        throw "row has " + std::to_string(f.size()) + " fields, header has " + std::to_string(t.width);
+      Rec rec;
+      parse(f, rec);
+      out.push_back(std::move(rec));
+    } catch (const InputError& e) {
+      if (!opts.lenient) throw;
+      ++skipped;
+      if (messages.size() < opts.max_messages) messages.push_back(e.what());
+    } catch (const std::string& what) {
+      if (!opts.lenient) throw InputError(r.where(), what + "; fix the row or pass lenient to skip bad rows");
+      ++skipped;
+      if (messages.size() < opts.max_messages) messages.push_back(r.where() + ": " + what);
+    }
+  }
+}
+
+CaseList read_cases(LineReader& r, const ReadOptions& opts) {
+  CaseList cl;
+  cl.path = r.name();
+  Table t = read_preamble(r, "#loom-bench", kCaseColumns, "loom-bench case list (.cases.csv)");
+  cl.meta = t.meta;
+  std::map<int64_t, int64_t> seen;  // case_id -> line
+  const auto& c = t.col;
+  read_rows(r, t, opts, cl.cases, cl.skipped_records, cl.messages, [&](const std::vector<std::string>& f, CaseRow& row) {
+    row.case_id = get_int(f, c[0], "case_id");
+    row.family = f[c[1]];
+    row.spec = f[c[2]];
+    row.impl = f[c[3]];
+    row.reps = get_int(f, c[4], "reps");
+    row.event_median_us = get_num(f, c[5], "event_median_us", true);
+    row.event_p10_us = get_num(f, c[6], "event_p10_us", true);
+    row.event_p90_us = get_num(f, c[7], "event_p90_us", true);
+    if (row.family.empty()) throw std::string("empty family");
+    auto [it, fresh] = seen.emplace(row.case_id, r.line_no());
+    if (!fresh) throw "duplicate case_id " + std::to_string(row.case_id) + " (first at line " + std::to_string(it->second) + ")";
+  });
+  return cl;
+}
+
+Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
+  Corpus co;
+  co.path = r.name();
+  Table t = read_preamble(r, "#loom-corpus", kCorpusColumns, "loom corpus (.corpus.csv.gz)");
+  co.meta = t.meta;
+  co.gpu = trace_io::meta_get(co.meta, "gpu");
+  co.gpu_key = trace_io::meta_get(co.meta, "gpu_key");
+  if (auto s = trace_io::parse_i64(trace_io::meta_get(co.meta, "sms"))) co.sms = *s;
+  if (auto s = trace_io::parse_f64(trace_io::meta_get(co.meta, "clock_mhz"))) co.clock_mhz = *s;
+  const auto& c = t.col;
+  read_rows(r, t, opts, co.rows, co.skipped_records, co.messages, [&](const std::vector<std::string>& f, CorpusRow& row) {
+    row.case_id = get_int(f, c[0], "case_id");
+    row.family = f[c[1]];
+    row.spec = f[c[2]];
+    row.impl = f[c[3]];
+    row.kernels = f[c[4]];
+    row.grid = get_dim3(f, c[5], "grid");
+    row.block = get_dim3(f, c[6], "block");
+    row.regs = get_int(f, c[7], "regs");
+    row.smem_bytes = get_int(f, c[8], "smem_bytes");
+    row.reps = get_int(f, c[9], "reps");
+    row.median_us = get_num(f, c[10], "median_us", false);
+    row.p10_us = get_num(f, c[11], "p10_us", false);
+    row.p90_us = get_num(f, c[12], "p90_us", false);
+    row.spread_pct = get_num(f, c[13], "spread_pct", false);
+    row.event_median_us = get_num(f, c[14], "event_median_us", true);
+    if (row.median_us <= 0) throw std::string("median_us must be > 0");
+    if (row.reps <= 0) throw std::string("reps must be > 0");
+  });
+  return co;
+}
+
+std::string fmt_num(double v) {
+  if (std::isnan(v)) return "";
+  std::ostringstream s;
+  s.precision(8);
+  s << v;
+  return s.str();
+}
+
+std::string dim3(const std::array<int64_t, 3>& d) {
+  return std::to_string(d[0]) + ":" + std::to_string(d[1]) + ":" + std::to_string(d[2]);
+}
+
+}  // namespace
+
+CaseList read_case_list(const std::string& path, const ReadOptions& opts) {
+  LineReader r = LineReader::open_file(path);
+  return read_cases(r, opts);
+}
+CaseList parse_case_list(std::string_view text, const std::string& name, const ReadOptions& opts) {
+  LineReader r = LineReader::from_text(text, name);
+  return read_cases(r, opts);
+}
+Corpus read_corpus(const std::string& path, const ReadOptions& opts) {
+  LineReader r = LineReader::open_file(path);
+  return read_corpus_text(r, opts);
+}
+Corpus parse_corpus(std::string_view text, const std::string& name, const ReadOptions& opts) {
+  LineReader r = LineReader::from_text(text, name);
+  return read_corpus_text(r, opts);
+}
+
+std::vector<std::string> find_corpus_files(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError(dir, "not a directory; give the corpus directory (e.g. traces/)");
+  std::vector<std::string> out;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const std::string p = it->path().string();
+    if (it->is_regular_file(ec) && (trace_io::ends_with(p, ".corpus.csv.gz") || trace_io::ends_with(p, ".corpus.csv")))
+      out.push_back(p);
+  }
+  if (ec) throw InputError(dir, "cannot list directory: " + ec.message());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<Corpus> read_corpus_dir(const std::string& dir, const ReadOptions& opts) {
+  std::vector<Corpus> out;
+  for (const auto& p : find_corpus_files(dir)) out.push_back(read_corpus(p, opts));
+  return out;
+}
+
+std::string format_corpus(const Corpus& co) {
+  std::map<std::string, std::string> meta = co.meta;
+  if (!co.gpu.empty()) meta["gpu"] = co.gpu;
+  meta["gpu_key"] = co.gpu_key;
+  if (co.sms > 0) meta["sms"] = std::to_string(co.sms);
+  if (co.clock_mhz > 0) meta["clock_mhz"] = fmt_num(co.clock_mhz);
+  std::string out = "#loom-corpus 1\n";
+  for (const auto& [k, v] : meta) {
+    std::string val = v;
+    std::replace(val.begin(), val.end(), '\n', ' ');
+    out += "#" + k + "=" + val + "\n";
+  }
+  for (size_t i = 0; i < kCorpusColumns.size(); ++i) out += (i ? "," : "") + kCorpusColumns[i];
+  out += "\n";
+  using trace_io::csv_field;
+  for (const auto& r : co.rows) {
+    out += std::to_string(r.case_id) + "," + csv_field(r.family) + "," + csv_field(r.spec) + "," +
+           csv_field(r.impl) + "," + csv_field(r.kernels) + "," + dim3(r.grid) + "," + dim3(r.block) + "," +
+           std::to_string(r.regs) + "," + std::to_string(r.smem_bytes) + "," + std::to_string(r.reps) + "," +
+           fmt_num(r.median_us) + "," + fmt_num(r.p10_us) + "," + fmt_num(r.p90_us) + "," +
+           fmt_num(r.spread_pct) + "," + fmt_num(r.event_median_us) + "\n";
+  }
+  return out;
+}
+
+void write_corpus(const Corpus& corpus, const std::string& path) { trace_io::write_text(path, format_corpus(corpus)); }
+
+}  // namespace loom

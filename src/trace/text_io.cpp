@@ -1,0 +1,242 @@
+// Line reading (plain/gzip/in-memory), CSV splitting and strict number parsing for the trace readers.
+#include "trace/text_io.h"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace loom::trace_io {
+
+struct LineReader::Gz {
+  gzFile f = nullptr;
+  ~Gz() {
+    if (f) gzclose(f);
+  }
+};
+
+LineReader LineReader::open_file(const std::string& path) {
+  LineReader r;
+  r.name_ = path;
+  r.gz_ = std::make_unique<Gz>();
+  r.gz_->f = gzopen(path.c_str(), "rb");
+  if (!r.gz_->f)
+    throw InputError(path, std::string("cannot open: ") + (errno ? std::strerror(errno) : "out of memory") +
+                               "; check the path");
+  gzbuffer(r.gz_->f, 1 << 17);
+  return r;
+}
+
+LineReader LineReader::from_text(std::string_view text, std::string name) {
+  LineReader r;
+  r.name_ = std::move(name);
+  r.text_ = text;
+  r.from_text_ = true;
+  return r;
+}
+
+LineReader::LineReader(LineReader&&) noexcept = default;
+LineReader& LineReader::operator=(LineReader&&) noexcept = default;
+LineReader::~LineReader() = default;
+
+bool LineReader::fill() {
+  if (eof_) return false;
+  if (pos_ > 0) {
+    buf_.erase(0, pos_);
+    pos_ = 0;
+  }
+  if (from_text_) {
+    buf_.append(text_.data(), text_.size());
+    text_ = {};
+    eof_ = true;
+    return !buf_.empty();
+  }
+  char chunk[1 << 16];
+  int n = gzread(gz_->f, chunk, sizeof chunk);
+  if (n < 0) {
+    int errnum = 0;
+    const char* msg = gzerror(gz_->f, &errnum);
+    throw InputError(name_ + ":" + std::to_string(line_no_ + 1),
+                     std::string("read error: ") + (msg ? msg : "?") + "; the file is damaged (truncated gzip?)");
+  }
+  if (n == 0) {
+    // gzread returns 0 both at a clean end and at a truncated gzip stream; gzerror tells them apart.
+    int errnum = 0;
+    const char* msg = gzerror(gz_->f, &errnum);
+    if (errnum != Z_OK && errnum != Z_STREAM_END)
+      throw InputError(name_ + ":" + std::to_string(line_no_ + 1),
+                       std::string("read error: ") + (msg ? msg : "?") + "; the file is damaged (truncated gzip?)");
+    eof_ = true;
+    return false;
+  }
+  buf_.append(chunk, size_t(n));
+  return true;
+}
+
+bool LineReader::next(std::string& line) {
+  for (;;) {
+    size_t nl = buf_.find('\n', pos_);
+    if (nl != std::string::npos) {
+      if (nl - pos_ > kMaxLineBytes) break;
+      line.assign(buf_, pos_, nl - pos_);
+      pos_ = nl + 1;
+      ++line_no_;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      return true;
+    }
+    if (buf_.size() - pos_ > kMaxLineBytes) break;
+    if (!fill()) {
+      if (pos_ >= buf_.size()) return false;
+      line.assign(buf_, pos_, std::string::npos);  // last line without '\n'
+      pos_ = buf_.size();
+      ++line_no_;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      return true;
+    }
+  }
+  throw InputError(name_ + ":" + std::to_string(line_no_ + 1),
+                   "line longer than " + std::to_string(kMaxLineBytes) + " bytes; this is not a loom text file");
+}
+
+std::string read_all(const std::string& path, size_t max_bytes) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw InputError(path, std::string("cannot open: ") + (errno ? std::strerror(errno) : "out of memory"));
+  std::string out;
+  char chunk[1 << 16];
+  for (;;) {
+    int n = gzread(f, chunk, sizeof chunk);
+    int errnum = Z_OK;
+    const char* msg = n <= 0 ? gzerror(f, &errnum) : nullptr;
+    if (n < 0 || (n == 0 && errnum != Z_OK && errnum != Z_STREAM_END)) {
+      std::string what = std::string("read error: ") + (msg ? msg : "?") + "; the file is damaged (truncated gzip?)";
+      gzclose(f);
+      throw InputError(path, what);
+    }
+    if (n == 0) break;
+    out.append(chunk, size_t(n));
+    if (out.size() > max_bytes) {
+      gzclose(f);
+      throw InputError(path, "file larger than " + std::to_string(max_bytes) + " bytes");
+    }
+  }
+  gzclose(f);
+  return out;
+}
+
+std::vector<std::string> split_csv(std::string_view line, const std::string& where) {
+  std::vector<std::string> out;
+  std::string cur;
+  size_t i = 0;
+  for (;;) {
+    cur.clear();
+    if (i < line.size() && line[i] == '"') {
+      ++i;
+      bool closed = false;
+      while (i < line.size()) {
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            cur.push_back('"');
+            i += 2;
+            continue;
+          }
+          ++i;
+          closed = true;
+          break;
+        }
+        cur.push_back(line[i++]);
+      }
+      if (!closed) throw InputError(where, "unterminated quote in CSV line; close the quoted field");
+      if (i < line.size() && line[i] != ',')
+        throw InputError(where, "text after a closing quote in CSV line; quote the whole field");
+    } else {
+      while (i < line.size() && line[i] != ',') cur.push_back(line[i++]);
+    }
+    out.push_back(cur);
+    if (i >= line.size()) break;
+    ++i;  // skip ','
+  }
+  return out;
+}
+
+std::string csv_field(std::string_view s) {
+  bool quote = s.find_first_of(",\"\n\r") != std::string_view::npos ||
+               (!s.empty() && (s.front() == ' ' || s.back() == ' '));
+  if (!quote) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c == '\n' || c == '\r' ? ' ' : c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::vector<std::string_view> split_tabs(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (;;) {
+    size_t t = line.find('\t', start);
+    if (t == std::string_view::npos) {
+      out.push_back(line.substr(start));
+      return out;
+    }
+    out.push_back(line.substr(start, t - start));
+    start = t + 1;
+  }
+}
+
+std::optional<int64_t> parse_i64(std::string_view s) {
+  int64_t v = 0;
+  if (s.empty()) return std::nullopt;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_f64(std::string_view s) {
+  double v = 0;
+  if (s.empty()) return std::nullopt;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<std::pair<std::string, std::string>> parse_meta(std::string_view line) {
+  if (line.size() < 2 || line[0] != '#') return std::nullopt;
+  size_t eq = line.find('=');
+  if (eq == std::string_view::npos || eq == 1) return std::nullopt;
+  std::string_view key = line.substr(1, eq - 1);
+  if (key.find_first_of(" \t") != std::string_view::npos) return std::nullopt;
+  return std::make_pair(std::string(key), std::string(line.substr(eq + 1)));
+}
+
+std::string meta_get(const std::map<std::string, std::string>& meta, const std::string& key) {
+  auto it = meta.find(key);
+  return it == meta.end() ? std::string() : it->second;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  const bool gz = ends_with(path, ".gz");
+  gzFile f = gzopen(path.c_str(), gz ? "wb6" : "wbT");  // "T": plain (transparent) write
+  if (!f) throw InputError(path, std::string("cannot write: ") + std::strerror(errno) + "; check the directory");
+  size_t off = 0;
+  while (off < text.size()) {
+    unsigned n = unsigned(std::min<size_t>(text.size() - off, 1u << 20));
+    if (gzwrite(f, text.data() + off, n) != int(n)) {
+      gzclose(f);
+      throw InputError(path, "write failed (disk full?)");
+    }
+    off += n;
+  }
+  if (gzclose(f) != Z_OK) throw InputError(path, "write failed on close (disk full?)");
+}
+
+}  // namespace loom::trace_io

@@ -1,0 +1,90 @@
+// Internal helpers of the trace readers: line-at-a-time reading of plain or gzip text (or an in-memory buffer),
+// CSV field splitting/quoting, strict number parsing and `#key=value` metadata lines.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loom::trace_io {
+
+/// Longest line the readers accept; longer lines are an InputError (protects against binary garbage).
+inline constexpr size_t kMaxLineBytes = 1 << 20;
+
+/// Reads lines from a file (plain or gzip: zlib's gzread passes plain files through) or from a string.
+class LineReader {
+ public:
+  /// Opens `path`; throws InputError(path, ...) when it cannot be opened.
+  static LineReader open_file(const std::string& path);
+  /// Reads from `text` (not copied: it must outlive the reader); `name` is used in error messages.
+  static LineReader from_text(std::string_view text, std::string name);
+
+  LineReader(LineReader&&) noexcept;
+  LineReader& operator=(LineReader&&) noexcept;
+  ~LineReader();
+
+  /// Next line without its '\n' (and a trailing '\r'); false at end of input. Throws InputError on a gzip error or
+  /// a line longer than kMaxLineBytes.
+  bool next(std::string& line);
+  /// "NAME:LINE" of the line last returned.
+  std::string where() const { return name_ + ":" + std::to_string(line_no_); }
+  const std::string& name() const { return name_; }
+  int64_t line_no() const { return line_no_; }
+
+ private:
+  LineReader() = default;
+  bool fill();  // reads more bytes into buf_; false at end of input
+
+  struct Gz;
+  std::unique_ptr<Gz> gz_;
+  std::string_view text_;
+  bool from_text_ = false;
+  std::string name_;
+  std::string buf_;
+  size_t pos_ = 0;
+  bool eof_ = false;
+  int64_t line_no_ = 0;
+};
+
+/// Reads a whole file (plain or gzip) into memory; throws InputError on open/read errors or when larger than max.
+std::string read_all(const std::string& path, size_t max_bytes = size_t(1) << 31);
+
+/// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes). Throws InputError(where) on an unterminated
+/// quote.
+std::vector<std::string> split_csv(std::string_view line, const std::string& where);
+/// Quotes a CSV field when it holds a comma, quote or leading/trailing space.
+std::string csv_field(std::string_view s);
+/// Splits on '\t'.
+std::vector<std::string_view> split_tabs(std::string_view line);
+
+/// Strict parsers: the whole field must be a number (no spaces, no trailing text). std::nullopt otherwise.
+std::optional<int64_t> parse_i64(std::string_view s);
+std::optional<double> parse_f64(std::string_view s);
+
+/// Parses "#key=value" into (key, value); std::nullopt for other lines.
+std::optional<std::pair<std::string, std::string>> parse_meta(std::string_view line);
+
+/// Gets metadata value or "" .
+std::string meta_get(const std::map<std::string, std::string>& meta, const std::string& key);
+
+/// Writes text to `path`, gzip-compressed when `path` ends in ".gz". Throws InputError(path, ...) on failure.
+void write_text(const std::string& path, const std::string& text);
+
+/// True when `s` ends with `suffix`.
+bool ends_with(std::string_view s, std::string_view suffix);
+
+/// Collects per-record problems of a lenient read: counts all, keeps the first few messages.
+struct SkipLog {
+  int64_t count = 0;
+  std::vector<std::string> messages;
+  void add(std::string msg, size_t keep = 20) {
+    ++count;
+    if (messages.size() < keep) messages.push_back(std::move(msg));
+  }
+};
+
+}  // namespace loom::trace_io
