@@ -110,7 +110,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     if (!r.error.empty()) {
-      t.add({std::to_string(i + 1), r.gpu, std::to_string(r.tp), "-", "-", "-", "-", "-", "error: " + r.error});
+      t.add({std::to_string(i + 1), r.gpu, std::to_string(r.tp), "-", "-", "-", "-", "-", "cannot run (below)"});
       continue;
     }
     t.add({std::to_string(i + 1), r.gpu, std::to_string(r.tp), fmt(r.ttft_us / 1000, 4), fmt(r.tpot_us / 1000, 4),
@@ -130,6 +130,8 @@ int cmd_whatif(const std::vector<std::string>& argv) {
     << "   input: " << req.input_len << "   output: " << req.output_len
     << "   (TTFT = prefill step; TPOT = decode step at the middle context)\n\n"
     << t.text();
+  for (const auto& r : rows)
+    if (!r.error.empty()) o << r.gpu << ": " << r.error << "\n";
   if (!sens.empty()) o << "\nsensitivity of " << sens.front().gpu << " (tp " << rows.front().tp << "):\n" << s.text();
   emit(o.str());
   return 0;

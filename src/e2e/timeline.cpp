@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analytical/analysis.h"
+#include "analytical/demand.h"  // kKernelStartupUs: the per-kernel start the megakernel removes
 #include "core/error.h"
 
 namespace loom {
@@ -38,8 +39,8 @@ constexpr double kDynamicScheduleEfficiency = 0.855;
 /// What loom needs to know about one kernel shape.
 struct KernelCost {
   double latency_us = 0;
-  double fixed_overhead_us = 0;
-  double tail_us = 0;     ///< duration of the last wave
+  double fixed_overhead_us = 0;  ///< the kernel-start part of the analytical fixed overhead
+  double tail_us = 0;     ///< duration of the last wave (without the kernel start)
   double tail_idle = 0;   ///< fraction of the bottleneck resource idle during the last wave
 };
 
@@ -78,12 +79,14 @@ class CostCache {
     if (!p_ || shape_) {
       const Analysis a = analyze(gpu_, spec);
       c.latency_us = p_ ? p_(gpu_, spec) : a.latency_us;
-      c.fixed_overhead_us = a.fixed_overhead_us;
+      // Inside a megakernel a kernel's start (launch-to-first-instruction, teardown) disappears; its operand
+      // pipeline fill does not (tiles still fill their pipelines), so only the startup part is removed.
+      c.fixed_overhead_us = std::min(a.fixed_overhead_us, kKernelStartupUs);
+      const double body_us = std::max(c.latency_us - c.fixed_overhead_us, 1e-9);
       const double waves = static_cast<double>(std::max<int64_t>(1, a.launch.waves));
-      c.tail_us = c.latency_us / waves;
+      c.tail_us = body_us / waves;
       const double fill = a.launch.last_wave_fill > 0 ? std::clamp(a.launch.last_wave_fill, 0.0, 1.0) : 1.0;
-      c.tail_idle = chip_wide(a.bottleneck) ? 1.0 - std::clamp(a.ceiling_us / std::max(c.latency_us, 1e-9), 0.0, 1.0)
-                                            : 1.0 - fill;
+      c.tail_idle = chip_wide(a.bottleneck) ? 1.0 - std::clamp(a.ceiling_us / body_us, 0.0, 1.0) : 1.0 - fill;
     } else {
       c.latency_us = p_(gpu_, spec);
     }
