@@ -1,5 +1,7 @@
 // `loom e2e`: TTFT / TPOT, breakdowns, memory fit and a Chrome-trace timeline of one LLM step on one GPU.
+#include <array>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "cli/commands_e2e.h"
@@ -8,6 +10,8 @@
 #include "core/error.h"
 #include "e2e/chrome_trace.h"
 #include "e2e/e2e.h"
+#include "e2e/replay.h"
+#include "trace/gpu_names.h"
 
 namespace loom::cli {
 
@@ -114,6 +118,7 @@ std::string step_text(const StepPrediction& s, const ModelConfig& m, size_t top_
   if (prefill) o << "   seq: " << list(s.work.new_tokens) << "   cached prefix: " << list(s.work.context);
   else o << "   context: " << list(s.work.context);
   o << "\n\n";
+  if (!s.memory.fits) o << "WARNING: this step does not fit in GPU memory (see `memory:` below)\n\n";
   Table sum{{"metric", "value"}, {}, {false, true}};
   sum.add({prefill ? "TTFT (step wall time)" : "TPOT (step wall time)", fmt(s.timing.wall_time_us / 1000, 4) + " ms"});
   sum.add({"GPU time (sum of kernels)", fmt(s.timing.gpu_time_us / 1000, 4) + " ms"});
@@ -128,14 +133,62 @@ std::string step_text(const StepPrediction& s, const ModelConfig& m, size_t top_
   return o.str();
 }
 
+/// `loom e2e --replay TRACE.json --gpu G [--from G0]`: a recorded PyTorch trace re-timed for another GPU.
+int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
+  const ChromeTrace trace = read_chrome_trace(args.get("--replay"));
+  std::optional<GpuSpec> source;
+  if (args.has("--from")) {
+    source = catalog.get(args.get("--from"));
+  } else if (!trace.device_name.empty()) {
+    if (auto key = GpuNameTable::load_default().key_for(trace.device_name)) source = catalog.get(*key);
+  }
+  const ReplayResult r = replay_trace(trace, source, target);
+  std::map<std::string, std::array<double, 3>> fam;  // family -> launches, measured, target
+  for (const auto& k : r.kernels) {
+    auto& f = fam[k.family];
+    f[0] += 1, f[1] += k.measured_us, f[2] += k.target_us;
+  }
+  if (args.format() == "json") {
+    nlohmann::json ks = nlohmann::json::array(), fj = nlohmann::json::array();
+    for (const auto& k : r.kernels)
+      ks.push_back({{"name", k.name}, {"family", k.family}, {"kernel", k.spec}, {"measured_us", k.measured_us},
+                    {"source_pred_us", k.source_pred_us}, {"target_us", k.target_us}, {"method", k.method}});
+    for (const auto& [name, f] : fam)
+      fj.push_back({{"family", name}, {"launches", static_cast<int64_t>(f[0])}, {"measured_us", f[1]}, {"target_us", f[2]}});
+    emit(nlohmann::json{{"trace", r.trace_path}, {"device_name", r.device_name}, {"source_gpu", r.source_gpu},
+                        {"gpu", r.target_gpu}, {"measured_gpu_time_us", r.measured_gpu_us},
+                        {"measured_wall_time_us", r.measured_span_us}, {"idle_us", r.idle_us},
+                        {"gpu_time_us", r.target_gpu_us}, {"wall_time_us", r.target_span_us}, {"mapped", r.mapped},
+                        {"unmapped", r.unmapped}, {"breakdown", fj}, {"kernels", ks}}
+             .dump(2) + "\n");
+    return 0;
+  }
+  std::ostringstream o;
+  o << "trace: " << r.trace_path << "   recorded on: " << (r.device_name.empty() ? "?" : r.device_name)
+    << " (" << (r.source_gpu.empty() ? "not in the catalogue: pure prediction" : r.source_gpu) << ")   target: "
+    << r.target_gpu << "\n";
+  o << "kernels: " << r.kernels.size() << " (" << r.mapped << " with a loom spec, " << r.unmapped
+    << " re-timed by " << (r.source_gpu.empty() ? "nothing: unchanged" : "the DRAM bandwidth ratio") << ")\n\n";
+  Table sum{{"", "recorded", "target"}, {}, {false, true, true}};
+  sum.add({"GPU time (sum of kernels)", fmt(r.measured_gpu_us / 1000, 4) + " ms", fmt(r.target_gpu_us / 1000, 4) + " ms"});
+  sum.add({"wall time (idle kept)", fmt(r.measured_span_us / 1000, 4) + " ms", fmt(r.target_span_us / 1000, 4) + " ms"});
+  Table ft{{"family", "launches", "recorded_us", "target_us", "ratio"}, {}, {false, true, true, true, true}};
+  for (const auto& [name, f] : fam)
+    ft.add({name, std::to_string(static_cast<int64_t>(f[0])), fmt(f[1]), fmt(f[2]), f[1] > 0 ? fmt(f[2] / f[1], 3) : "-"});
+  o << sum.text() << "\nby family:\n" << ft.text();
+  emit(o.str());
+  return 0;
+}
+
 }  // namespace
 
 int cmd_e2e(const std::vector<std::string>& argv) {
   Args args(argv, {"--gpu", "--set", "--model", "--phase", "--batch", "--seq", "--context", "--tp", "--profile",
-                   "--mode", "--format", "--trace-out", "--top"});
+                   "--mode", "--format", "--trace-out", "--top", "--replay", "--from"});
   const Catalog catalog = Catalog::load();
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
   if (gpus.size() != 1) throw InputError("--gpu", "e2e predicts on one GPU; use `loom whatif --gpus ...` to compare");
+  if (args.has("--replay")) return replay(catalog, args, gpus[0]);
   const ModelConfig model = load_model(args.require("--model"));
   const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
   const std::string phase = args.require("--phase");

@@ -1,5 +1,6 @@
 // `loom whatif`: one serving request on many GPUs (ranked by tokens/s) plus a resource-sensitivity table.
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "cli/commands_e2e.h"
@@ -49,6 +50,12 @@ std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
     gpus.push_back(catalog.get(n, overrides));
   }
   return gpus;
+}
+
+/// A signed percentage; changes below 0.005% print as 0.00%.
+std::string pct(double v) {
+  if (std::abs(v) < 0.005) return "0.00%";
+  return (v > 0 ? "+" : "") + fmt(v, 2) + "%";
 }
 
 std::string per_dollar(const std::optional<double>& v) { return v ? human(*v, "tok") : "-"; }
@@ -119,8 +126,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
   }
   Table s{{"gpu", "change", "TTFT", "TPOT"}, {}, {false, false, true, true}};
   for (const auto& r : sens)
-    s.add({r.gpu, r.change, (r.ttft_delta_pct > 0 ? "+" : "") + fmt(r.ttft_delta_pct, 2) + "%",
-           (r.tpot_delta_pct > 0 ? "+" : "") + fmt(r.tpot_delta_pct, 2) + "%"});
+    s.add({r.gpu, r.change, pct(r.ttft_delta_pct), pct(r.tpot_delta_pct)});
   if (args.format() == "csv") {
     emit(t.csv());
     return 0;
