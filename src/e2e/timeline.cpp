@@ -2,6 +2,8 @@
 #include "e2e/timeline.h"
 
 #include <algorithm>
+#include <mutex>
+#include <sstream>
 #include <unordered_map>
 
 #include "analytical/analysis.h"
@@ -53,9 +55,39 @@ struct OpCost {
   const KernelCost* last = nullptr;
 };
 
+/// Every GpuSpec field a model may read, as text: two GPUs with equal fingerprints predict identically.
+/// (A field added to GpuSpec must be added here, or --set / what-if variants of it would hit stale entries.)
+std::string gpu_fingerprint(const GpuSpec& g) {
+  std::ostringstream o;
+  o.precision(17);
+  o << g.name << '|' << g.architecture << '|' << g.compute_capability << '|' << g.sms << '|' << g.boost_clock_mhz
+    << '|' << g.sustained_clock_mhz << '|';
+  for (double f : g.tensor_flops_per_clk_per_sm) o << f << ',';
+  o << '|' << g.fp32_flops_per_clk_per_sm << '|' << g.fp64_flops_per_clk_per_sm << '|' << g.sfu_ops_per_clk_per_sm
+    << '|' << g.int_ops_per_clk_per_sm << '|' << g.smem_bytes_per_clk_per_sm << '|' << g.regs_per_sm << '|'
+    << g.max_regs_per_thread << '|' << g.smem_per_sm_bytes << '|' << g.smem_per_block_bytes << '|'
+    << g.max_threads_per_sm << '|' << g.max_warps_per_sm << '|' << g.max_ctas_per_sm << '|'
+    << g.max_threads_per_block << '|' << g.l1_bytes_per_sm << '|' << g.l2_bytes << '|' << g.l2_bytes_per_s << '|'
+    << g.l2_bytes_per_clk_per_sm << '|' << g.dram_bytes << '|' << g.dram_bytes_per_s << '|' << g.launch_overhead_us
+    << '|' << g.nvlink_bytes_per_s << '|' << g.pcie_bytes_per_s << '|' << g.gpus_per_node << '|' << g.tdp_w << '\n';
+  return o.str();
+}
+
+/// Process-wide analytical costs: the GEMM config search costs 0.1-0.4 ms per shape, and what-if tables and
+/// sweeps ask for the same shapes again and again.
+struct SharedCache {
+  std::mutex mu;
+  std::unordered_map<std::string, KernelCost> costs;
+};
+SharedCache& shared_cache() {
+  static SharedCache c;
+  return c;
+}
+
 class CostCache {
  public:
-  CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape) : gpu_(gpu), p_(p), shape_(need_shape) {}
+  CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape)
+      : gpu_(gpu), p_(p), shape_(need_shape), fingerprint_(p ? "" : gpu_fingerprint(gpu)) {}
 
   /// Cost of a launch; shapes shared by identical layers are looked up by address.
   const OpCost& get(const OpShape& shape) {
@@ -75,6 +107,25 @@ class CostCache {
     const std::string key = spec.to_string();
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
+    if (!p_) {
+      SharedCache& shared = shared_cache();
+      const std::string shared_key = fingerprint_ + key;
+      {
+        std::lock_guard<std::mutex> lock(shared.mu);
+        auto s = shared.costs.find(shared_key);
+        if (s != shared.costs.end()) return cache_.emplace(key, s->second).first->second;
+      }
+      const KernelCost c = compute(spec);
+      std::lock_guard<std::mutex> lock(shared.mu);
+      if (shared.costs.size() > 200000) shared.costs.clear();  // bound the memory of long sweeps
+      shared.costs.emplace(shared_key, c);
+      return cache_.emplace(key, c).first->second;
+    }
+    return cache_.emplace(key, compute(spec)).first->second;
+  }
+
+ private:
+  KernelCost compute(const KernelSpec& spec) const {
     KernelCost c;
     if (!p_ || shape_) {
       const Analysis a = analyze(gpu_, spec);
@@ -90,18 +141,24 @@ class CostCache {
     } else {
       c.latency_us = p_(gpu_, spec);
     }
-    return cache_.emplace(key, c).first->second;
+    return c;
   }
 
- private:
   const GpuSpec& gpu_;
   const KernelPredictor& p_;
   bool shape_;
+  std::string fingerprint_;
   std::unordered_map<std::string, KernelCost> cache_;  // node-based: references stay valid
   std::unordered_map<const OpShape*, OpCost> ops_;
 };
 
 }  // namespace
+
+void clear_kernel_cost_cache() {
+  SharedCache& c = shared_cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.costs.clear();
+}
 
 StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile, ExecMode mode,
                          bool moe_model, const KernelPredictor& predictor) {

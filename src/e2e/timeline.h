@@ -48,8 +48,12 @@ struct StepTiming {
   std::vector<KernelTiming> kernels;
 };
 
+/// Empties the process-wide cache of analytical kernel costs (benchmarks of cold predictions use it).
+void clear_kernel_cost_cache();
+
 /// Predicts every launch of `ops` on `gpu` and lays them out under `mode`. `predictor` defaults to the
-/// analytical model; identical kernel shapes are predicted once. Throws InputError from the predictor
+/// analytical model, whose results are cached process-wide by (every GpuSpec field, kernel spec); a custom
+/// predictor's results are cached for this call only. Identical kernel shapes are predicted once. Throws InputError from the predictor
 /// (e.g. a GPU that lacks the model's dtype).
 StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile, ExecMode mode,
                          bool moe_model, const KernelPredictor& predictor = {});
