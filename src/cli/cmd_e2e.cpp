@@ -111,7 +111,10 @@ std::string step_text(const StepPrediction& s, const ModelConfig& m, size_t top_
     for (auto x : v) same = same && x == v.front();
     if (same) return std::to_string(v.front());
     std::string r;
-    for (auto x : v) r += (r.empty() ? "" : ",") + std::to_string(x);
+    for (auto x : v) {
+      if (!r.empty()) r += ',';
+      r += std::to_string(x);
+    }
     return r;
   };
   o << "phase: " << (prefill ? "prefill" : "decode") << "   batch: " << s.work.batch();

@@ -55,7 +55,9 @@ std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
 /// A signed percentage; changes below 0.005% print as 0.00%.
 std::string pct(double v) {
   if (std::abs(v) < 0.005) return "0.00%";
-  return (v > 0 ? "+" : "") + fmt(v, 2) + "%";
+  std::string s = v > 0 ? "+" : "";
+  s += fmt(v, 2);
+  return s + "%";
 }
 
 std::string per_dollar(const std::optional<double>& v) { return v ? human(*v, "tok") : "-"; }
