@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/commands_e2e.h"
 #include "core/error.h"
 
 namespace {
@@ -19,6 +20,11 @@ commands:
   predict --gpu G --kernel SPEC     predicted latency, ceiling and bottleneck (--gpu all: every GPU)
   predict --gpu G --batch FILE.csv  the same for every row of a CSV (column `family` + parameter columns)
   diagnose --gpu G --kernel SPEC    predicted speed-of-light table [--measured-us T]
+  e2e --gpu G --model M --phase prefill|decode --batch B --seq S [--context C] [--tp N]
+      [--profile vllm|sglang|hf-eager] [--mode eager|graph|megakernel] [--trace-out FILE.json]
+                                    one LLM step: TTFT/TPOT, breakdown, memory fit, timeline
+  whatif --model M --batch B --input-len S --output-len N --gpus all|a,b,c [--tp 1,2] [--set GPU:key=value]
+                                    ranked GPUs (TTFT, TPOT, tokens/s, tokens/$, fit) + sensitivity
 
 common options:
   --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
@@ -45,6 +51,8 @@ int main(int argc, char** argv) {
     if (command == "gpus") return cmd_gpus(rest);
     if (command == "predict") return cmd_predict(rest);
     if (command == "diagnose") return cmd_diagnose(rest);
+    if (command == "e2e") return cmd_e2e(rest);
+    if (command == "whatif") return cmd_whatif(rest);
     throw loom::InputError(command, "unknown command; run `loom --help` for the list");
   } catch (const loom::InputError& e) {
     const char* red = use_color() ? "\033[31m" : "";

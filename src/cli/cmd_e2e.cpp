@@ -1,0 +1,236 @@
+// `loom e2e`: TTFT / TPOT, breakdowns, memory fit and a Chrome-trace timeline of one LLM step on one GPU.
+#include <array>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "cli/commands_e2e.h"
+#include "cli/common.h"
+#include "cli/table.h"
+#include "core/error.h"
+#include "e2e/chrome_trace.h"
+#include "e2e/e2e.h"
+#include "e2e/replay.h"
+#include "trace/gpu_names.h"
+
+namespace loom::cli {
+
+namespace {
+
+/// "512" or "512,1024,2048" -> lengths; throws InputError(flag) for anything else.
+std::vector<int64_t> lengths(const Args& args, const std::string& flag) {
+  std::vector<int64_t> v;
+  if (!args.has(flag)) return v;
+  std::stringstream ss(args.get(flag));
+  for (std::string item; std::getline(ss, item, ',');) {
+    size_t used = 0;
+    long long x = -1;
+    try {
+      x = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || item.empty() || x < 0)
+      throw InputError(flag, "'" + args.get(flag) + "' is not a length or a comma list of lengths (e.g. 512,1024)");
+    v.push_back(x);
+  }
+  return v;
+}
+
+int64_t integer(const Args& args, const std::string& flag, int64_t fallback) {
+  if (!args.has(flag)) return fallback;
+  const double d = *args.number(flag);
+  if (d < 1 || d != static_cast<double>(static_cast<int64_t>(d)))
+    throw InputError(flag, "'" + args.get(flag) + "' must be a positive integer");
+  return static_cast<int64_t>(d);
+}
+
+nlohmann::json share_json(const std::vector<Share>& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& s : v)
+    a.push_back({{"name", s.key}, {"family", s.family}, {"launches", s.launches}, {"gpu_us", s.gpu_us},
+                 {"wall_us", s.wall_us}, {"wall_fraction", s.wall_fraction}});
+  return a;
+}
+
+nlohmann::json step_json(const StepPrediction& s, const ModelConfig& m) {
+  const bool prefill = s.work.phase == Phase::prefill;
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& k : s.timing.kernels)
+    kernels.push_back({{"name", k.name}, {"layer", k.layer}, {"family", k.family()}, {"kernel", k.spec()},
+                       {"gpu_us", k.gpu_us}, {"start_us", k.start_us}, {"end_us", k.end_us}, {"wall_us", k.wall_us}});
+  const auto& mem = s.memory;
+  return {{"gpu", s.gpu},
+          {"model", s.model},
+          {"model_type", m.model_type},
+          {"params", m.param_count()},
+          {"profile", s.profile},
+          {"mode", std::string(mode_name(s.timing.mode))},
+          {"phase", prefill ? "prefill" : "decode"},
+          {"batch", s.work.batch()},
+          {"tp", s.work.tp},
+          {"new_tokens", s.work.new_tokens},
+          {"context", s.work.context},
+          {"gpu_time_us", s.timing.gpu_time_us},
+          {"wall_time_us", s.timing.wall_time_us},
+          {prefill ? "ttft_us" : "tpot_us", s.timing.wall_time_us},
+          {"tokens_per_s", s.tokens_per_s},
+          {"launches", s.timing.kernels.size()},
+          {"schedule_efficiency", s.timing.schedule_efficiency},
+          {"memory",
+           {{"weights_bytes", mem.weights_bytes}, {"kv_cache_bytes", mem.kv_cache_bytes},
+            {"activation_bytes", mem.activation_bytes}, {"total_bytes", mem.total_bytes},
+            {"capacity_bytes", mem.capacity_bytes}, {"usable_bytes", mem.usable_bytes}, {"fits", mem.fits},
+            {"note", mem.note}}},
+          {"breakdown", {{"by_family", share_json(s.by_family)}, {"by_op", share_json(s.by_op)}}},
+          {"kernels", kernels}};
+}
+
+/// Rows of a breakdown; the family column only for per-op tables (`first` != "family").
+Table share_table(const std::vector<Share>& v, const std::string& first, size_t limit) {
+  const bool ops = first != "family";
+  Table t{{first, "launches", "gpu_us", "wall_us", "share"}, {}, {false, true, true, true, true}};
+  if (ops) t.columns.insert(t.columns.begin() + 1, "family"), t.right_align.insert(t.right_align.begin() + 1, false);
+  for (size_t i = 0; i < v.size() && i < limit; ++i) {
+    std::vector<std::string> row = {v[i].key, std::to_string(v[i].launches), fmt(v[i].gpu_us), fmt(v[i].wall_us),
+                                    fmt(100 * v[i].wall_fraction, 1) + "%"};
+    if (ops) row.insert(row.begin() + 1, v[i].family);
+    t.add(row);
+  }
+  return t;
+}
+
+std::string step_text(const StepPrediction& s, const ModelConfig& m, size_t top_ops) {
+  const bool prefill = s.work.phase == Phase::prefill;
+  std::ostringstream o;
+  o << "model: " << s.model << " (" << m.model_type << ", " << fmt(m.param_count() / 1e9, 3) << "B params, "
+    << dtype_name(m.dtype) << ")   gpu: " << s.gpu << "   tp: " << s.work.tp << "   profile: " << s.profile
+    << "   mode: " << mode_name(s.timing.mode) << "\n";
+  auto list = [](const std::vector<int64_t>& v) {
+    bool same = true;
+    for (auto x : v) same = same && x == v.front();
+    if (same) return std::to_string(v.front());
+    std::string r;
+    for (auto x : v) {
+      if (!r.empty()) r += ',';
+      r += std::to_string(x);
+    }
+    return r;
+  };
+  o << "phase: " << (prefill ? "prefill" : "decode") << "   batch: " << s.work.batch();
+  if (prefill) o << "   seq: " << list(s.work.new_tokens) << "   cached prefix: " << list(s.work.context);
+  else o << "   context: " << list(s.work.context);
+  o << "\n\n";
+  if (!s.memory.fits) o << "WARNING: this step does not fit in GPU memory (see `memory:` below)\n\n";
+  Table sum{{"metric", "value"}, {}, {false, true}};
+  sum.add({prefill ? "TTFT (step wall time)" : "TPOT (step wall time)", fmt(s.timing.wall_time_us / 1000, 4) + " ms"});
+  sum.add({"GPU time (sum of kernels)", fmt(s.timing.gpu_time_us / 1000, 4) + " ms"});
+  sum.add({"launches", std::to_string(s.timing.kernels.size())});
+  sum.add({prefill ? "prompt tokens/s" : "output tokens/s", fmt(s.tokens_per_s, 4)});
+  sum.add({"weights per GPU", human(s.memory.weights_bytes, "B")});
+  sum.add({"KV cache per GPU", human(s.memory.kv_cache_bytes, "B")});
+  sum.add({"activations (est.)", human(s.memory.activation_bytes, "B")});
+  o << sum.text() << "memory: " << s.memory.note << "\n\nby family:\n"
+    << share_table(s.by_family, "family", s.by_family.size()).text() << "\ntop ops (summed over layers):\n"
+    << share_table(s.by_op, "op", top_ops).text();
+  return o.str();
+}
+
+/// `loom e2e --replay TRACE.json --gpu G [--from G0]`: a recorded PyTorch trace re-timed for another GPU.
+int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
+  const ChromeTrace trace = read_chrome_trace(args.get("--replay"));
+  std::optional<GpuSpec> source;
+  if (args.has("--from")) {
+    source = catalog.get(args.get("--from"));
+  } else if (!trace.device_name.empty()) {
+    if (auto key = GpuNameTable::load_default().key_for(trace.device_name)) source = catalog.get(*key);
+  }
+  const ReplayResult r = replay_trace(trace, source, target);
+  std::map<std::string, std::array<double, 3>> fam;  // family -> launches, measured, target
+  for (const auto& k : r.kernels) {
+    auto& f = fam[k.family];
+    f[0] += 1, f[1] += k.measured_us, f[2] += k.target_us;
+  }
+  if (args.format() == "json") {
+    nlohmann::json ks = nlohmann::json::array(), fj = nlohmann::json::array();
+    for (const auto& k : r.kernels)
+      ks.push_back({{"name", k.name}, {"family", k.family}, {"kernel", k.spec}, {"measured_us", k.measured_us},
+                    {"source_pred_us", k.source_pred_us}, {"target_us", k.target_us}, {"method", k.method}});
+    for (const auto& [name, f] : fam)
+      fj.push_back({{"family", name}, {"launches", static_cast<int64_t>(f[0])}, {"measured_us", f[1]}, {"target_us", f[2]}});
+    emit(nlohmann::json{{"trace", r.trace_path}, {"device_name", r.device_name}, {"source_gpu", r.source_gpu},
+                        {"gpu", r.target_gpu}, {"measured_gpu_time_us", r.measured_gpu_us},
+                        {"measured_wall_time_us", r.measured_span_us}, {"idle_us", r.idle_us},
+                        {"gpu_time_us", r.target_gpu_us}, {"wall_time_us", r.target_span_us}, {"mapped", r.mapped},
+                        {"unmapped", r.unmapped}, {"breakdown", fj}, {"kernels", ks}}
+             .dump(2) + "\n");
+    return 0;
+  }
+  std::ostringstream o;
+  o << "trace: " << r.trace_path << "   recorded on: " << (r.device_name.empty() ? "?" : r.device_name)
+    << " (" << (r.source_gpu.empty() ? "not in the catalogue: pure prediction" : r.source_gpu) << ")   target: "
+    << r.target_gpu << "\n";
+  o << "kernels: " << r.kernels.size() << " (" << r.mapped << " with a loom spec, " << r.unmapped
+    << " re-timed by " << (r.source_gpu.empty() ? "nothing: unchanged" : "the DRAM bandwidth ratio") << ")\n\n";
+  Table sum{{"", "recorded", "target"}, {}, {false, true, true}};
+  sum.add({"GPU time (sum of kernels)", fmt(r.measured_gpu_us / 1000, 4) + " ms", fmt(r.target_gpu_us / 1000, 4) + " ms"});
+  sum.add({"wall time (idle kept)", fmt(r.measured_span_us / 1000, 4) + " ms", fmt(r.target_span_us / 1000, 4) + " ms"});
+  Table ft{{"family", "launches", "recorded_us", "target_us", "ratio"}, {}, {false, true, true, true, true}};
+  for (const auto& [name, f] : fam)
+    ft.add({name, std::to_string(static_cast<int64_t>(f[0])), fmt(f[1]), fmt(f[2]), f[1] > 0 ? fmt(f[2] / f[1], 3) : "-"});
+  o << sum.text() << "\nby family:\n" << ft.text();
+  emit(o.str());
+  return 0;
+}
+
+}  // namespace
+
+int cmd_e2e(const std::vector<std::string>& argv) {
+  Args args(argv, {"--gpu", "--set", "--model", "--phase", "--batch", "--seq", "--context", "--tp", "--profile",
+                   "--mode", "--format", "--trace-out", "--top", "--replay", "--from"});
+  const Catalog catalog = Catalog::load();
+  const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
+  if (gpus.size() != 1) throw InputError("--gpu", "e2e predicts on one GPU; use `loom whatif --gpus ...` to compare");
+  if (args.has("--replay")) return replay(catalog, args, gpus[0]);
+  const ModelConfig model = load_model(args.require("--model"));
+  const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
+  const std::string phase = args.require("--phase");
+  const int64_t batch = integer(args, "--batch", 1);
+  const int tp = static_cast<int>(integer(args, "--tp", 1));
+  Workload work;
+  if (phase == "prefill") {
+    if (!args.has("--seq")) throw InputError("--seq", "prefill needs --seq (input length, or one per request)");
+    work = prefill_workload(batch, lengths(args, "--seq"), lengths(args, "--context"), tp);
+  } else if (phase == "decode") {
+    std::vector<int64_t> ctx = lengths(args, args.has("--context") ? "--context" : "--seq");
+    if (ctx.empty()) throw InputError("--context", "decode needs --context (tokens in the KV cache) or --seq");
+    work = decode_workload(batch, ctx, tp);
+  } else {
+    throw InputError("--phase", "'" + phase + "' is not a phase; use prefill or decode");
+  }
+  std::optional<ExecMode> mode;
+  if (args.has("--mode")) mode = parse_mode(args.get("--mode"));
+  const StepPrediction step = predict_step(gpus[0], model, profile, work, mode);
+  if (args.has("--trace-out")) {
+    const std::string path = args.get("--trace-out");
+    std::ofstream out(path);
+    if (!out) throw InputError("--trace-out", "cannot write '" + path + "'; check the directory");
+    out << chrome_trace(step).dump() << "\n";
+  }
+  const std::string format = args.format();
+  if (format == "json") emit(step_json(step, model).dump(2) + "\n");
+  else if (format == "csv") {
+    Table t{{"index", "name", "layer", "family", "kernel", "gpu_us", "start_us", "end_us", "wall_us"}, {}, {}};
+    for (size_t i = 0; i < step.timing.kernels.size(); ++i) {
+      const auto& k = step.timing.kernels[i];
+      t.add({std::to_string(i), k.name, std::to_string(k.layer), k.family(), k.spec(), fmt(k.gpu_us, 4),
+             fmt(k.start_us, 6), fmt(k.end_us, 6), fmt(k.wall_us, 4)});
+    }
+    emit(t.csv());
+  } else {
+    emit(step_text(step, model, static_cast<size_t>(integer(args, "--top", 12))));
+  }
+  return 0;
+}
+
+}  // namespace loom::cli

@@ -1,0 +1,148 @@
+// `loom whatif`: one serving request on many GPUs (ranked by tokens/s) plus a resource-sensitivity table.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "cli/commands_e2e.h"
+#include "cli/common.h"
+#include "cli/table.h"
+#include "core/error.h"
+#include "e2e/whatif.h"
+
+namespace loom::cli {
+
+namespace {
+
+int64_t positive(const Args& args, const std::string& flag) {
+  const double d = *args.number(flag);
+  if (d < 1 || d != static_cast<double>(static_cast<int64_t>(d)))
+    throw InputError(flag, "'" + args.get(flag) + "' must be a positive integer");
+  return static_cast<int64_t>(d);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> v;
+  std::stringstream ss(s);
+  for (std::string x; std::getline(ss, x, sep);)
+    if (!x.empty()) v.push_back(x);
+  return v;
+}
+
+/// GPUs from --gpus; `--set GPU:key=value` overrides one GPU, `--set key=value` all of them.
+std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
+  const std::string which = args.require("--gpus");
+  std::vector<std::string> names = which == "all" ? catalog.names() : split(which, ',');
+  if (names.empty()) throw InputError("--gpus", "no GPU named; try `loom gpus` for the catalogue");
+  std::vector<GpuSpec> gpus;
+  for (const auto& n : names) {
+    std::vector<std::string> overrides;
+    for (const auto& s : args.all("--set")) {
+      const size_t eq = s.find('='), colon = s.find(':');
+      if (colon != std::string::npos && colon < eq) {
+        const std::string target = s.substr(0, colon);
+        if (std::find(names.begin(), names.end(), target) == names.end())
+          throw InputError("--set", "'" + s + "' names GPU '" + target + "', which is not in --gpus");
+        if (target == n) overrides.push_back(s.substr(colon + 1));
+      } else {
+        overrides.push_back(s);
+      }
+    }
+    gpus.push_back(catalog.get(n, overrides));
+  }
+  return gpus;
+}
+
+/// A signed percentage; changes below 0.005% print as 0.00%.
+std::string pct(double v) {
+  if (std::abs(v) < 0.005) return "0.00%";
+  std::string s = v > 0 ? "+" : "";
+  s += fmt(v, 2);
+  return s + "%";
+}
+
+std::string per_dollar(const std::optional<double>& v) { return v ? human(*v, "tok") : "-"; }
+
+}  // namespace
+
+int cmd_whatif(const std::vector<std::string>& argv) {
+  Args args(argv, {"--model", "--batch", "--input-len", "--output-len", "--gpus", "--tp", "--set", "--profile",
+                   "--format"});
+  const Catalog catalog = Catalog::load();
+  const ModelConfig model = load_model(args.require("--model"));
+  const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
+  WhatIfRequest req;
+  req.batch = args.has("--batch") ? positive(args, "--batch") : 1;
+  args.require("--input-len");
+  args.require("--output-len");
+  req.input_len = positive(args, "--input-len");
+  req.output_len = positive(args, "--output-len");
+  for (const auto& t : split(args.get("--tp"), ',')) {
+    if (t.size() != 1 || t[0] < '1' || t[0] > '8')
+      throw InputError("--tp", "'" + t + "' is not a tensor-parallel degree; use 1-8 or a list such as 1,2,4");
+    req.tp_choices.push_back(t[0] - '0');
+  }
+  const std::vector<GpuSpec> gpus = gpus_from(catalog, args);
+  const std::vector<WhatIfRow> rows = rank_gpus(gpus, model, profile, req);
+  std::vector<SensitivityRow> sens;
+  if (!rows.empty() && rows.front().error.empty()) {
+    for (const auto& g : gpus)
+      if (g.name == rows.front().gpu) sens = sensitivity(g, rows.front().tp, model, profile, req);
+  }
+
+  if (args.format() == "json") {
+    nlohmann::json ranked = nlohmann::json::array(), sj = nlohmann::json::array();
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const auto& r = rows[i];
+      nlohmann::json j = {{"rank", i + 1}, {"gpu", r.gpu}, {"tp", r.tp}};
+      if (r.error.empty()) {
+        j.update({{"ttft_us", r.ttft_us}, {"tpot_us", r.tpot_us}, {"tokens_per_s", r.tokens_per_s},
+                  {"fits", r.fits}, {"memory_bytes", r.memory_bytes}, {"usable_bytes", r.usable_bytes}});
+        j["tokens_per_dollar"] = r.tokens_per_dollar ? nlohmann::json(*r.tokens_per_dollar) : nlohmann::json();
+      } else {
+        j["error"] = r.error;
+      }
+      ranked.push_back(j);
+    }
+    for (const auto& s : sens)
+      sj.push_back({{"gpu", s.gpu}, {"change", s.change}, {"ttft_delta_pct", s.ttft_delta_pct},
+                    {"tpot_delta_pct", s.tpot_delta_pct}});
+    emit(nlohmann::json{{"model", model.name}, {"profile", profile.name}, {"batch", req.batch},
+                        {"input_len", req.input_len}, {"output_len", req.output_len}, {"ranked", ranked},
+                        {"sensitivity", sj}}
+             .dump(2) +
+         "\n");
+    return 0;
+  }
+  Table t{{"rank", "gpu", "tp", "TTFT_ms", "TPOT_ms", "tokens/s", "tokens/$", "mem/GPU", "fits"},
+          {},
+          {true, false, true, true, true, true, true, true, false}};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (!r.error.empty()) {
+      t.add({std::to_string(i + 1), r.gpu, std::to_string(r.tp), "-", "-", "-", "-", "-", "cannot run (below)"});
+      continue;
+    }
+    t.add({std::to_string(i + 1), r.gpu, std::to_string(r.tp), fmt(r.ttft_us / 1000, 4), fmt(r.tpot_us / 1000, 4),
+           fmt(r.tokens_per_s, 4), per_dollar(r.tokens_per_dollar), human(r.memory_bytes, "B"),
+           r.fits ? "yes" : "NO (" + human(r.usable_bytes, "B") + " usable)"});
+  }
+  Table s{{"gpu", "change", "TTFT", "TPOT"}, {}, {false, false, true, true}};
+  for (const auto& r : sens)
+    s.add({r.gpu, r.change, pct(r.ttft_delta_pct), pct(r.tpot_delta_pct)});
+  if (args.format() == "csv") {
+    emit(t.csv());
+    return 0;
+  }
+  std::ostringstream o;
+  o << "model: " << model.name << "   profile: " << profile.name << "   batch: " << req.batch
+    << "   input: " << req.input_len << "   output: " << req.output_len
+    << "   (TTFT = prefill step; TPOT = decode step at the middle context)\n\n"
+    << t.text();
+  for (const auto& r : rows)
+    if (!r.error.empty()) o << r.gpu << ": " << r.error << "\n";
+  if (!sens.empty()) o << "\nsensitivity of " << sens.front().gpu << " (tp " << rows.front().tp << "):\n" << s.text();
+  emit(o.str());
+  return 0;
+}
+
+}  // namespace loom::cli

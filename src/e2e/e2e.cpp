@@ -1,0 +1,84 @@
+// One-step prediction: glue between op_graph, timeline and memory, plus the per-family / per-op breakdowns.
+#include "e2e/e2e.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "analytical/analysis.h"
+
+namespace loom {
+
+ExecMode mode_for(const ServingProfile& profile, Phase phase, std::optional<ExecMode> mode) {
+  if (mode) return *mode;
+  return parse_mode(phase == Phase::prefill ? profile.prefill_mode : profile.decode_mode, profile.source_file);
+}
+
+namespace {
+
+std::vector<Share> group_by(const StepTiming& t, bool by_family) {
+  std::unordered_map<std::string, Share> m;
+  for (const auto& k : t.kernels) {
+    const std::string& key = by_family ? k.family() : k.name;
+    Share& s = m[key];
+    if (s.launches == 0) s.key = key, s.family = k.family();
+    s.launches += 1;
+    s.gpu_us += k.gpu_us;
+    s.wall_us += k.wall_us;
+  }
+  std::vector<Share> v;
+  for (auto& [_, s] : m) {
+    s.wall_fraction = t.wall_time_us > 0 ? s.wall_us / t.wall_time_us : 0;
+    v.push_back(s);
+  }
+  std::sort(v.begin(), v.end(), [](const Share& a, const Share& b) {
+    return a.wall_us != b.wall_us ? a.wall_us > b.wall_us : a.key < b.key;
+  });
+  return v;
+}
+
+}  // namespace
+
+StepPrediction predict_step(const GpuSpec& gpu, const ModelConfig& model, const ServingProfile& profile,
+                            const Workload& work, std::optional<ExecMode> mode, const KernelPredictor& predictor) {
+  StepPrediction p;
+  p.gpu = gpu.name;
+  p.model = model.name;
+  p.profile = profile.name;
+  p.work = work;
+  const std::vector<Op> ops = build_op_graph(model, profile, work);
+  p.timing = simulate_step(gpu, ops, profile, mode_for(profile, work.phase, mode), model.is_moe(), predictor);
+  p.memory = memory_fit(gpu, model, profile, work);
+  p.by_family = group_by(p.timing, true);
+  p.by_op = group_by(p.timing, false);
+  p.tokens_per_s = p.timing.wall_time_us > 0 ? static_cast<double>(work.tokens()) / (p.timing.wall_time_us * 1e-6) : 0;
+  return p;
+}
+
+std::vector<PredictedLaunch> predict_kernels(const GpuSpec& gpu, const ModelConfig& model,
+                                             const ServingProfile& profile, const Workload& work,
+                                             std::optional<ExecMode> mode, const KernelPredictor& predictor) {
+  const std::vector<Op> ops = build_op_graph(model, profile, work);
+  const StepTiming t = simulate_step(gpu, ops, profile, mode_for(profile, work.phase, mode), model.is_moe(), predictor);
+  const KernelPredictor predict = predictor ? predictor : analytical_predictor();
+  std::map<std::string, double> memo;
+  std::vector<PredictedLaunch> out;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    PredictedLaunch l;
+    l.name = ops[i].name;
+    l.layer = ops[i].layer;
+    l.parts = ops[i].parts();
+    for (const auto& part : ops[i].parts()) {
+      const std::string key = part.to_string();
+      auto it = memo.find(key);
+      if (it == memo.end()) it = memo.emplace(key, predict(gpu, part)).first;
+      l.part_us.push_back(it->second);
+    }
+    l.gpu_us = t.kernels[i].gpu_us;
+    l.wall_us = t.kernels[i].wall_us;
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
+}  // namespace loom

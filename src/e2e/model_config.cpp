@@ -1,0 +1,226 @@
+// Reads Hugging Face config.json files into ModelConfig, with FILE:LINE on every error.
+#include "e2e/model_config.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "hw/catalog.h"
+
+namespace loom {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+/// 1-based line of the first `"key"` in the text (nlohmann keeps no positions), or 1 when not found.
+int line_of_key(const std::string& text, const std::string& key) {
+  const size_t pos = text.find("\"" + key + "\"");
+  if (pos == std::string::npos) return 1;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+}
+
+struct Reader {
+  const json& j;
+  const std::string& text;
+  const std::string& source;
+
+  std::string at(const std::string& key) const { return source + ":" + std::to_string(line_of_key(text, key)); }
+  bool present(const std::string& key) const { return j.contains(key) && !j.at(key).is_null(); }
+
+  int64_t integer(const std::string& key) const {
+    if (!present(key))
+      throw InputError(source, "missing field '" + key + "'; a " + j.value("model_type", std::string("model")) +
+                                   " config.json needs it");
+    const json& v = j.at(key);
+    if (!v.is_number_integer() || v.get<int64_t>() <= 0)
+      throw InputError(at(key), "'" + key + "' must be a positive integer, got " + v.dump());
+    return v.get<int64_t>();
+  }
+  int64_t integer_or(const std::string& key, int64_t fallback) const {
+    return present(key) ? integer(key) : fallback;
+  }
+  bool boolean_or(const std::string& key, bool fallback) const {
+    if (!present(key)) return fallback;
+    if (!j.at(key).is_boolean()) throw InputError(at(key), "'" + key + "' must be true or false");
+    return j.at(key).get<bool>();
+  }
+};
+
+Dtype parse_torch_dtype(const Reader& r) {
+  const std::string key = r.present("torch_dtype") ? "torch_dtype" : "dtype";
+  if (!r.present(key)) return Dtype::bf16;  // serving stacks load bf16 when the config names none
+  const json& v = r.j.at(key);
+  const std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s == "bfloat16") return Dtype::bf16;
+  if (s == "float16" || s == "half") return Dtype::fp16;
+  if (s == "float32" || s == "float") return Dtype::fp32;
+  throw InputError(r.at(key), "unsupported " + key + " '" + s + "'; use bfloat16, float16 or float32");
+}
+
+const std::vector<std::string>& supported_types() {
+  static const std::vector<std::string> t = {"llama", "mistral", "qwen2", "qwen3", "mixtral", "qwen2_moe",
+                                             "qwen3_moe"};
+  return t;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot open model config; check the path");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+bool ModelConfig::is_moe_layer(int64_t layer) const {
+  if (!is_moe()) return false;
+  if (std::find(mlp_only_layers.begin(), mlp_only_layers.end(), layer) != mlp_only_layers.end()) return false;
+  return (layer + 1) % decoder_sparse_step == 0;
+}
+
+namespace {
+double attention_params(const ModelConfig& m) {
+  const double q = static_cast<double>(m.heads * m.head_dim), kv = static_cast<double>(m.kv_heads * m.head_dim);
+  double p = m.hidden * (q + 2 * kv) + q * m.hidden;
+  if (m.qkv_bias) p += q + 2 * kv;
+  if (m.qk_norm) p += 2.0 * m.head_dim;
+  return p + 2.0 * m.hidden;  // two RMSNorm weights per layer
+}
+double moe_block_params(const ModelConfig& m, double experts_counted) {
+  double p = experts_counted * 3.0 * m.hidden * m.moe_intermediate + static_cast<double>(m.hidden) * m.experts;
+  if (m.shared_expert_intermediate > 0) p += 3.0 * m.hidden * m.shared_expert_intermediate + m.hidden;
+  return p;
+}
+double params(const ModelConfig& m, bool active) {
+  double p = static_cast<double>(m.vocab) * m.hidden * (m.tied_embeddings ? 1 : 2) + m.hidden;  // + final norm
+  for (int64_t l = 0; l < m.layers; ++l) {
+    p += attention_params(m);
+    if (m.is_moe_layer(l))
+      p += moe_block_params(m, static_cast<double>(active ? m.experts_per_token : m.experts));
+    else
+      p += 3.0 * m.hidden * m.intermediate;
+  }
+  return p;
+}
+}  // namespace
+
+double ModelConfig::param_count() const { return params(*this, false); }
+double ModelConfig::active_param_count() const { return params(*this, true); }
+
+ModelConfig parse_model_config(const std::string& json_text, const std::string& source) {
+  json j;
+  try {
+    j = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    const size_t byte = std::min<size_t>(e.byte, json_text.size());
+    const int line = 1 + static_cast<int>(std::count(json_text.begin(),
+                                                     json_text.begin() + static_cast<std::ptrdiff_t>(byte), '\n'));
+    throw InputError(source + ":" + std::to_string(line), "malformed JSON; a Hugging Face config.json is expected");
+  }
+  if (!j.is_object()) throw InputError(source + ":1", "config.json must be a JSON object");
+  Reader r{j, json_text, source};
+  ModelConfig m;
+  m.source_file = source;
+  if (!r.present("model_type") || !j.at("model_type").is_string())
+    throw InputError(source, "missing field 'model_type' (a string such as \"llama\")");
+  m.model_type = j.at("model_type").get<std::string>();
+  const auto& types = supported_types();
+  if (std::find(types.begin(), types.end(), m.model_type) == types.end()) {
+    std::string list;
+    for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
+    throw InputError(r.at("model_type"), "unsupported model_type '" + m.model_type + "'; supported: " + list);
+  }
+  m.hidden = r.integer("hidden_size");
+  m.layers = r.integer("num_hidden_layers");
+  m.heads = r.integer("num_attention_heads");
+  m.kv_heads = r.integer_or("num_key_value_heads", m.heads);
+  m.vocab = r.integer("vocab_size");
+  if (r.present("head_dim")) {
+    m.head_dim = r.integer("head_dim");
+  } else {
+    if (m.hidden % m.heads != 0)
+      throw InputError(r.at("num_attention_heads"), "hidden_size is not a multiple of num_attention_heads; "
+                                                     "add an explicit head_dim");
+    m.head_dim = m.hidden / m.heads;
+  }
+  if (m.heads % m.kv_heads != 0)
+    throw InputError(r.at("num_key_value_heads"), "num_attention_heads (" + std::to_string(m.heads) +
+                                                      ") is not a multiple of num_key_value_heads (" +
+                                                      std::to_string(m.kv_heads) + ")");
+  // Every supported model class defaults tie_word_embeddings to false (LlamaConfig, Qwen2Config, ... in HF).
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
+  m.dtype = parse_torch_dtype(r);
+  m.qk_norm = m.model_type == "qwen3" || m.model_type == "qwen3_moe";  // Qwen3Attention.q_norm / k_norm
+  m.qkv_bias = m.model_type == "qwen2" || m.model_type == "qwen2_moe" || r.boolean_or("attention_bias", false);
+
+  if (m.model_type == "mixtral") {
+    m.experts = r.integer("num_local_experts");
+    m.experts_per_token = r.integer("num_experts_per_tok");
+    m.moe_intermediate = r.integer("intermediate_size");  // Mixtral's experts use intermediate_size
+    m.intermediate = m.moe_intermediate;
+  } else if (m.model_type == "qwen2_moe" || m.model_type == "qwen3_moe") {
+    m.experts = r.integer("num_experts");
+    m.experts_per_token = r.integer("num_experts_per_tok");
+    m.moe_intermediate = r.integer("moe_intermediate_size");
+    m.intermediate = r.integer("intermediate_size");  // dense layers (mlp_only_layers / sparse step)
+    m.decoder_sparse_step = r.integer_or("decoder_sparse_step", 1);
+    if (m.model_type == "qwen2_moe") m.shared_expert_intermediate = r.integer_or("shared_expert_intermediate_size", 0);
+    if (r.present("mlp_only_layers")) {
+      const json& v = j.at("mlp_only_layers");
+      if (!v.is_array()) throw InputError(r.at("mlp_only_layers"), "'mlp_only_layers' must be a list of layer indices");
+      for (const auto& x : v) {
+        if (!x.is_number_integer() || x.get<int64_t>() < 0 || x.get<int64_t>() >= m.layers)
+          throw InputError(r.at("mlp_only_layers"), "'mlp_only_layers' holds " + x.dump() +
+                                                        ", not a layer index in [0, num_hidden_layers)");
+        m.mlp_only_layers.push_back(x.get<int64_t>());
+      }
+    }
+  } else {
+    m.intermediate = r.integer("intermediate_size");
+  }
+  if (m.is_moe() && m.experts_per_token > m.experts)
+    throw InputError(r.at("num_experts_per_tok"), "num_experts_per_tok (" + std::to_string(m.experts_per_token) +
+                                                      ") exceeds the number of experts (" +
+                                                      std::to_string(m.experts) + ")");
+  m.name = fs::path(source).stem().string();
+  if (m.name == "config") m.name = fs::path(source).parent_path().filename().string();
+  return m;
+}
+
+std::vector<std::string> model_presets() {
+  std::vector<std::string> names;
+  const fs::path dir = fs::path(data_dir()) / "models" / "presets";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+ModelConfig load_model(const std::string& name_or_path) {
+  fs::path path = name_or_path;
+  const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
+                               (name_or_path.size() > 5 && name_or_path.substr(name_or_path.size() - 5) == ".json");
+  if (!looks_like_path) {
+    path = fs::path(data_dir()) / "models" / "presets" / (name_or_path + ".json");
+    if (!fs::exists(path)) {
+      std::string list;
+      for (const auto& n : model_presets()) list += (list.empty() ? "" : ", ") + n;
+      throw InputError("--model", "unknown model '" + name_or_path + "'; give a config.json path or a preset: " + list);
+    }
+  } else if (fs::is_directory(path)) {
+    path /= "config.json";
+  }
+  ModelConfig m = parse_model_config(read_file(path.string()), path.string());
+  if (!looks_like_path) m.name = name_or_path;
+  return m;
+}
+
+}  // namespace loom

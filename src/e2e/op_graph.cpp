@@ -1,0 +1,338 @@
+// Builds the per-step kernel list from a model config, a serving profile and a workload.
+// Shapes follow vLLM's Llama/Qwen/Mixtral modules (QKVParallelLinear, RowParallelLinear, fused_moe) and
+// HF transformers' modeling_llama / modeling_mixtral eager code for the unfused profile.
+#include "e2e/op_graph.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/error.h"
+
+namespace loom {
+
+int64_t Workload::tokens() const {
+  int64_t t = 0;
+  for (auto n : new_tokens) t += n;
+  return t;
+}
+
+int64_t Workload::kv_tokens() const {
+  int64_t t = tokens();
+  for (auto c : context) t += c;
+  return t;
+}
+
+namespace {
+
+std::vector<int64_t> per_request(const std::vector<int64_t>& v, int64_t batch, const std::string& flag,
+                                 int64_t min_value) {
+  if (batch < 1) throw InputError("--batch", "batch must be >= 1");
+  if (v.empty()) return std::vector<int64_t>(static_cast<size_t>(batch), min_value == 0 ? 0 : 1);
+  if (v.size() != 1 && static_cast<int64_t>(v.size()) != batch)
+    throw InputError(flag, "gives " + std::to_string(v.size()) + " lengths for batch " + std::to_string(batch) +
+                               "; give one length or one per request");
+  for (auto x : v)
+    if (x < min_value) throw InputError(flag, "length " + std::to_string(x) + " must be >= " + std::to_string(min_value));
+  return v.size() == 1 ? std::vector<int64_t>(static_cast<size_t>(batch), v[0]) : v;
+}
+
+void check_tp(int tp) {
+  if (tp < 1 || tp > 8) throw InputError("--tp", "tensor-parallel degree " + std::to_string(tp) + " is outside 1-8");
+}
+
+}  // namespace
+
+Workload prefill_workload(int64_t batch, const std::vector<int64_t>& seq, const std::vector<int64_t>& prefix, int tp) {
+  check_tp(tp);
+  if (seq.empty()) throw InputError("--seq", "prefill needs the input length(s)");
+  Workload w;
+  w.phase = Phase::prefill;
+  w.tp = tp;
+  w.new_tokens = per_request(seq, batch, "--seq", 1);
+  w.context = per_request(prefix, batch, "--context", 0);
+  return w;
+}
+
+Workload decode_workload(int64_t batch, const std::vector<int64_t>& context, int tp) {
+  check_tp(tp);
+  if (context.empty()) throw InputError("--context", "decode needs the context length(s)");
+  Workload w;
+  w.phase = Phase::decode;
+  w.tp = tp;
+  w.new_tokens = std::vector<int64_t>(static_cast<size_t>(batch < 1 ? 0 : batch), 1);
+  w.context = per_request(context, batch, "--context", 0);
+  return w;
+}
+
+Shards shard(const ModelConfig& m, int tp) {
+  check_tp(tp);
+  auto need = [&](int64_t value, const std::string& what) {
+    if (value % tp != 0)
+      throw InputError("--tp", what + " (" + std::to_string(value) + ") is not divisible by tp=" +
+                                   std::to_string(tp) + "; choose a tp that divides it");
+    return value / tp;
+  };
+  Shards s;
+  s.q_heads = need(m.heads, "num_attention_heads");
+  if (m.kv_heads >= tp) {
+    s.kv_heads = need(m.kv_heads, "num_key_value_heads");
+  } else {
+    if (tp % m.kv_heads != 0)
+      throw InputError("--tp", "tp=" + std::to_string(tp) + " is not a multiple of num_key_value_heads (" +
+                                   std::to_string(m.kv_heads) + "); KV heads cannot be replicated evenly");
+    s.kv_heads = 1;  // vLLM replicates KV heads when there are fewer than tp
+  }
+  s.intermediate = need(m.intermediate, "intermediate_size");
+  if (m.is_moe()) s.moe_intermediate = need(m.moe_intermediate, "moe_intermediate_size");
+  if (m.shared_expert_intermediate > 0)
+    s.shared_intermediate = need(m.shared_expert_intermediate, "shared_expert_intermediate_size");
+  s.vocab = (m.vocab + tp - 1) / tp;  // VocabParallelEmbedding pads the vocabulary to a multiple of tp
+  return s;
+}
+
+namespace {
+
+/// Shape of one request group: `count` requests with `q` new tokens attending to `kv` keys.
+struct Group {
+  int64_t count, q, kv;
+};
+
+class Builder {
+ public:
+  Builder(const ModelConfig& m, const ServingProfile& p, const Workload& w)
+      : m_(m), p_(p), w_(w), s_(shard(m, w.tp)), dtype_(std::string(dtype_name(m.dtype))) {
+    if (w.batch() < 1) throw InputError("--batch", "batch must be >= 1");
+    std::map<std::pair<int64_t, int64_t>, int64_t> groups;
+    int64_t max_q = 0, max_kv = 0;
+    for (size_t i = 0; i < w.new_tokens.size(); ++i) {
+      max_q = std::max(max_q, w.new_tokens[i]);
+      max_kv = std::max(max_kv, w.new_tokens[i] + w.context[i]);
+      groups[{w.new_tokens[i], w.new_tokens[i] + w.context[i]}]++;
+    }
+    if (p.batch_padding) {  // every request padded to the longest
+      groups.clear();
+      groups[{max_q, max_kv}] = w.batch();
+    }
+    for (const auto& [qk, n] : groups) {
+      groups_.push_back({n, qk.first, qk.second});
+      tokens_ += n * qk.first;
+    }
+  }
+
+  std::vector<Op> build() {
+    const int64_t H = m_.hidden;
+    add("embed", -1, eltwise("silu", tokens_, H));  // embedding gather: one read, one write per element
+    all_reduce("embed_all_reduce", -1, tokens_ * H);
+    // Layers of one kind (first or not, MoE or dense) launch the same shapes: build each kind once and stamp it.
+    std::map<std::pair<bool, bool>, std::vector<Op>> kinds;
+    for (int64_t l = 0; l < m_.layers; ++l) {
+      const std::pair<bool, bool> kind{l == 0, m_.is_moe_layer(l)};
+      auto it = kinds.find(kind);
+      if (it == kinds.end()) {
+        const size_t first = ops_.size();
+        layer(static_cast<int>(l));
+        kinds.emplace(kind, std::vector<Op>(ops_.begin() + static_cast<std::ptrdiff_t>(first), ops_.end()));
+        continue;
+      }
+      for (const Op& op : it->second) ops_.push_back({op.name, static_cast<int>(l), op.shape});
+    }
+    norm("final_norm", -1, tokens_, H, /*residual=*/true);
+    const int64_t logit_rows = (p_.lm_head == "last_token" || w_.phase == Phase::decode) ? w_.batch() : tokens_;
+    add("lm_head", -1, gemm(logit_rows, s_.vocab, H));
+    // vLLM gathers the vocab-sharded logits; an all-gather of X bytes moves as much as a ring all-reduce of X/2.
+    all_reduce("logits_gather", -1, logit_rows * m_.vocab / 2);
+    if (p_.sampler_softmax) add("sampler_softmax", -1, kspec("softmax", {{"rows", logit_rows}, {"cols", m_.vocab}}));
+    return std::move(ops_);
+  }
+
+ private:
+  const ModelConfig& m_;
+  const ServingProfile& p_;
+  const Workload& w_;
+  Shards s_;
+  std::string dtype_;
+  std::vector<Group> groups_;
+  int64_t tokens_ = 0;  // rows of every token-parallel tensor (padded when the profile pads)
+  std::vector<Op> ops_;
+
+  KernelSpec kspec(const std::string& family, std::initializer_list<std::pair<const char*, int64_t>> params,
+                   const std::string& dtype = "") {
+    KernelSpec k;
+    k.family = family;
+    k.where = "e2e";
+    for (const auto& [key, v] : params) k.params[key] = std::to_string(v);
+    if (family != "all_reduce") k.params["dtype"] = dtype.empty() ? dtype_ : dtype;
+    return k;
+  }
+  KernelSpec gemm(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
+    if (batch > 1) return kspec("gemm", {{"m", m}, {"n", n}, {"k", k}, {"batch", batch}});
+    return kspec("gemm", {{"m", m}, {"n", n}, {"k", k}});
+  }
+  KernelSpec eltwise(const std::string& op, int64_t rows, int64_t cols, const std::string& dtype = "") {
+    KernelSpec k = kspec("elementwise", {{"rows", rows}, {"cols", cols}}, dtype);
+    k.params["op"] = op;
+    return k;
+  }
+  void add(const std::string& name, int layer, KernelSpec k) { add_parts(name, layer, {std::move(k)}); }
+  void add_parts(const std::string& name, int layer, std::vector<KernelSpec> parts) {
+    auto shape = std::make_shared<OpShape>();
+    for (const auto& p : parts) shape->text += (shape->text.empty() ? "" : " + ") + p.to_string();
+    shape->parts = std::move(parts);
+    ops_.push_back({name, layer, std::move(shape)});
+  }
+  void all_reduce(const std::string& name, int layer, int64_t elements) {
+    if (w_.tp == 1) return;
+    KernelSpec k = kspec("all_reduce", {{"gpus", w_.tp}});
+    k.params["bytes"] = std::to_string(static_cast<int64_t>(elements * dtype_bytes(m_.dtype)));
+    add(name, layer, std::move(k));
+  }
+
+  /// An RMSNorm over (rows x cols) as the profile launches it. `residual`: a residual add precedes it.
+  void norm(const std::string& name, int layer, int64_t rows, int64_t cols, bool residual) {
+    if (p_.norm == "fused_residual") {  // vLLM fused_add_rms_norm: one kernel (residual traffic not charged)
+      add(name, layer, kspec("rms_norm", {{"rows", rows}, {"cols", cols}}));
+      return;
+    }
+    if (residual) add(name + ".residual_add", layer, eltwise("add", rows, cols));
+    if (p_.norm == "kernel") {
+      add(name, layer, kspec("rms_norm", {{"rows", rows}, {"cols", cols}}));
+      return;
+    }
+    for (size_t i = 0; i < p_.norm_ops.size(); ++i)
+      add(name + ".op" + std::to_string(i), layer, eltwise(p_.norm_ops[i], rows, cols, "fp32"));
+    for (int i = 0; i < p_.norm_row_ops; ++i)
+      add(name + ".row_op" + std::to_string(i), layer, eltwise("mul", rows, 1, "fp32"));
+  }
+
+  void attention(int l) {
+    const int64_t hd = m_.head_dim, hq = s_.q_heads, hkv = s_.kv_heads;
+    if (p_.attention == "flash") {
+      std::vector<KernelSpec> parts;
+      for (const auto& g : groups_) {
+        if (w_.phase == Phase::decode) {
+          parts.push_back(kspec("attention_decode", {{"batch", g.count}, {"heads", hq}, {"kv_heads", hkv},
+                                                     {"seq_kv", g.kv}, {"head_dim", hd}}));
+        } else if (g.kv == g.q) {
+          parts.push_back(kspec("attention_prefill", {{"batch", g.count}, {"heads", hq}, {"kv_heads", hkv},
+                                                      {"seq", g.q}, {"head_dim", hd}, {"causal", 1}}));
+        } else {
+          parts.push_back(kspec("attention_prefill", {{"batch", g.count}, {"heads", hq}, {"kv_heads", hkv},
+                                                      {"seq", g.q}, {"seq_kv", g.kv}, {"head_dim", hd},
+                                                      {"causal", 1}}));
+        }
+      }
+      add_parts("attention", l, std::move(parts));
+      return;
+    }
+    // HF eager_attention_forward: repeat_kv (GQA copies), Q K^T, + mask, softmax, P V, transpose back.
+    for (const auto& g : groups_) {
+      const int64_t bh = g.count * hq;
+      if (hq != hkv) {
+        add("attn.repeat_k", l, eltwise("silu", bh * g.kv, hd));
+        add("attn.repeat_v", l, eltwise("silu", bh * g.kv, hd));
+      }
+      add("attn.qk", l, gemm(g.q, g.kv, hd, bh));
+      add("attn.mask_add", l, eltwise("add", bh * g.q, g.kv));
+      add("attn.softmax", l, kspec("softmax", {{"rows", bh * g.q}, {"cols", g.kv}}));
+      add("attn.pv", l, gemm(g.q, hd, g.kv, bh));
+      add("attn.transpose", l, eltwise("silu", g.count * g.q * hq, hd));
+    }
+  }
+
+  void rotary(int l) {
+    const int64_t hd = m_.head_dim;
+    if (p_.rotary == "kernel") {
+      add("rotary", l, kspec("rotary", {{"tokens", tokens_}, {"heads", s_.q_heads + s_.kv_heads}, {"head_dim", hd}}));
+      return;
+    }
+    for (const char* t : {"q", "k"}) {
+      const int64_t rows = tokens_ * (t[0] == 'q' ? s_.q_heads : s_.kv_heads);
+      for (size_t i = 0; i < p_.rotary_ops.size(); ++i)
+        add(std::string("rotary.") + t + std::to_string(i), l, eltwise(p_.rotary_ops[i], rows, hd));
+    }
+  }
+
+  /// gate/up GEMM(s), activation, down GEMM for an MLP of per-GPU intermediate size `inter` over `rows` tokens.
+  void mlp(const std::string& prefix, int l, int64_t rows, int64_t inter) {
+    const int64_t H = m_.hidden;
+    if (p_.gate_up == "fused") {
+      add(prefix + "gate_up_proj", l, gemm(rows, 2 * inter, H));
+    } else {
+      add(prefix + "gate_proj", l, gemm(rows, inter, H));
+      add(prefix + "up_proj", l, gemm(rows, inter, H));
+    }
+    if (p_.activation == "fused") {
+      add(prefix + "silu_mul", l, eltwise("silu_mul", rows, inter));
+    } else {
+      add(prefix + "silu", l, eltwise("silu", rows, inter));
+      add(prefix + "mul", l, eltwise("mul", rows, inter));
+    }
+    add(prefix + "down_proj", l, gemm(rows, H, inter));
+  }
+
+  void moe(int l) {
+    const int64_t H = m_.hidden, E = m_.experts, k = m_.experts_per_token, I = s_.moe_intermediate;
+    add("router", l, gemm(tokens_, E, H));
+    if (p_.moe == "fused") {  // vLLM fused_moe: topk_softmax, w13 grouped GEMM, silu_and_mul, w2, moe_sum
+      add("topk_softmax", l, kspec("softmax", {{"rows", tokens_}, {"cols", E}}));
+      auto moe_spec = [&](const char* stage) {
+        KernelSpec s = kspec("moe", {{"tokens", tokens_}, {"experts", E}, {"topk", k}, {"hidden", H}, {"inter", I}});
+        s.params["stage"] = stage;
+        return s;
+      };
+      add("moe_w13", l, moe_spec("w13"));
+      add("moe_silu_mul", l, eltwise("silu_mul", tokens_ * k, I));
+      add("moe_w2", l, moe_spec("w2"));
+      add("moe_sum", l, eltwise("add", tokens_, H));
+    } else {  // HF MixtralSparseMoeBlock: softmax, then a loop over the experts that received tokens
+      add("router_softmax", l, kspec("softmax", {{"rows", tokens_}, {"cols", E}}, "fp32"));
+      const int64_t active = std::min(E, tokens_ * k);
+      const int64_t per_expert = (tokens_ * k + active - 1) / active;  // uniform routing assumed
+      for (int64_t e = 0; e < active; ++e) {
+        const std::string p = "experts.";  // one name for every expert: the breakdown sums them
+        add(p + "gather", l, eltwise("silu", per_expert, H));
+        mlp(p, l, per_expert, I);
+        add(p + "scale", l, eltwise("mul", per_expert, H));
+        add(p + "index_add", l, eltwise("add", per_expert, H));
+      }
+    }
+    if (m_.shared_expert_intermediate > 0) {  // Qwen2-MoE shared expert with a sigmoid gate
+      mlp("shared_", l, tokens_, s_.shared_intermediate);
+      add("shared_gate", l, gemm(tokens_, 1, H));
+      add("shared_gate_mul", l, eltwise("mul", tokens_, H));
+      add("shared_add", l, eltwise("add", tokens_, H));
+    }
+  }
+
+  void layer(int l) {
+    const int64_t H = m_.hidden, hd = m_.head_dim, T = tokens_;
+    norm("input_norm", l, T, H, /*residual=*/l > 0);
+    if (p_.qkv == "fused") {
+      add("qkv_proj", l, gemm(T, (s_.q_heads + 2 * s_.kv_heads) * hd, H));
+    } else {
+      add("q_proj", l, gemm(T, s_.q_heads * hd, H));
+      add("k_proj", l, gemm(T, s_.kv_heads * hd, H));
+      add("v_proj", l, gemm(T, s_.kv_heads * hd, H));
+    }
+    if (m_.qk_norm) {  // Qwen3: RMSNorm over each head of q and k
+      norm("q_norm", l, T * s_.q_heads, hd, false);
+      norm("k_norm", l, T * s_.kv_heads, hd, false);
+    }
+    rotary(l);
+    attention(l);
+    add("o_proj", l, gemm(T, H, s_.q_heads * hd));
+    all_reduce("attn_all_reduce", l, T * H);
+    norm("post_attn_norm", l, T, H, /*residual=*/true);
+    if (m_.is_moe_layer(l)) moe(l);
+    else mlp("", l, T, s_.intermediate);
+    all_reduce("mlp_all_reduce", l, T * H);
+  }
+};
+
+}  // namespace
+
+std::vector<Op> build_op_graph(const ModelConfig& model, const ServingProfile& profile, const Workload& work) {
+  return Builder(model, profile, work).build();
+}
+
+}  // namespace loom

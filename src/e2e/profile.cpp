@@ -1,0 +1,132 @@
+// Loads serving profiles (models/profiles/*.yaml) with a strict schema: unknown keys and bad values are errors.
+#include "e2e/profile.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/error.h"
+#include "hw/catalog.h"
+
+namespace loom {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+std::string where(const std::string& source, const YAML::Node& n) {
+  return source + ":" + std::to_string(n.Mark().line + 1);
+}
+
+std::string choice(const std::string& source, const std::string& key, const YAML::Node& n,
+                   const std::vector<std::string>& choices) {
+  const std::string v = n.as<std::string>();
+  if (std::find(choices.begin(), choices.end(), v) == choices.end())
+    throw InputError(where(source, n), "'" + key + "' is '" + v + "'; use one of: " + join(choices));
+  return v;
+}
+
+double number(const std::string& source, const std::string& key, const YAML::Node& n, double lo, double hi) {
+  double v = 0;
+  try {
+    v = n.as<double>();
+  } catch (const YAML::Exception&) {
+    throw InputError(where(source, n), "'" + key + "' must be a number");
+  }
+  if (v < lo || v > hi)
+    throw InputError(where(source, n), "'" + key + "' = " + n.as<std::string>() + " is outside [" +
+                                           std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+std::vector<std::string> op_list(const std::string& source, const std::string& key, const YAML::Node& n) {
+  if (!n.IsSequence()) throw InputError(where(source, n), "'" + key + "' must be a list of elementwise ops");
+  std::vector<std::string> ops;
+  for (const auto& x : n) ops.push_back(choice(source, key, x, {"add", "mul", "silu", "gelu", "silu_mul"}));
+  return ops;
+}
+
+}  // namespace
+
+ServingProfile parse_profile(const std::string& yaml_text, const std::string& source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(source + ":" + std::to_string(e.mark.line + 1), "malformed YAML: " + e.msg);
+  }
+  if (!root.IsMap()) throw InputError(source + ":1", "a serving profile is a YAML mapping of key: value");
+  ServingProfile p;
+  p.source_file = source;
+  p.name = fs::path(source).stem().string();
+  static const std::vector<std::string> keys = {
+      "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "norm", "norm_ops", "norm_row_ops",
+      "activation", "moe", "lm_head", "sampler_softmax", "decode_mode", "prefill_mode", "graph_gap_us",
+      "host_overhead_us", "memory_utilization", "megakernel_schedule"};
+  const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
+  for (const auto& kv : root) {
+    const std::string key = kv.first.as<std::string>();
+    const YAML::Node& v = kv.second;
+    if (key == "name") p.name = v.as<std::string>();
+    else if (key == "description") p.description = v.as<std::string>();
+    else if (key == "qkv") p.qkv = choice(source, key, v, {"fused", "separate"});
+    else if (key == "gate_up") p.gate_up = choice(source, key, v, {"fused", "separate"});
+    else if (key == "batch_padding") p.batch_padding = choice(source, key, v, {"true", "false"}) == "true";
+    else if (key == "rotary") p.rotary = choice(source, key, v, {"kernel", "elementwise"});
+    else if (key == "rotary_ops") p.rotary_ops = op_list(source, key, v);
+    else if (key == "attention") p.attention = choice(source, key, v, {"flash", "eager"});
+    else if (key == "norm") p.norm = choice(source, key, v, {"fused_residual", "kernel", "elementwise"});
+    else if (key == "norm_ops") p.norm_ops = op_list(source, key, v);
+    else if (key == "norm_row_ops") p.norm_row_ops = static_cast<int>(number(source, key, v, 0, 64));
+    else if (key == "activation") p.activation = choice(source, key, v, {"fused", "separate"});
+    else if (key == "moe") p.moe = choice(source, key, v, {"fused", "per_expert"});
+    else if (key == "lm_head") p.lm_head = choice(source, key, v, {"last_token", "full_sequence"});
+    else if (key == "sampler_softmax") p.sampler_softmax = choice(source, key, v, {"true", "false"}) == "true";
+    else if (key == "decode_mode") p.decode_mode = choice(source, key, v, modes);
+    else if (key == "prefill_mode") p.prefill_mode = choice(source, key, v, modes);
+    else if (key == "graph_gap_us") p.graph_gap_us = number(source, key, v, 0, 1000);
+    else if (key == "host_overhead_us") p.host_overhead_us = number(source, key, v, 0, 100000);
+    else if (key == "memory_utilization") p.memory_utilization = number(source, key, v, 0.05, 1.0);
+    else if (key == "megakernel_schedule") p.megakernel_schedule = choice(source, key, v, {"static", "dynamic", "auto"});
+    else throw InputError(where(source, kv.first), "unknown key '" + key + "'; expected one of: " + join(keys));
+  }
+  if (p.rotary == "elementwise" && p.rotary_ops.empty())
+    throw InputError(source, "rotary: elementwise needs a non-empty 'rotary_ops' list");
+  if (p.norm == "elementwise" && p.norm_ops.empty())
+    throw InputError(source, "norm: elementwise needs a non-empty 'norm_ops' list");
+  return p;
+}
+
+std::vector<std::string> profile_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(data_dir()) / "models" / "profiles", ec))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+ServingProfile load_profile(const std::string& name_or_path) {
+  fs::path path = name_or_path;
+  if (name_or_path.find('/') == std::string::npos && path.extension() != ".yaml") {
+    path = fs::path(data_dir()) / "models" / "profiles" / (name_or_path + ".yaml");
+    if (!fs::exists(path))
+      throw InputError("--profile", "unknown serving profile '" + name_or_path + "'; known: " + join(profile_names()));
+  }
+  std::ifstream in(path);
+  if (!in) throw InputError(path.string(), "cannot open serving profile; check the path");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_profile(ss.str(), path.string());
+}
+
+}  // namespace loom

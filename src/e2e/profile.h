@@ -1,0 +1,46 @@
+// ServingProfile: which kernels a serving stack launches for one decoder step, read from models/profiles/*.yaml.
+// Data, not code: a new stack (or a variant) is a new YAML file. Schema and meaning: models/README.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace loom {
+
+struct ServingProfile {
+  std::string name;         ///< file stem, e.g. "vllm"
+  std::string source_file;
+  std::string description;
+  std::string qkv = "fused";           ///< "fused": one QKV GEMM | "separate": q, k, v GEMMs
+  std::string gate_up = "fused";       ///< "fused": one gate_up GEMM | "separate": gate and up GEMMs
+  bool batch_padding = false;          ///< true: requests padded to the longest (HF); false: varlen (vLLM)
+  std::string rotary = "kernel";       ///< "kernel": one rotary kernel | "elementwise": rotary_ops per q and k
+  std::vector<std::string> rotary_ops; ///< elementwise ops (add|mul|...) per q and per k when rotary=elementwise
+  std::string attention = "flash";     ///< "flash": fused attention kernels | "eager": bmm, softmax, bmm
+  std::string norm = "fused_residual"; ///< "fused_residual" | "kernel": rms_norm + separate add | "elementwise"
+  std::vector<std::string> norm_ops;   ///< fp32 full-tensor elementwise ops when norm=elementwise
+  int norm_row_ops = 0;                ///< (rows x 1) elementwise ops (mean, +eps, rsqrt) when norm=elementwise
+  std::string activation = "fused";    ///< "fused": silu_mul | "separate": silu then mul
+  std::string moe = "fused";           ///< "fused": moe w13, silu_mul, moe w2 | "per_expert": GEMMs per expert
+  std::string lm_head = "last_token";  ///< "last_token": logits of the last position | "full_sequence"
+  bool sampler_softmax = true;         ///< a softmax over the logits (sampling)
+  std::string decode_mode = "graph";   ///< default execution mode for decode: eager | graph | megakernel
+  std::string prefill_mode = "eager";  ///< default execution mode for prefill
+  double graph_gap_us = 1.2;           ///< GPU-side idle time between back-to-back kernels (GPU-NOTES.md: H200)
+  double host_overhead_us = 0;         ///< framework CPU time per kernel on top of the GPU's launch overhead
+  double memory_utilization = 0.9;     ///< fraction of GPU memory the stack may use (vLLM gpu_memory_utilization)
+  std::string megakernel_schedule = "auto";  ///< "static" | "dynamic" | "auto" (dynamic for MoE models)
+};
+
+/// Parses profile YAML text; `source` names the file. Throws InputError("FILE:LINE", ...) for unknown keys
+/// (listing the valid ones), values outside a field's choices, and malformed YAML.
+ServingProfile parse_profile(const std::string& yaml_text, const std::string& source);
+
+/// A profile name (models/profiles/<name>.yaml under data_dir()) or a path to a YAML file.
+/// Throws InputError("--profile", ...) for an unknown name, listing the known ones.
+ServingProfile load_profile(const std::string& name_or_path);
+
+/// Names of the profiles in models/profiles/, sorted.
+std::vector<std::string> profile_names();
+
+}  // namespace loom

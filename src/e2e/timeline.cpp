@@ -1,0 +1,229 @@
+// Execution-mode timing: eager (host launch queue), CUDA graph (per-kernel gap), megakernel (no gaps, tail overlap).
+#include "e2e/timeline.h"
+
+#include <algorithm>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+
+#include "analytical/analysis.h"
+#include "analytical/demand.h"  // kKernelStartupUs: the per-kernel start the megakernel removes
+#include "core/error.h"
+
+namespace loom {
+
+KernelPredictor analytical_predictor() {
+  return [](const GpuSpec& gpu, const KernelSpec& spec) { return analyze(gpu, spec).latency_us; };
+}
+
+std::string_view mode_name(ExecMode m) {
+  switch (m) {
+    case ExecMode::eager: return "eager";
+    case ExecMode::graph: return "graph";
+    case ExecMode::megakernel: return "megakernel";
+  }
+  return "?";
+}
+
+ExecMode parse_mode(const std::string& s, const std::string& where) {
+  if (s == "eager") return ExecMode::eager;
+  if (s == "graph") return ExecMode::graph;
+  if (s == "megakernel") return ExecMode::megakernel;
+  throw InputError(where, "unknown execution mode '" + s + "'; use eager, graph or megakernel");
+}
+
+namespace {
+
+// Dynamic (global ready queue) scheduling ran at 0.82-0.89x the speed of a static schedule in the Event Tensor
+// ablation (shared/SEEDS.md, "Dynamic megakernels"); loom takes the midpoint. Static schedules are charged nothing.
+constexpr double kDynamicScheduleEfficiency = 0.855;
+
+/// What loom needs to know about one kernel shape.
+struct KernelCost {
+  double latency_us = 0;
+  double fixed_overhead_us = 0;  ///< the kernel-start part of the analytical fixed overhead
+  double tail_us = 0;     ///< duration of the last wave (without the kernel start)
+  double tail_idle = 0;   ///< fraction of the bottleneck resource idle during the last wave
+};
+
+bool chip_wide(const std::string& pipe) { return pipe == "dram" || pipe == "l2" || pipe == "link"; }
+
+/// Summed cost of one launch's parts, and its last part (whose wave tail the next launch may fill).
+struct OpCost {
+  double gpu_us = 0;
+  double fixed_us = 0;
+  const KernelCost* last = nullptr;
+};
+
+/// Every GpuSpec field a model may read, as text: two GPUs with equal fingerprints predict identically.
+/// (A field added to GpuSpec must be added here, or --set / what-if variants of it would hit stale entries.)
+std::string gpu_fingerprint(const GpuSpec& g) {
+  std::ostringstream o;
+  o.precision(17);
+  o << g.name << '|' << g.architecture << '|' << g.compute_capability << '|' << g.sms << '|' << g.boost_clock_mhz
+    << '|' << g.sustained_clock_mhz << '|';
+  for (double f : g.tensor_flops_per_clk_per_sm) o << f << ',';
+  o << '|' << g.fp32_flops_per_clk_per_sm << '|' << g.fp64_flops_per_clk_per_sm << '|' << g.sfu_ops_per_clk_per_sm
+    << '|' << g.int_ops_per_clk_per_sm << '|' << g.smem_bytes_per_clk_per_sm << '|' << g.regs_per_sm << '|'
+    << g.max_regs_per_thread << '|' << g.smem_per_sm_bytes << '|' << g.smem_per_block_bytes << '|'
+    << g.max_threads_per_sm << '|' << g.max_warps_per_sm << '|' << g.max_ctas_per_sm << '|'
+    << g.max_threads_per_block << '|' << g.l1_bytes_per_sm << '|' << g.l2_bytes << '|' << g.l2_bytes_per_s << '|'
+    << g.l2_bytes_per_clk_per_sm << '|' << g.dram_bytes << '|' << g.dram_bytes_per_s << '|' << g.launch_overhead_us
+    << '|' << g.nvlink_bytes_per_s << '|' << g.pcie_bytes_per_s << '|' << g.gpus_per_node << '|' << g.tdp_w << '\n';
+  return o.str();
+}
+
+/// Process-wide analytical costs: the GEMM config search costs 0.1-0.4 ms per shape, and what-if tables and
+/// sweeps ask for the same shapes again and again.
+struct SharedCache {
+  std::mutex mu;
+  std::unordered_map<std::string, KernelCost> costs;
+};
+SharedCache& shared_cache() {
+  static SharedCache c;
+  return c;
+}
+
+class CostCache {
+ public:
+  CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape)
+      : gpu_(gpu), p_(p), shape_(need_shape), fingerprint_(p ? "" : gpu_fingerprint(gpu)) {}
+
+  /// Cost of a launch; shapes shared by identical layers are looked up by address.
+  const OpCost& get(const OpShape& shape) {
+    auto it = ops_.find(&shape);
+    if (it != ops_.end()) return it->second;
+    OpCost oc;
+    for (const auto& part : shape.parts) {
+      const KernelCost& c = get(part);
+      oc.gpu_us += c.latency_us;
+      oc.fixed_us += c.fixed_overhead_us;
+      oc.last = &c;
+    }
+    return ops_.emplace(&shape, oc).first->second;
+  }
+
+  const KernelCost& get(const KernelSpec& spec) {
+    const std::string key = spec.to_string();
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    if (!p_) {
+      SharedCache& shared = shared_cache();
+      const std::string shared_key = fingerprint_ + key;
+      {
+        std::lock_guard<std::mutex> lock(shared.mu);
+        auto s = shared.costs.find(shared_key);
+        if (s != shared.costs.end()) return cache_.emplace(key, s->second).first->second;
+      }
+      const KernelCost c = compute(spec);
+      std::lock_guard<std::mutex> lock(shared.mu);
+      if (shared.costs.size() > 200000) shared.costs.clear();  // bound the memory of long sweeps
+      shared.costs.emplace(shared_key, c);
+      return cache_.emplace(key, c).first->second;
+    }
+    return cache_.emplace(key, compute(spec)).first->second;
+  }
+
+ private:
+  KernelCost compute(const KernelSpec& spec) const {
+    KernelCost c;
+    if (!p_ || shape_) {
+      const Analysis a = analyze(gpu_, spec);
+      c.latency_us = p_ ? p_(gpu_, spec) : a.latency_us;
+      // Inside a megakernel a kernel's start (launch-to-first-instruction, teardown) disappears; its operand
+      // pipeline fill does not (tiles still fill their pipelines), so only the startup part is removed.
+      c.fixed_overhead_us = std::min(a.fixed_overhead_us, kKernelStartupUs);
+      const double body_us = std::max(c.latency_us - c.fixed_overhead_us, 1e-9);
+      const double waves = static_cast<double>(std::max<int64_t>(1, a.launch.waves));
+      c.tail_us = body_us / waves;
+      const double fill = a.launch.last_wave_fill > 0 ? std::clamp(a.launch.last_wave_fill, 0.0, 1.0) : 1.0;
+      c.tail_idle = chip_wide(a.bottleneck) ? 1.0 - std::clamp(a.ceiling_us / body_us, 0.0, 1.0) : 1.0 - fill;
+    } else {
+      c.latency_us = p_(gpu_, spec);
+    }
+    return c;
+  }
+
+  const GpuSpec& gpu_;
+  const KernelPredictor& p_;
+  bool shape_;
+  std::string fingerprint_;
+  std::unordered_map<std::string, KernelCost> cache_;  // node-based: references stay valid
+  std::unordered_map<const OpShape*, OpCost> ops_;
+};
+
+}  // namespace
+
+void clear_kernel_cost_cache() {
+  SharedCache& c = shared_cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.costs.clear();
+}
+
+StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile, ExecMode mode,
+                         bool moe_model, const KernelPredictor& predictor) {
+  CostCache cache(gpu, predictor, mode == ExecMode::megakernel);
+  StepTiming st;
+  st.mode = mode;
+  const bool dynamic = profile.megakernel_schedule == "dynamic" || (profile.megakernel_schedule == "auto" && moe_model);
+  st.schedule_efficiency = mode == ExecMode::megakernel && dynamic ? kDynamicScheduleEfficiency : 1.0;
+  const double launch_us = gpu.launch_overhead_us + profile.host_overhead_us;
+
+  double host_us = 0, prev_end_us = 0;
+  const KernelCost* prev_cost = nullptr;
+  double prev_d_us = 0;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const Op& op = ops[i];
+    KernelTiming k;
+    k.name = op.name;
+    k.layer = op.layer;
+    k.shape = op.shape;
+    const OpCost& oc = cache.get(*op.shape);
+    k.gpu_us = oc.gpu_us;
+    const double fixed_us = oc.fixed_us;
+    const KernelCost* cost = oc.last;
+    switch (mode) {
+      case ExecMode::eager:
+        // The host issues one launch per kernel; the GPU runs it when both the launch has arrived and the
+        // previous kernel (plus the GPU-side gap between kernels) is done: wall = max(gpu, launch) at steady state.
+        host_us += launch_us;
+        k.issue_us = host_us;
+        k.start_us = std::max(host_us, i == 0 ? 0.0 : prev_end_us + profile.graph_gap_us);
+        k.end_us = k.start_us + k.gpu_us;
+        break;
+      case ExecMode::graph:
+        // One graph launch; replayed kernels follow each other after a measured per-kernel gap.
+        k.issue_us = launch_us;
+        k.start_us = i == 0 ? launch_us : prev_end_us + profile.graph_gap_us;
+        k.end_us = k.start_us + k.gpu_us;
+        break;
+      case ExecMode::megakernel: {
+        // One persistent kernel: no gaps, no per-kernel prologue, and op i's tiles fill the resource op i-1's
+        // last wave leaves idle. d_i = (gpu_i - fixed_i) / eta; saved_i = idle_{i-1} * min(tail_{i-1}, d_i).
+        k.issue_us = launch_us;
+        const double d_us = std::max(0.0, k.gpu_us - fixed_us) / st.schedule_efficiency;
+        double overlap_us = 0;
+        if (prev_cost != nullptr) {
+          const double tail_us = std::min(prev_cost->tail_us / st.schedule_efficiency, prev_d_us);
+          overlap_us = prev_cost->tail_idle * std::min(tail_us, d_us);
+          k.start_us = prev_end_us - std::min(tail_us, d_us);
+        } else {
+          k.start_us = launch_us;
+        }
+        k.end_us = (prev_cost ? prev_end_us : launch_us) + d_us - overlap_us;
+        k.saved_us = k.gpu_us - (d_us - overlap_us);
+        prev_d_us = d_us;
+        prev_cost = cost;  // a multi-part launch (varlen attention) ends with its last part's wave
+        break;
+      }
+    }
+    k.wall_us = k.end_us - prev_end_us;
+    prev_end_us = k.end_us;
+    st.gpu_time_us += k.gpu_us;
+    st.kernels.push_back(std::move(k));
+  }
+  st.wall_time_us = prev_end_us;
+  return st;
+}
+
+}  // namespace loom

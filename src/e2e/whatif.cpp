@@ -1,0 +1,112 @@
+// Ranked GPU table and resource sensitivity for one serving request.
+#include "e2e/whatif.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "core/error.h"
+
+namespace loom {
+
+WhatIfRow whatif_one(const GpuSpec& gpu, int tp, const ModelConfig& model, const ServingProfile& profile,
+                     const WhatIfRequest& req, const KernelPredictor& predictor) {
+  if (req.batch < 1 || req.input_len < 1 || req.output_len < 1)
+    throw InputError("whatif", "batch, input length and output length must be >= 1");
+  WhatIfRow r;
+  r.gpu = gpu.name;
+  r.tp = tp;
+  const Workload pre = prefill_workload(req.batch, {req.input_len}, {}, tp);
+  r.ttft_us = predict_step(gpu, model, profile, pre, std::nullopt, predictor).timing.wall_time_us;
+  // Decode step k (1..N-1) runs with input_len + k - 1 tokens in the cache; its cost is close to linear in the
+  // context, so the step at the middle context stands for the average.
+  const int64_t mid_context = req.input_len + (req.output_len - 1) / 2;
+  const Workload dec = decode_workload(req.batch, {mid_context}, tp);
+  r.tpot_us = predict_step(gpu, model, profile, dec, std::nullopt, predictor).timing.wall_time_us;
+  const double total_us = r.ttft_us + static_cast<double>(req.output_len - 1) * r.tpot_us;
+  r.tokens_per_s = static_cast<double>(req.batch * req.output_len) / (total_us * 1e-6);
+  if (gpu.price_per_hour_usd && *gpu.price_per_hour_usd > 0)
+    r.tokens_per_dollar = r.tokens_per_s * 3600.0 / (*gpu.price_per_hour_usd * tp);
+  const MemoryFit last = memory_fit(gpu, model, profile,
+                                    decode_workload(req.batch, {req.input_len + req.output_len - 1}, tp));
+  const MemoryFit first = memory_fit(gpu, model, profile, pre);
+  r.memory_bytes = std::max(last.total_bytes, first.total_bytes);
+  r.usable_bytes = last.usable_bytes;
+  r.fits = last.fits && first.fits;
+  return r;
+}
+
+std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelConfig& model,
+                                 const ServingProfile& profile, const WhatIfRequest& req,
+                                 const KernelPredictor& predictor) {
+  std::vector<WhatIfRow> rows;
+  for (const auto& gpu : gpus) {
+    std::vector<int> choices = req.tp_choices;
+    const bool automatic = choices.empty();
+    if (automatic)
+      for (int tp : {1, 2, 4, 8})
+        if (tp <= std::max(1, gpu.gpus_per_node)) choices.push_back(tp);
+    // Automatic TP: the smallest degree that runs and fits; else the largest that runs; else the first error.
+    std::optional<WhatIfRow> fitting, running, failed;
+    for (int tp : choices) {
+      WhatIfRow r;
+      try {
+        r = whatif_one(gpu, tp, model, profile, req, predictor);
+      } catch (const InputError& e) {
+        r.gpu = gpu.name;
+        r.tp = tp;
+        r.error = e.detail();
+      }
+      if (!automatic) {
+        rows.push_back(r);
+        continue;
+      }
+      if (!r.error.empty()) {
+        if (!failed) failed = r;
+      } else if (r.fits) {
+        fitting = r;
+        break;
+      } else {
+        running = r;
+      }
+    }
+    std::optional<WhatIfRow> chosen = fitting ? fitting : running ? running : failed;
+    if (automatic && chosen) rows.push_back(*chosen);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const WhatIfRow& a, const WhatIfRow& b) {
+    const int ra = a.error.empty() ? (a.fits ? 0 : 1) : 2, rb = b.error.empty() ? (b.fits ? 0 : 1) : 2;
+    if (ra != rb) return ra < rb;
+    return a.tokens_per_s > b.tokens_per_s;
+  });
+  return rows;
+}
+
+std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelConfig& model,
+                                        const ServingProfile& profile, const WhatIfRequest& req,
+                                        const KernelPredictor& predictor) {
+  struct Change {
+    std::string name;
+    std::function<void(GpuSpec&)> apply;
+  };
+  std::vector<Change> changes = {
+      {"+50% DRAM bandwidth", [](GpuSpec& g) { g.dram_bytes_per_s *= 1.5; }},
+      {"+20% SMs", [](GpuSpec& g) { g.sms = static_cast<int>(std::lround(g.sms * 1.2)); }},
+      {"+20% SM clock", [](GpuSpec& g) { g.sustained_clock_mhz *= 1.2; g.boost_clock_mhz *= 1.2; }},
+      {"+50% L2 bandwidth", [](GpuSpec& g) { g.l2_bytes_per_s *= 1.5; g.l2_bytes_per_clk_per_sm *= 1.5; }},
+      {"-50% launch overhead", [](GpuSpec& g) { g.launch_overhead_us *= 0.5; }},
+  };
+  if (tp > 1)
+    changes.push_back({"+50% interconnect", [](GpuSpec& g) { g.nvlink_bytes_per_s *= 1.5; g.pcie_bytes_per_s *= 1.5; }});
+  const WhatIfRow base = whatif_one(gpu, tp, model, profile, req, predictor);
+  std::vector<SensitivityRow> rows;
+  for (const auto& c : changes) {
+    GpuSpec g = gpu;
+    c.apply(g);
+    const WhatIfRow r = whatif_one(g, tp, model, profile, req, predictor);
+    rows.push_back({gpu.name, c.name, 100.0 * (r.ttft_us - base.ttft_us) / base.ttft_us,
+                    100.0 * (r.tpot_us - base.tpot_us) / base.tpot_us});
+  }
+  return rows;
+}
+
+}  // namespace loom

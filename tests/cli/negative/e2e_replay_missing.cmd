@@ -1,0 +1,1 @@
+e2e --replay tests/data/nope.json --gpu h200

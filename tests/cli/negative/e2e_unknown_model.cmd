@@ -1,0 +1,1 @@
+e2e --gpu h200 --model no-such-model --phase decode --context 10

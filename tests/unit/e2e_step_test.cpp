@@ -1,0 +1,121 @@
+// Step prediction: execution modes (megakernel < graph < eager for decode), memory fit, breakdowns, what-if.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "core/error.h"
+#include "e2e/chrome_trace.h"
+#include "e2e/e2e.h"
+#include "e2e/whatif.h"
+#include "hw/catalog.h"
+
+namespace loom {
+namespace {
+
+/// A GPU with only the fields memory fit reads, so the expected numbers can be checked by hand.
+GpuSpec memory_only_gpu(double gb) {
+  GpuSpec g;
+  g.name = "test";
+  g.dram_bytes = static_cast<int64_t>(gb * 1e9);
+  return g;
+}
+
+TEST(E2eMemory, Llama70bFitsOnlyWithTp) {
+  const ModelConfig m = load_model("llama-3-70b");
+  const ServingProfile p = load_profile("vllm");
+  // 70.55B params x 2 bytes = 141.1 GB of weights: more than an 80 GB H100.
+  const auto one = memory_fit(memory_only_gpu(80), m, p, decode_workload(1, {1024}, 1));
+  EXPECT_NEAR(one.weights_bytes / 1e9, 141.1, 0.2);
+  EXPECT_FALSE(one.fits);
+  EXPECT_NE(one.note.find("DOES NOT FIT"), std::string::npos);
+  // tp=2 on 141 GB H200s: 70.6 GB weights + KV (1025 tokens x 80 layers x 2 x 4 heads x 128 x 2 B = 168 MB).
+  const auto two = memory_fit(memory_only_gpu(141), m, p, decode_workload(1, {1024}, 2));
+  EXPECT_NEAR(two.weights_bytes / 1e9, 70.55, 0.1);
+  EXPECT_NEAR(two.kv_cache_bytes, 1025.0 * 80 * 2 * 4 * 128 * 2, 1);
+  EXPECT_TRUE(two.fits);
+  // ... but a large batch of long contexts does not.
+  EXPECT_FALSE(memory_fit(memory_only_gpu(141), m, p, decode_workload(64, {32768}, 2)).fits);
+}
+
+TEST(E2eMemory, KvBytesPerToken) {
+  // Llama 3 8B: 32 layers x 2 (K, V) x 8 heads x 128 x 2 bytes = 128 KiB per token.
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(load_model("llama-3-8b"), 1), 131072.0);
+  EXPECT_DOUBLE_EQ(kv_bytes_per_token(load_model("llama-3-8b"), 4), 32768.0);
+}
+
+class E2eStep : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const Catalog c = Catalog::load();
+    const auto names = c.names();
+    ASSERT_FALSE(names.empty());
+    // Prefer an H100 or H200 entry; any catalogue GPU with a bf16 tensor path would do.
+    std::string pick = names.front();
+    for (const auto& n : names)
+      if (n.find("h100") != std::string::npos || n.find("h200") != std::string::npos) { pick = n; break; }
+    gpu = c.get(pick);
+  }
+  GpuSpec gpu;
+};
+
+TEST_F(E2eStep, DecodeModesAreOrdered) {
+  const ModelConfig m = load_model("llama-3.2-1b");
+  const ServingProfile p = load_profile("vllm");
+  const Workload w = decode_workload(1, {512}, 1);
+  const auto eager = predict_step(gpu, m, p, w, ExecMode::eager);
+  const auto graph = predict_step(gpu, m, p, w, ExecMode::graph);
+  const auto mega = predict_step(gpu, m, p, w, ExecMode::megakernel);
+  EXPECT_LT(mega.timing.wall_time_us, graph.timing.wall_time_us);
+  EXPECT_LT(graph.timing.wall_time_us, eager.timing.wall_time_us);
+  // Same kernels, same GPU time; only the layout differs.
+  EXPECT_DOUBLE_EQ(eager.timing.gpu_time_us, graph.timing.gpu_time_us);
+  // Graph: one launch, then every kernel's time plus a gap per kernel after the first.
+  const double n = static_cast<double>(graph.timing.kernels.size());
+  EXPECT_NEAR(graph.timing.wall_time_us, gpu.launch_overhead_us + graph.timing.gpu_time_us + (n - 1) * p.graph_gap_us,
+              1e-6 * graph.timing.wall_time_us);
+  // Eager: never faster than max(total GPU time, total launch time).
+  EXPECT_GE(eager.timing.wall_time_us + 1e-9, std::max(eager.timing.gpu_time_us, n * gpu.launch_overhead_us));
+}
+
+TEST_F(E2eStep, BreakdownsSumToWallTime) {
+  const ModelConfig m = load_model("llama-3-8b");
+  const auto s = predict_step(gpu, m, load_profile("vllm"), prefill_workload(2, {512}, {}, 1));
+  double fam = 0, op = 0;
+  for (const auto& f : s.by_family) fam += f.wall_us;
+  for (const auto& o : s.by_op) op += o.wall_us;
+  EXPECT_NEAR(fam, s.timing.wall_time_us, 1e-6 * s.timing.wall_time_us);
+  EXPECT_NEAR(op, s.timing.wall_time_us, 1e-6 * s.timing.wall_time_us);
+  EXPECT_EQ(s.by_family.front().key, "gemm");  // prefill of an 8B model is GEMM time
+  EXPECT_NEAR(s.tokens_per_s, 1024 / (s.timing.wall_time_us * 1e-6), 1e-6 * s.tokens_per_s);
+  // The validation view lists the same launches with per-part predictions.
+  const auto launches = predict_kernels(gpu, m, load_profile("vllm"), prefill_workload(2, {512}, {}, 1));
+  ASSERT_EQ(launches.size(), s.timing.kernels.size());
+  EXPECT_EQ(launches[1].name, "input_norm");
+  EXPECT_DOUBLE_EQ(std::accumulate(launches[1].part_us.begin(), launches[1].part_us.end(), 0.0), launches[1].gpu_us);
+  // Chrome trace: one GPU event per kernel.
+  const auto trace = chrome_trace(s);
+  int gpu_events = 0;
+  for (const auto& e : trace["traceEvents"]) gpu_events += e["ph"] == "X" && e["tid"] == 3;
+  EXPECT_EQ(gpu_events, static_cast<int>(s.timing.kernels.size()));
+}
+
+TEST_F(E2eStep, WhatIfRanksAndSensitivity) {
+  const ModelConfig m = load_model("llama-3-8b");
+  const ServingProfile p = load_profile("vllm");
+  WhatIfRequest req;
+  req.batch = 4;
+  req.input_len = 512;
+  req.output_len = 128;
+  const WhatIfRow r = whatif_one(gpu, 1, m, p, req);
+  EXPECT_GT(r.ttft_us, 0);
+  EXPECT_GT(r.tpot_us, 0);
+  EXPECT_NEAR(r.tokens_per_s, 4 * 128 / ((r.ttft_us + 127 * r.tpot_us) * 1e-6), 1e-6 * r.tokens_per_s);
+  EXPECT_TRUE(r.fits);
+  const auto sens = sensitivity(gpu, 1, m, p, req);
+  ASSERT_FALSE(sens.empty());
+  EXPECT_EQ(sens[0].change, "+50% DRAM bandwidth");
+  EXPECT_LT(sens[0].tpot_delta_pct, -5);  // small-batch decode is bandwidth-bound
+}
+
+}  // namespace
+}  // namespace loom
