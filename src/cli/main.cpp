@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/commands_report.h"
 #include "core/error.h"
 
 namespace {
@@ -19,6 +20,7 @@ commands:
   predict --gpu G --kernel SPEC     predicted latency, ceiling and bottleneck (--gpu all: every GPU)
   predict --gpu G --batch FILE.csv  the same for every row of a CSV (column `family` + parameter columns)
   diagnose --gpu G --kernel SPEC    predicted speed-of-light table [--measured-us T]
+  report --sample -o FILE.html      self-contained HTML report (demo data; --json-in FILE for real data)
 
 common options:
   --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
@@ -45,6 +47,7 @@ int main(int argc, char** argv) {
     if (command == "gpus") return cmd_gpus(rest);
     if (command == "predict") return cmd_predict(rest);
     if (command == "diagnose") return cmd_diagnose(rest);
+    if (command == "report") return cmd_report(rest);
     throw loom::InputError(command, "unknown command; run `loom --help` for the list");
   } catch (const loom::InputError& e) {
     const char* red = use_color() ? "\033[31m" : "";
