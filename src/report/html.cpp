@@ -77,8 +77,9 @@ std::string render_html(const Report& r) {
                              body)});
   }
   if (!r.sol.empty()) {
-    body.clear();
+    body = "<div class=\"grid2\">\n";
     for (size_t i = 0; i < r.sol.size(); ++i) body += render_sol(r.sol[i], i);
+    body += "</div>\n";
     parts.push_back({"sol", "Speed of light",
                      section("sol", "Speed of light",
                              "Each pipeline's time if it ran at its peak rate. The longest bar is the ceiling "

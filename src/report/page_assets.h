@@ -61,15 +61,16 @@ svg.chart{display:block;width:100%;height:auto;max-width:980px;overflow:visible}
 .pt-scatter{fill-opacity:.85;stroke:#fff;stroke-width:.8}
 .bar{fill:#8fa3b8}
 .bar-hot{fill:var(--hot)}
-.bar-label{font-size:12.5px;fill:#374151}
+.bar-label{font-size:13px;fill:#374151}
 .strong{font-weight:700;fill:#111827}
-.bar-value{font-size:11.5px;fill:#374151}
+.bar-value{font-size:12px;fill:#374151}
 .bar-value.small{font-size:10.5px}
 .halo{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
 .ceiling-line{stroke:#374151;stroke-width:1.3;stroke-dasharray:5 3}
 .measured-line{stroke:#111827;stroke-width:2}
 .measured-mark{fill:#111827}
-.marker-label{font-size:11.5px;fill:#374151}
+.marker-label{font-size:12px;fill:#374151}
+.row-rule{stroke:#f1f2f4}
 .zero-line{stroke:#374151;stroke-width:1.3}
 .sens-ttft{fill:#0072B2;background:#0072B2}
 .sens-tpot{fill:#E69F00;background:#E69F00}
@@ -93,6 +94,7 @@ svg.tl-plot{display:block;width:100%;cursor:grab;background:#fafafa;border:1px s
 svg.tl-plot.dragging{cursor:grabbing}
 .tl-lane-bg{fill:#f0f1f3}
 .tl-agg{fill:#9ca3af}
+.tl-plot rect[data-tip]{stroke:#fff;stroke-width:.6px;vector-effect:non-scaling-stroke}
 .tl .tl-detail{display:none}
 .tl.zoomed .tl-detail{display:inline}
 .tl.zoomed .tl-agg-g{display:none}
@@ -135,7 +137,7 @@ inline constexpr const char* kPageJs = R"js(
   // Time labels, as the C++ side writes them (report/svg.cpp time_us).
   function fmtTime(us) {
     var a = Math.abs(us), v, u;
-    if (a === 0) return "0 s";
+    if (a === 0) return "0";
     if (a >= 1e6) { v = us / 1e6; u = " s"; } else if (a >= 1e3) { v = us / 1e3; u = " ms"; }
     else if (a >= 1) { v = us; u = " \u00b5s"; } else { v = us * 1e3; u = " ns"; }
     return String(Number(v.toPrecision(3))) + u;

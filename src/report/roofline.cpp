@@ -10,8 +10,8 @@ namespace loom::report {
 
 namespace {
 
-constexpr double kW = 780, kH = 480;
-constexpr double kLeft = 78, kRight = 760, kTop = 24, kBottom = 420;
+constexpr double kW = 640, kH = 450;
+constexpr double kLeft = 72, kRight = 628, kTop = 14, kBottom = 396;
 
 struct Slope {
   std::string name;
@@ -76,18 +76,21 @@ std::string render_roofline(const RooflineChart& c) {
   for (const auto& cc : ceilings)
     if (positive(ridge_bw)) {
       xlo = std::min(xlo, cc.flops_per_s / ridge_bw / 20);
-      xhi = std::max(xhi, cc.flops_per_s / ridge_bw * 20);
+      xhi = std::max(xhi, cc.flops_per_s / ridge_bw * 5);
     }
   if (!std::isfinite(xlo)) xlo = 0.1, xhi = 1000;
-  xlo /= 2, xhi *= 2;
+  xlo /= 1.5, xhi *= 1.5;
   widen_to_decades(xlo, xhi);
   if (positive(c.dram_bytes_per_s)) ylo = std::min(ylo, c.dram_bytes_per_s * xlo);
   if (!std::isfinite(ylo)) ylo = yhi > 0 ? yhi / 1e4 : 1e9;
   if (!(yhi > 0)) yhi = ylo * 1e4;
-  ylo /= 2, yhi *= 2;
+  // The bottom snaps to a decade; the top only gets headroom for the ceiling labels (a whole decade is waste).
+  double top = yhi * 1.8;
+  ylo /= 1.5;
   widen_to_decades(ylo, yhi);
+  yhi = top;
   // Keep at most 7 decades of y so the roof stays readable; points far below are clamped to the frame.
-  ylo = std::max(ylo, yhi / 1e7);
+  ylo = std::max(ylo, std::pow(10.0, std::floor(std::log10(yhi / 1e7))));
 
   Axis x{xlo, xhi, kLeft, kRight, true};
   Axis y{ylo, yhi, kBottom, kTop, true};

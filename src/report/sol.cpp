@@ -9,8 +9,8 @@
 namespace loom::report {
 
 namespace {
-constexpr double kW = 780;
-constexpr double kLeft = 110, kRight = 560, kTop = 34, kRow = 30;
+constexpr double kW = 640;
+constexpr double kLeft = 76, kRight = 430, kTop = 40, kRow = 32;
 }  // namespace
 
 std::string render_sol(const SolBars& s, size_t index) {
@@ -57,8 +57,8 @@ std::string render_sol(const SolBars& s, size_t index) {
 
   if (positive(s.ceiling_us)) {
     double cx = x(s.ceiling_us);
-    svg.line(cx, kTop - 8, cx, bottom, "ceiling-line");
-    svg.text(cx, kTop - 14, "ceiling " + time_us(s.ceiling_us), "marker-label", "middle");
+    svg.line(cx, kTop - 16, cx, bottom, "ceiling-line");
+    svg.text(cx, kTop - 22, "ceiling " + time_us(s.ceiling_us), "marker-label", "middle");
   }
   if (has_measured) {
     double mx = x(*s.measured_us);
@@ -66,16 +66,21 @@ std::string render_sol(const SolBars& s, size_t index) {
     if (positive(s.ceiling_us)) tip += " = " + si(*s.measured_us / s.ceiling_us, "", 3) + "× the ceiling";
     svg.line(mx, kTop - 8, mx, bottom, "measured-line");
     svg.diamond(mx, kTop - 8, 6, "measured-mark", "", tip);
-    // Put the label on the side with room so it never collides with the ceiling's label.
-    bool right_side = !positive(s.ceiling_us) || *s.measured_us >= s.ceiling_us;
-    svg.text(mx + (right_side ? 10 : -10), kTop - 4, tip, "marker-label strong", right_side ? "start" : "end");
+    // A short label a row below the ceiling's, on whichever side of the marker has room (the ratio is in the tip
+    // and in the line above the chart).
+    std::string label = "measured " + time_us(*s.measured_us);
+    bool right_side = mx + 130 < kW;
+    svg.text(mx + (right_side ? 10 : -10), kTop - 4, label, "marker-label strong halo", right_side ? "start" : "end");
   }
 
   std::string html = "<figure class=\"card\" id=\"" + id + "\">\n<figcaption>Speed of light — <code>" +
                      esc(s.kernel) + "</code> on " + esc(s.gpu) + "</figcaption>\n";
   html += "<p class=\"muted\">bottleneck: <b class=\"hot\">" + esc(s.bottleneck.empty() ? "?" : s.bottleneck) +
           "</b> · ceiling " + esc(time_us(s.ceiling_us)) +
-          (has_measured ? " · measured " + esc(time_us(*s.measured_us)) : std::string()) + "</p>\n";
+          (has_measured ? " · measured " + esc(time_us(*s.measured_us)) +
+                           (positive(s.ceiling_us) ? " (" + esc(si(*s.measured_us / s.ceiling_us, "", 3)) +
+                                                         "× the ceiling)" : std::string())
+                       : std::string()) + "</p>\n";
   html += svg.str() + skipped_note(skipped, "pipelines") + "</figure>\n";
   return html;
 }

@@ -84,7 +84,7 @@ std::string si(double v, std::string_view unit, int digits) {
   return sig(v, digits) + space + u;
 }
 
-std::string time_us(double us) { return si(us * 1e-6, "s"); }
+std::string time_us(double us) { return us == 0 ? "0" : si(us * 1e-6, "s"); }
 
 std::vector<double> log_ticks(double lo, double hi) {
   std::vector<double> ticks;
@@ -234,7 +234,7 @@ void Svg::y_axis(const Axis& ax, double x_left, double x_right, std::string_view
 }
 
 std::string Svg::str() const {
-  return "<svg id=\"" + esc(id_) + "\" class=\"chart\" viewBox=\"0 0 " +
+  return "<svg id=\"" + esc(id_) + "\" class=\"chart\" style=\"max-width:" + num(width_) + "px\" viewBox=\"0 0 " +
          num(width_) + " " + num(height_) + "\" role=\"img\" aria-label=\"" + esc(aria_) + "\">\n" + body_ +
          "</svg>\n";
 }

@@ -68,8 +68,11 @@ std::string render_timeline(const Timeline& tl, size_t index) {
   double height = lanes * (kLaneH + kLaneGap) + kLaneGap;
   auto to_x = [&](double t) { return (t - t0) / span * kUnits; };
 
+  // Colours go to the first lane's families first (the GPU stream's kernels get the most distinct colours).
   ColourKeys families;
-  for (const auto* e : evs) families.index(e->family);
+  for (int lane = 0; lane < lanes; ++lane)
+    for (const auto* e : evs)
+      if (e->lane == lane) families.index(e->family);
   std::string id = "timeline-" + std::to_string(index);
   std::string base, detail, aggs;
   size_t n_aggregates = 0;

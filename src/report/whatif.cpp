@@ -19,7 +19,7 @@ bool numeric_cell(const std::string& s) {
   return i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));
 }
 
-constexpr double kW = 780, kLabelW = 250, kLeft = 260, kRight = 690, kTop = 16, kRow = 34;
+constexpr double kW = 760, kLabelW = 236, kLeft = 250, kRight = 740, kTop = 10, kRow = 38;
 
 }  // namespace
 
@@ -46,23 +46,23 @@ std::string render_table(const RankedTable& t, size_t index) {
 std::string render_sensitivity(const Sensitivity& s, size_t index) {
   std::vector<const SensitivityBar*> bars;
   size_t skipped = 0;
-  double m = 1;
+  double lo = 0, hi = 0;
   for (const auto& b : s.bars) {
     if (!std::isfinite(b.ttft_delta_pct) || !std::isfinite(b.tpot_delta_pct)) {
       ++skipped;
       continue;
     }
     bars.push_back(&b);
-    m = std::max({m, std::fabs(b.ttft_delta_pct), std::fabs(b.tpot_delta_pct)});
+    lo = std::min({lo, b.ttft_delta_pct, b.tpot_delta_pct});
+    hi = std::max({hi, b.ttft_delta_pct, b.tpot_delta_pct});
   }
-  auto ticks = linear_ticks(-m, m, 6);
-  if (!ticks.empty()) m = std::max(std::fabs(ticks.front()), std::fabs(ticks.back()));
-  if (!ticks.empty() && (std::fabs(ticks.front()) < m || ticks.back() < m)) {
-    // Make the axis symmetric so 0 sits in the middle.
-    ticks = linear_ticks(-m, m, 6);
-  }
+  // The axis spans the data (0 always inside), with room at each end for the value labels outside the bars.
+  double span = std::max(hi - lo, 1.0);
+  lo = lo < 0 ? lo - 0.14 * span : -0.04 * span;
+  hi = hi > 0 ? hi + 0.14 * span : 0.04 * span;
+  auto ticks = linear_ticks(lo, hi, 6);
   double bottom = kTop + kRow * std::max<size_t>(bars.size(), 1) + 4;
-  Axis x{-m, m, kLeft, kRight, false};
+  Axis x{lo, hi, kLeft, kRight, false};
   std::string id = "sensitivity-" + std::to_string(index);
   Svg svg(kW, bottom + 48, id + "-svg", s.title.empty() ? "What-if sensitivity" : s.title);
   for (double t : ticks) {
@@ -77,24 +77,25 @@ std::string render_sensitivity(const Sensitivity& s, size_t index) {
     double y0 = kTop + kRow * i;
     std::string label = b.gpu + " · " + b.change;
     if (label.size() > 40) label = label.substr(0, 38) + "…";
-    svg.text(kLabelW, y0 + kRow / 2 + 4, label, "bar-label", "end");
+    svg.text(kLabelW, y0 + kRow / 2 + 5, label, "bar-label", "end");
+    if (i > 0) svg.line(kLeft, y0, kRight, y0, "row-rule");
     struct M {
       const char* name;
       double v;
       const char* cls;
       double dy;
     };
-    for (const M& mm : {M{"TTFT", b.ttft_delta_pct, "sens-ttft", 4}, M{"TPOT", b.tpot_delta_pct, "sens-tpot", 16}}) {
+    for (const M& mm : {M{"TTFT", b.ttft_delta_pct, "sens-ttft", 6}, M{"TPOT", b.tpot_delta_pct, "sens-tpot", 20}}) {
       double xa = x(std::min(0.0, mm.v)), xb = x(std::max(0.0, mm.v));
       std::string tip = b.gpu + ": " + b.change + "\n" + mm.name + " " + (mm.v > 0 ? "+" : "") + si(mm.v, "", 3) +
                         "%";
-      svg.rect(xa, y0 + mm.dy, std::max(xb - xa, 1.0), 11, mm.cls, "", tip);
+      svg.rect(xa, y0 + mm.dy, std::max(xb - xa, 1.0), 12, mm.cls, "", tip);
       std::string val = (mm.v > 0 ? "+" : "") + si(mm.v, "", 3) + "%";
-      // The value sits across the zero line from its bar, where there is always room.
+      // The value sits just outside the bar's end (the axis keeps room for it).
       if (mm.v >= 0)
-        svg.text(x(0) - 4, y0 + mm.dy + 10, val, "bar-value small", "end");
+        svg.text(xb + 4, y0 + mm.dy + 10, val, "bar-value small");
       else
-        svg.text(x(0) + 4, y0 + mm.dy + 10, val, "bar-value small");
+        svg.text(xa - 4, y0 + mm.dy + 10, val, "bar-value small", "end");
     }
   }
   if (bars.empty()) svg.text(kLeft, kTop + 20, "no what-if changes", "muted");

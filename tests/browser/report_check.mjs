@@ -132,7 +132,12 @@ try {
              detailVisible: [...tl.querySelectorAll(".tl-detail rect")].some(e => e.getBoundingClientRect().width > 0) };`);
   check(after.vb !== before.vb && / 250 /.test(after.vb), `zoom buttons change the viewBox (${before.vb} -> ${after.vb})`);
   check(after.zoomed && after.axis !== before.axis, "zoomed timeline relabels its time axis");
-  check(!before.aggVisible || after.detailVisible, "zooming in shows the single events behind aggregates");
+  check(before.aggVisible && after.detailVisible, "zooming in shows the single events behind the aggregates");
+  mkdirSync(artifactDir, { recursive: true });
+  const tlFig = await wd("POST", s("/element"), { using: "css selector", value: "#timeline figure" });
+  await js("arguments[0].scrollIntoView({ block: 'center' });", [tlFig]);
+  writeFileSync(join(artifactDir, "report-timeline-zoomed.png"),
+                Buffer.from(await wd("GET", s(`/element/${Object.values(tlFig)[0]}/screenshot`)), "base64"));
   // Wheel over the plot zooms too (as a person would).
   const wheel = await js(`const svg = document.querySelector(".tl svg"); const r = svg.getBoundingClientRect();
     const vb0 = svg.getAttribute("viewBox");
