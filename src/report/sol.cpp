@@ -39,22 +39,7 @@ std::string render_sol(const SolBars& s, size_t index) {
   Svg svg(kW, height, id + "-svg", "Speed-of-light bars for " + s.kernel + " on " + s.gpu);
   svg.x_axis(x, bottom, kTop - 8, "us", "time at peak rate");
 
-  for (size_t i = 0; i < bars.size(); ++i) {
-    const SolBar& b = *bars[i];
-    double yc = kTop + kRow * i + kRow / 2;
-    bool bottleneck = b.pipe == s.bottleneck;
-    std::string tip = b.pipe + (bottleneck ? " (bottleneck)" : "") + "\ntime at peak: " + time_us(b.time_us) +
-                      "\nshare of ceiling: " + si(100 * b.share_of_ceiling, "", 3) + "%" +
-                      (b.demand_text.empty() ? "" : "\ndemand: " + b.demand_text);
-    svg.text(kLeft - 10, yc + 4, b.pipe, bottleneck ? "bar-label strong" : "bar-label", "end");
-    double w = std::max(x(b.time_us) - kLeft, b.time_us > 0 ? 1.5 : 0.0);
-    svg.rect(kLeft, yc - 10, w, 20, bottleneck ? "bar bar-hot" : "bar", "", tip);
-    std::string right = time_us(b.time_us) + " · " + si(100 * b.share_of_ceiling, "", 3) + "%";
-    if (!b.demand_text.empty()) right += " · " + b.demand_text;
-    svg.text(kLeft + w + 6, yc + 4, right, "bar-value halo");
-  }
-  if (bars.empty()) svg.text(kLeft + 10, kTop + kRow / 2 + 4, "no pipelines", "muted");
-
+  // Marker lines first, so the bars' value labels (with a white halo) stay readable where they cross.
   if (positive(s.ceiling_us)) {
     double cx = x(s.ceiling_us);
     svg.line(cx, kTop - 16, cx, bottom, "ceiling-line");
@@ -72,6 +57,22 @@ std::string render_sol(const SolBars& s, size_t index) {
     bool right_side = mx + 130 < kW;
     svg.text(mx + (right_side ? 10 : -10), kTop - 4, label, "marker-label strong halo", right_side ? "start" : "end");
   }
+
+  for (size_t i = 0; i < bars.size(); ++i) {
+    const SolBar& b = *bars[i];
+    double yc = kTop + kRow * i + kRow / 2;
+    bool bottleneck = b.pipe == s.bottleneck;
+    std::string tip = b.pipe + (bottleneck ? " (bottleneck)" : "") + "\ntime at peak: " + time_us(b.time_us) +
+                      "\nshare of ceiling: " + si(100 * b.share_of_ceiling, "", 3) + "%" +
+                      (b.demand_text.empty() ? "" : "\ndemand: " + b.demand_text);
+    svg.text(kLeft - 10, yc + 4, b.pipe, bottleneck ? "bar-label strong" : "bar-label", "end");
+    double w = std::max(x(b.time_us) - kLeft, b.time_us > 0 ? 1.5 : 0.0);
+    svg.rect(kLeft, yc - 10, w, 20, bottleneck ? "bar bar-hot" : "bar", "", tip);
+    std::string right = time_us(b.time_us) + " · " + si(100 * b.share_of_ceiling, "", 3) + "%";
+    if (!b.demand_text.empty()) right += " · " + b.demand_text;
+    svg.text(kLeft + w + 6, yc + 4, right, "bar-value halo");
+  }
+  if (bars.empty()) svg.text(kLeft + 10, kTop + kRow / 2 + 4, "no pipelines", "muted");
 
   std::string html = "<figure class=\"card\" id=\"" + id + "\">\n<figcaption>Speed of light — <code>" +
                      esc(s.kernel) + "</code> on " + esc(s.gpu) + "</figcaption>\n";

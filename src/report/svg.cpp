@@ -194,7 +194,9 @@ Svg& Svg::text(double x, double y, std::string_view content, std::string_view cl
   body_ += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\"" + attrs(cls, "", "");
   if (anchor != "start") body_ += " text-anchor=\"" + esc(anchor) + "\"";
   if (rotate_deg != 0) body_ += " transform=\"rotate(" + num(rotate_deg) + " " + num(x) + " " + num(y) + ")\"";
-  body_ += ">" + esc(content) + "</text>\n";
+  body_ += '>';
+  body_ += esc(content);
+  body_ += "</text>\n";
   return *this;
 }
 

@@ -19,6 +19,14 @@ bool numeric_cell(const std::string& s) {
   return i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));
 }
 
+/// "+12.5%" / "-4.1%" / "0%" (built by appending: GCC 12 warns falsely on "+" + std::string, PR105329).
+std::string signed_pct(double v) {
+  std::string out = v > 0 ? "+" : "";
+  out += si(v, "", 3);
+  out += '%';
+  return out;
+}
+
 constexpr double kW = 760, kLabelW = 236, kLeft = 250, kRight = 740, kTop = 10, kRow = 38;
 
 }  // namespace
@@ -67,7 +75,7 @@ std::string render_sensitivity(const Sensitivity& s, size_t index) {
   Svg svg(kW, bottom + 48, id + "-svg", s.title.empty() ? "What-if sensitivity" : s.title);
   for (double t : ticks) {
     svg.line(x(t), kTop - 4, x(t), bottom, "grid");
-    svg.text(x(t), bottom + 18, (t > 0 ? "+" : "") + si(t, "", 3) + "%", "tick-label", "middle");
+    svg.text(x(t), bottom + 18, signed_pct(t), "tick-label", "middle");
   }
   svg.line(x(0), kTop - 4, x(0), bottom, "zero-line");
   svg.text(x(0) - 8, bottom + 38, "← faster", "axis-title", "end");
@@ -87,10 +95,9 @@ std::string render_sensitivity(const Sensitivity& s, size_t index) {
     };
     for (const M& mm : {M{"TTFT", b.ttft_delta_pct, "sens-ttft", 6}, M{"TPOT", b.tpot_delta_pct, "sens-tpot", 20}}) {
       double xa = x(std::min(0.0, mm.v)), xb = x(std::max(0.0, mm.v));
-      std::string tip = b.gpu + ": " + b.change + "\n" + mm.name + " " + (mm.v > 0 ? "+" : "") + si(mm.v, "", 3) +
-                        "%";
+      std::string tip = b.gpu + ": " + b.change + "\n" + mm.name + " " + signed_pct(mm.v);
       svg.rect(xa, y0 + mm.dy, std::max(xb - xa, 1.0), 12, mm.cls, "", tip);
-      std::string val = (mm.v > 0 ? "+" : "") + si(mm.v, "", 3) + "%";
+      std::string val = signed_pct(mm.v);
       // The value sits just outside the bar's end (the axis keeps room for it).
       if (mm.v >= 0)
         svg.text(xb + 4, y0 + mm.dy + 10, val, "bar-value small");
