@@ -17,6 +17,16 @@ std::string bar(double share, int width = 20) {
   return std::string(n, '#') + std::string(width - n, '.');
 }
 
+/// The usual ways to cut one pipeline's demand.
+std::string remedy(const std::string& pipe) {
+  if (pipe == "tensor") return "lower precision such as fp8, or less tile padding";
+  if (pipe == "dram") return "fuse neighbouring ops, lower precision, or reuse tiles across CTAs";
+  if (pipe == "l2") return "larger tiles or cluster multicast so operands are re-read less";
+  if (pipe == "smem") return "larger MMA tiles per warp, or operands kept in registers";
+  if (pipe == "link") return "overlap communication with compute, or fewer/larger collectives";
+  return "fewer instructions per element (vectorize, hoist index math)";
+}
+
 /// What to attack when the kernel sits `gap` times above its ceiling: far above, the ceiling is not what limits
 /// it (latency, occupancy or scheduling is); close to it, the bottleneck pipeline's demand must shrink.
 std::string advice(const Analysis& a, double measured_us) {
@@ -25,10 +35,7 @@ std::string advice(const Analysis& a, double measured_us) {
     return "measured is faster than the predicted ceiling: the model over-counts work here (check the config; "
            "report it)";
   if (gap < 1.3)
-    return "within 30% of the ceiling: cut " + a.bottleneck + " demand (e.g. " +
-           (a.bottleneck == "dram" ? "fuse ops, lower precision, reuse tiles" :
-            a.bottleneck == "tensor" ? "lower precision (fp8) or less padding" : "fewer instructions per element") +
-           ")";
+    return "within 30% of the ceiling: cut " + a.bottleneck + " demand (" + remedy(a.bottleneck) + ")";
   std::string why = a.launch.waves <= 1 && a.launch.last_wave_fill < 0.5
                         ? "the grid fills only " + fmt(100 * a.launch.last_wave_fill, 2) + "% of one wave: raise "
                           "parallelism (split-K / smaller tiles)"

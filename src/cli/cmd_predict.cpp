@@ -47,7 +47,17 @@ Table single_table(const std::vector<Analysis>& results) {
 int predict_one(const Catalog& catalog, const Args& args) {
   KernelSpec spec = parse_kernel_spec(args.require("--kernel"), "--kernel");
   std::vector<Analysis> results;
-  for (const auto& gpu : select_gpus(catalog, args)) results.push_back(analyze(gpu, spec));
+  std::vector<std::pair<std::string, std::string>> unsupported;  // gpu, why (only when several GPUs are asked for)
+  const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
+  for (const auto& gpu : gpus) {
+    try {
+      results.push_back(analyze(gpu, spec));
+    } catch (const InputError& e) {
+      if (gpus.size() == 1) throw;
+      unsupported.emplace_back(gpu.name, e.detail());
+    }
+  }
+  if (results.empty()) throw InputError("--kernel", "no GPU asked for can run this kernel: " + unsupported[0].second);
   const std::string format = args.format();
   if (format == "json") {
     if (results.size() == 1) {
@@ -63,7 +73,9 @@ int predict_one(const Catalog& catalog, const Args& args) {
   if (format == "csv") {
     emit(t.csv());
   } else {
-    emit("kernel: " + results[0].kernel + "   (model: analytical)\n\n" + t.text());
+    std::string s = "kernel: " + results[0].kernel + "   (model: analytical)\n\n" + t.text();
+    for (const auto& [gpu, why] : unsupported) s += "not run on " + gpu + ": " + why + "\n";
+    emit(s);
   }
   return 0;
 }

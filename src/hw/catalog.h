@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/gpu_schema.h"
 #include "hw/gpu_spec.h"
 
 namespace loom {

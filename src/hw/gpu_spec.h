@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -49,6 +50,7 @@ struct GpuSpec {
   double l2_bytes_per_clk_per_sm = 0;  ///< most one SM can pull from L2 per clock (limits small grids / partitions)
   int64_t dram_bytes = 0;
   double dram_bytes_per_s = 0;
+  std::string dram_type;  ///< e.g. "HBM3" (informational)
 
   // System.
   double launch_overhead_us = 0;   ///< host launch cost per kernel (eager)
@@ -57,6 +59,9 @@ struct GpuSpec {
   int gpus_per_node = 1;
   double tdp_w = 0;
   std::optional<double> price_per_hour_usd;
+
+  /// Where each YAML key's value came from: dotted key -> "FILE:LINE  <source comment>", "--set" or "default".
+  std::map<std::string, std::string> key_sources;
 
   // Derived helpers (computed, never stored).
   double clock_hz() const { return sustained_clock_mhz * 1e6; }

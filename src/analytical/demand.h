@@ -1,0 +1,68 @@
+// Internal: what one family model hands to the common finisher (analysis.cpp): per-CTA and per-iteration pipeline
+// demand, the grid, memory traffic and remarks. Not part of the public API.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+#include "hw/gpu_spec.h"
+#include "kernels/config_space.h"
+#include "kernels/shape.h"
+
+namespace loom {
+
+/// Demand on the per-SM pipes (tensor and fma in FLOP, sfu and alu in ops, smem bytes) and L2 bytes requested.
+/// fma counts every FP32 lane instruction as 2 FLOP (one FMA slot), so its rate is fp32_flops_per_clk_per_sm.
+struct PipeWork {
+  double tensor = 0, fma = 0, sfu = 0, alu = 0, smem = 0, l2 = 0;
+  PipeWork operator+(const PipeWork& o) const {
+    return {tensor + o.tensor, fma + o.fma, sfu + o.sfu, alu + o.alu, smem + o.smem, l2 + o.l2};
+  }
+  PipeWork operator*(double f) const { return {tensor * f, fma * f, sfu * f, alu * f, smem * f, l2 * f}; }
+};
+
+struct Demand {
+  TileConfig config;
+  std::string config_suffix_reason;    ///< extra words for config_reason (e.g. how splits were chosen)
+  Dtype tensor_dtype = Dtype::bf16;    ///< which tensor rate the tensor pipe runs at
+  int64_t ctas = 0;                    ///< grid size G
+  int64_t loop_iters = 1;              ///< inner-loop length L of a full CTA
+  PipeWork per_cta;                    ///< one CTA's demand outside the loop (prologue, epilogue)
+  PipeWork per_iter;                   ///< one loop iteration's demand
+  /// Non-uniform grids (causal attention): loop iterations of CTAs in launch order; the pattern repeats to cover
+  /// all CTAs. Empty = every CTA runs loop_iters iterations.
+  std::vector<int64_t> iters_pattern;
+  double flops = 0;                    ///< useful FLOP
+  double dram_bytes = 0;               ///< predicted DRAM reads + writes
+  double min_dram_bytes = 0;           ///< compulsory DRAM traffic
+  double extra_l2_bytes = 0;           ///< L2 traffic outside the CTAs' loops (split-K / split-KV reductions)
+  double tile_waste = 0;
+  double working_set_bytes = 0;        ///< bytes of all operands (for the learned model's L2-fit feature)
+  double fixed_overhead_us = 0;
+  double link_bytes = 0;               ///< all_reduce: bytes each GPU sends over its link
+  double link_time_us = 0;             ///< all_reduce: link time at peak incl. per-step latency
+  std::vector<std::string> notes;
+};
+
+/// Fraction of the L2 that operand reuse can count on: set conflicts, the other partition's copies on
+/// two-partition chips (A100/H100 "far" L2) and write-back lines make the full capacity optimistic
+/// (loom assumption, to be calibrated against measured DRAM bytes).
+inline constexpr double kL2UsableFraction = 0.75;
+
+/// Kernel launch-to-first-instruction plus prologue and teardown, as seen in a CUPTI kernel duration
+/// (loom assumption: an empty kernel measures ~2 us on A100/H100; the learned model corrects it).
+inline constexpr double kKernelStartupUs = 2.0;
+
+// Family models (gemm_model.cpp, attention_model.cpp, rowwise_model.cpp, collective_model.cpp).
+Demand gemm_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
+Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
+Demand attention_prefill_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
+Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
+Demand rowwise_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
+Demand elementwise_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
+Demand rotary_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
+Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
+
+}  // namespace loom

@@ -1,0 +1,21 @@
+// The learned model's view of an Analysis: a stable, named feature vector (same names and order for every family).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analytical/analysis.h"
+#include "hw/gpu_spec.h"
+
+namespace loom {
+
+/// Features for the learned efficiency model: per-pipe log time relative to the ceiling, log ceiling, occupancy,
+/// waves, tail, tile waste, intensity, L2 fit, launch shape, GPU scalars and a family one-hot. Names and order
+/// never depend on the family (0 where not applicable).
+std::vector<std::pair<std::string, double>> analysis_features(const Analysis& a, const GpuSpec& gpu);
+
+/// The feature names analysis_features() returns, in order.
+const std::vector<std::string>& analysis_feature_names();
+
+}  // namespace loom

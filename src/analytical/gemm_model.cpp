@@ -1,0 +1,183 @@
+// Tile-GEMM pipeline demand (gemm, and the fused-MoE grouped GEMM built on it): tiles, k-loop, smem traffic,
+// L2 requests, and DRAM traffic with L2 reuse across the concurrently running CTAs of a wave.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "analytical/demand.h"
+#include "analytical/occupancy.h"
+
+namespace loom {
+namespace {
+
+double mib(double b) { return b / (1024.0 * 1024.0); }
+
+std::string fmt_mib(double b) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", mib(b));
+  return buf;
+}
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Warp grid over the CTA tile for warp-level MMA / SIMT: near-square warp tiles, more warps along the longer side.
+void warp_grid(int warps, int bm, int bn, int& wm, int& wn) {
+  int lg = 0;
+  while ((1 << (lg + 1)) <= warps) ++lg;
+  int hi = 1 << ((lg + 1) / 2), lo = 1 << (lg / 2);
+  wm = bm >= bn ? hi : lo;
+  wn = std::max(1, warps / wm);
+}
+
+struct GemmTraffic {
+  double a_reads = 0, b_reads = 0, c_writes = 0;
+  double a_once = 0, b_once = 0;
+};
+
+/// `problems` independent GEMMs of m x n x k under config c (split-K included).
+Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int64_t m, int64_t n, int64_t k,
+                 Dtype dt, Dtype odt, GemmTraffic& tr) {
+  Demand d;
+  d.config = c;
+  d.tensor_dtype = dt;
+  const double b = dtype_bytes(dt), ob = dtype_bytes(odt);
+  const int64_t tm = cdiv(m, c.bm), tn = cdiv(n, c.bn), sk = c.split_k;
+  const int64_t k_split = cdiv(k, sk);
+  const int64_t iters = cdiv(k_split, c.bk);
+  d.ctas = problems * tm * tn * sk;
+  d.loop_iters = iters;
+
+  // One k-iteration of one CTA.
+  const double mma_flop = 2.0 * c.bm * c.bn * c.bk;
+  const double fill_bytes = double(c.bm + c.bn) * c.bk * b;  // A and B tiles, L2 -> smem (TMA / cp.async)
+  double smem_reads = 0;
+  if (c.mma == "wgmma") {  // each consumer warpgroup reads its A rows and the whole B tile from smem
+    int warpgroups = std::max(1, c.warps / 4);
+    smem_reads = double(c.bm) * c.bk * b + double(c.bn) * c.bk * b * warpgroups;
+  } else {  // ldmatrix / LDS: each warp reads its warp tile's A rows and B columns (unique bytes per warp)
+    int wm, wn;
+    warp_grid(c.warps, c.bm, c.bn, wm, wn);
+    smem_reads = double(c.bm) * c.bk * b * wn + double(c.bn) * c.bk * b * wm;
+  }
+  if (c.mma == "simt") d.per_iter.fma = mma_flop;
+  else d.per_iter.tensor = mma_flop;
+  d.per_iter.smem = fill_bytes + smem_reads;
+  d.per_iter.l2 = fill_bytes;
+  // Hopper wgmma tiles run in 2-CTA clusters along M (cuBLAS nvjet_sm90_..._1x2_... kernels): the B tile is
+  // TMA-multicast to both CTAs of a cluster, so each CTA requests only half of it from L2.
+  const bool multicast = c.mma == "wgmma" && tm >= 2;
+  if (multicast) d.per_iter.l2 = double(c.bm) * c.bk * b + 0.5 * double(c.bn) * c.bk * b;
+  // ALU estimate: per k-iteration each thread issues ~16 integer/address/predicate/barrier ops (cp.async
+  // addressing, stage index, loop); with TMA (wgmma tiles) one thread issues the copies: ~4 per thread.
+  d.per_iter.alu = double(c.threads) * (c.mma == "wgmma" ? 4 : 16);
+
+  // Epilogue of one CTA: the accumulator tile staged through smem and stored (fp32 partials under split-K);
+  // ~1 FP32 op (alpha scaling) and ~3 integer ops (address, predicate, convert) per output element.
+  const double out_b = sk > 1 ? 4.0 : ob;
+  const double tile_elems = double(c.bm) * c.bn;
+  d.per_cta.smem = 2 * tile_elems * out_b;
+  d.per_cta.l2 = tile_elems * out_b;
+  d.per_cta.fma = 2 * tile_elems;
+  d.per_cta.alu = 3 * tile_elems;
+
+  d.flops = 2.0 * problems * m * n * k;
+  d.tile_waste = 1.0 - double(m) * n * k / (double(tm * c.bm) * (tn * c.bn) * (iters * c.bk * sk));
+
+  // DRAM: compulsory traffic, plus re-reads when operands reused across waves do not survive in L2.
+  const double l2_eff = kL2UsableFraction * gpu.l2_bytes;
+  Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes);
+  const int64_t wave = std::min<int64_t>(d.ctas, int64_t(gpu.sms) * std::max(1, occ.ctas_per_sm));
+  const double a_sub = double(m) * k_split * b, b_sub = double(k_split) * n * b;
+  double a_reads = a_sub, b_reads = b_sub;
+  if (wave < tm * tn && a_sub + b_sub > l2_eff) {
+    // CTAs are rasterized in swizzled groups of S tile rows (CUTLASS/cuBLAS threadblock swizzle): a wave covers
+    // `rows` tile rows x `cols` tile columns of one problem.
+    const int64_t S = std::min<int64_t>(8, tm);
+    int64_t rows, cols;
+    if (wave >= S * tn) rows = std::min<int64_t>(tm, cdiv(wave, tn)), cols = tn;
+    else rows = S, cols = std::min<int64_t>(tn, cdiv(wave, S));
+    const double a_panel = a_sub / tm, b_panel = b_sub / tn;
+    const double wave_bytes = rows * a_panel + cols * b_panel;
+    // An A panel is reused by the waves sweeping its row group: hit if one wave's footprint fits.
+    if (cols < tn && wave_bytes > l2_eff) a_reads = a_sub * double(cdiv(tn, cols));
+    // A B panel is reused by the next row group: hit only if all of B plus a group's A panels stay resident.
+    if (b_sub + rows * a_panel > l2_eff) b_reads = b_sub * double(cdiv(tm, rows));
+  }
+  const double subs = double(problems) * sk;
+  tr.a_once = subs * a_sub, tr.b_once = subs * b_sub;
+  tr.a_reads = subs * a_reads, tr.b_reads = subs * b_reads;
+  tr.c_writes = double(problems) * m * n * ob;
+  d.min_dram_bytes = tr.a_once + tr.b_once + tr.c_writes;
+  d.dram_bytes = tr.a_reads + tr.b_reads + tr.c_writes;
+  d.working_set_bytes = d.min_dram_bytes;
+  if (b_reads > b_sub)
+    d.notes.push_back("B (" + fmt_mib(tr.b_once) + ") re-read from DRAM " + std::to_string(int(b_reads / b_sub)) +
+                      "x: B plus a wave's A panels exceed the usable L2 (" + fmt_mib(l2_eff) + ")");
+  if (a_reads > a_sub)
+    d.notes.push_back("A (" + fmt_mib(tr.a_once) + ") re-read from DRAM " + std::to_string(int(a_reads / a_sub)) +
+                      "x: one wave's operand footprint exceeds the usable L2 (" + fmt_mib(l2_eff) + ")");
+
+  // Split-K: fp32 partials (written by the CTAs above) are summed by a second kernel (cublasLt splitKreduce_kernel).
+  if (sk > 1) {
+    const double ws = double(sk) * problems * m * n * 4;
+    d.extra_l2_bytes = ws + tr.c_writes;
+    if (ws > l2_eff) d.dram_bytes += 2 * ws;
+    d.fixed_overhead_us += kKernelStartupUs;
+    d.notes.push_back("split-K " + std::to_string(sk) + ": fp32 partials (" + fmt_mib(ws) +
+                      ") summed by a second reduce kernel, included");
+  }
+
+  // Fixed overhead: kernel start plus filling the `stages`-deep operand pipeline before the first MMA, each stage a
+  // tile load at the per-SM L2 bandwidth (the load latency the steady-state pipes do not see).
+  const double fill_clk = std::min<int64_t>(c.stages, iters) * fill_bytes / std::max(1.0, gpu.l2_bytes_per_clk_per_sm);
+  d.fixed_overhead_us += kKernelStartupUs + fill_clk / gpu.clock_hz() * 1e6;
+  return d;
+}
+
+}  // namespace
+
+Demand gemm_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c) {
+  GemmTraffic tr;
+  Demand d = tile_gemm(gpu, c, s.batch, s.m, s.n, s.k, s.dtype, s.out_dtype, tr);
+  if (c.mma == "simt") d.notes.push_back("fp32 GEMM runs on the FMA pipe (SIMT tiles), not on tensor cores");
+  return d;
+}
+
+Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c) {
+  // Uniform routing: each token picks topk distinct experts; an expert is idle with probability (1 - topk/E)^T.
+  const double E = double(s.experts);
+  const double rows_total = double(s.tokens) * s.topk;
+  double active = E * (1.0 - std::pow(1.0 - double(s.topk) / E, double(s.tokens)));
+  active = std::clamp(std::round(active), 1.0, std::min(E, rows_total));
+  const int64_t experts = static_cast<int64_t>(active);
+  const int64_t rows = cdiv(static_cast<int64_t>(rows_total), experts);  // rows routed to each active expert
+  const int64_t k = s.moe_w2 ? s.inter : s.hidden;
+  const int64_t n = s.moe_w2 ? s.hidden : 2 * s.inter;
+  GemmTraffic tr;
+  Demand d = tile_gemm(gpu, c, experts, rows, n, k, s.dtype, s.out_dtype, tr);
+  const double b = dtype_bytes(s.dtype);
+  // Per CTA: BM sorted token ids (int32) and the block's expert id.
+  d.per_cta.l2 += c.bm * 4.0 + 4.0;
+  d.flops = 2.0 * rows_total * n * k;
+  const int64_t tm = cdiv(rows, c.bm), tn = cdiv(n, c.bn), iters = d.loop_iters;
+  d.tile_waste = 1.0 - rows_total * n * k / (double(experts) * tm * c.bm * tn * c.bn * iters * c.bk);
+  double a_once = tr.a_once, a_reads = tr.a_reads;
+  if (!s.moe_w2) {
+    // w13 gathers hidden-state rows by token id: each token row is read by its topk experts; after the first
+    // expert the row hits L2 if the hidden states fit.
+    a_once = double(s.tokens) * s.hidden * b;
+    if (a_once <= 0.5 * kL2UsableFraction * gpu.l2_bytes) a_reads = std::max(a_once, tr.a_reads / s.topk);
+    else d.notes.push_back("hidden states exceed half the usable L2: each token row re-read by its topk experts");
+  }
+  d.min_dram_bytes = a_once + tr.b_once + tr.c_writes + rows_total * 4;
+  d.dram_bytes = a_reads + tr.b_reads + tr.c_writes + rows_total * 4 + (d.dram_bytes - tr.a_reads - tr.b_reads -
+                                                                         tr.c_writes);
+  d.working_set_bytes = d.min_dram_bytes;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "uniform routing: %lld of %lld experts active, %lld rows each (BLOCK_M %d)",
+                (long long)experts, (long long)s.experts, (long long)rows, c.bm);
+  d.notes.push_back(buf);
+  return d;
+}
+
+}  // namespace loom

@@ -1,0 +1,66 @@
+// The GPU catalogue: data_dir(), Catalog::load/names/get (catalogue keys, YAML paths, --set overrides).
+#include "hw/catalog.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/error.h"
+#include "hw/gpu_yaml.h"
+
+#ifndef LOOM_SOURCE_DIR
+#define LOOM_SOURCE_DIR "."
+#endif
+
+namespace loom {
+
+namespace fs = std::filesystem;
+
+std::string data_dir() {
+  const char* home = std::getenv("LOOM_HOME");
+  if (home && *home) return home;
+  return LOOM_SOURCE_DIR;
+}
+
+Catalog Catalog::load(const std::string& dir) {
+  Catalog c;
+  c.dir_ = dir.empty() ? (fs::path(data_dir()) / "gpus").string() : dir;
+  std::error_code ec;
+  if (!fs::is_directory(c.dir_, ec))
+    throw InputError(c.dir_, "GPU catalogue directory not found; set LOOM_HOME to loom's data directory");
+  for (const auto& e : fs::directory_iterator(c.dir_, ec))
+    if (e.is_regular_file() && e.path().extension() == ".yaml") c.names_.push_back(e.path().stem().string());
+  std::sort(c.names_.begin(), c.names_.end());
+  // Validate every entry now, so a broken catalogue fails at load with its FILE:LINE, not at first use.
+  for (const auto& n : c.names_) c.get(n);
+  return c;
+}
+
+std::vector<std::string> Catalog::names() const { return names_; }
+
+GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::string>& overrides) const {
+  const bool known = std::find(names_.begin(), names_.end(), name_or_path) != names_.end();
+  RawSpec raw;
+  std::string source_file;
+  if (known) {
+    source_file = (fs::path(dir_).filename() / (name_or_path + ".yaml")).string();
+    raw = read_gpu_file((fs::path(dir_) / (name_or_path + ".yaml")).string(), source_file, dir_);
+  } else {
+    std::error_code ec;
+    const bool is_file = fs::is_regular_file(name_or_path, ec);
+    const bool pathlike = name_or_path.find('/') != std::string::npos ||
+                          name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml");
+    if (!is_file) {
+      if (pathlike) throw InputError(name_or_path, "no such GPU file; check the path");
+      std::string list;
+      for (const auto& n : names_) list += (list.empty() ? "" : ", ") + n;
+      throw InputError("--gpu", "unknown GPU '" + name_or_path + "'; try `loom gpus` (known: " + list + ")");
+    }
+    source_file = name_or_path;
+    raw = read_gpu_file(name_or_path, name_or_path, dir_);
+  }
+  apply_overrides(raw, overrides);
+  return build_gpu_spec(raw, name_or_path, source_file);
+}
+
+}  // namespace loom

@@ -1,0 +1,304 @@
+// The GPU schema table (key -> unit kind -> GpuSpec member), overrides, validation and the describe() view.
+#include "hw/gpu_schema.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "core/error.h"
+#include "core/units.h"
+
+namespace loom {
+
+namespace {
+
+enum class Need { required, optional };
+
+// One leaf of the schema. Numeric fields use get/set in the kind's base unit (Hz, B/s, bytes, s, W, USD/h);
+// text fields use get_text/set_text.
+struct FieldDef {
+  const char* key;
+  UnitKind kind;
+  Need need;
+  Sign sign;
+  bool integer;  // must be a whole number (counts, byte sizes)
+  void (*set)(GpuSpec&, double);
+  double (*get)(const GpuSpec&);
+  void (*set_text)(GpuSpec&, const std::string&) = nullptr;
+  const std::string& (*get_text)(const GpuSpec&) = nullptr;
+};
+
+template <Dtype D>
+void set_tensor(GpuSpec& g, double v) {
+  g.tensor_flops_per_clk_per_sm[static_cast<int>(D)] = v;
+}
+template <Dtype D>
+double get_tensor(const GpuSpec& g) {
+  return g.tensor_flops_per_clk(D);
+}
+
+FieldDef text_field(const char* key, Need need, void (*set)(GpuSpec&, const std::string&),
+                    const std::string& (*get)(const GpuSpec&)) {
+  return {key, UnitKind::count, need, Sign::positive, false, nullptr, nullptr, set, get};
+}
+
+FieldDef tensor_field(const char* key, UnitKind kind, void (*set)(GpuSpec&, double), double (*get)(const GpuSpec&)) {
+  return {key, kind, Need::optional, Sign::non_negative, false, set, get};
+}
+
+using U = UnitKind;
+constexpr Need REQ = Need::required;
+constexpr Need OPT = Need::optional;
+constexpr Sign POS = Sign::positive;
+
+// Schema order is the order of `loom gpus show` and of gpus/README.md.
+const std::vector<FieldDef>& schema() {
+  static const std::vector<FieldDef> fields = {
+      text_field("name", REQ, [](GpuSpec& g, const std::string& v) { g.full_name = v; },
+                 [](const GpuSpec& g) -> const std::string& { return g.full_name; }),
+      text_field("architecture", REQ, [](GpuSpec& g, const std::string& v) { g.architecture = v; },
+                 [](const GpuSpec& g) -> const std::string& { return g.architecture; }),
+      {"compute_capability", U::count, REQ, POS, true, [](GpuSpec& g, double v) { g.compute_capability = int(v); },
+       [](const GpuSpec& g) { return double(g.compute_capability); }},
+      {"sms", U::count, REQ, POS, true, [](GpuSpec& g, double v) { g.sms = int(v); },
+       [](const GpuSpec& g) { return double(g.sms); }},
+      {"clock.boost", U::frequency, REQ, POS, false, [](GpuSpec& g, double v) { g.boost_clock_mhz = v / 1e6; },
+       [](const GpuSpec& g) { return g.boost_clock_mhz * 1e6; }},
+      {"clock.sustained", U::frequency, REQ, POS, false,
+       [](GpuSpec& g, double v) { g.sustained_clock_mhz = v / 1e6; },
+       [](const GpuSpec& g) { return g.sustained_clock_mhz * 1e6; }},
+      tensor_field("tensor.fp64", U::flop_per_clk, set_tensor<Dtype::fp64>, get_tensor<Dtype::fp64>),
+      tensor_field("tensor.tf32", U::flop_per_clk, set_tensor<Dtype::tf32>, get_tensor<Dtype::tf32>),
+      tensor_field("tensor.fp16", U::flop_per_clk, set_tensor<Dtype::fp16>, get_tensor<Dtype::fp16>),
+      tensor_field("tensor.bf16", U::flop_per_clk, set_tensor<Dtype::bf16>, get_tensor<Dtype::bf16>),
+      tensor_field("tensor.fp8", U::flop_per_clk, set_tensor<Dtype::fp8>, get_tensor<Dtype::fp8>),
+      tensor_field("tensor.int8", U::ops_per_clk, set_tensor<Dtype::int8>, get_tensor<Dtype::int8>),
+      tensor_field("tensor.fp4", U::flop_per_clk, set_tensor<Dtype::fp4>, get_tensor<Dtype::fp4>),
+      {"fp32", U::flop_per_clk, REQ, POS, false, [](GpuSpec& g, double v) { g.fp32_flops_per_clk_per_sm = v; },
+       [](const GpuSpec& g) { return g.fp32_flops_per_clk_per_sm; }},
+      {"fp64", U::flop_per_clk, REQ, POS, false, [](GpuSpec& g, double v) { g.fp64_flops_per_clk_per_sm = v; },
+       [](const GpuSpec& g) { return g.fp64_flops_per_clk_per_sm; }},
+      {"sfu", U::ops_per_clk, REQ, POS, false, [](GpuSpec& g, double v) { g.sfu_ops_per_clk_per_sm = v; },
+       [](const GpuSpec& g) { return g.sfu_ops_per_clk_per_sm; }},
+      {"int", U::ops_per_clk, REQ, POS, false, [](GpuSpec& g, double v) { g.int_ops_per_clk_per_sm = v; },
+       [](const GpuSpec& g) { return g.int_ops_per_clk_per_sm; }},
+      {"smem_bandwidth", U::bytes_per_clk, REQ, POS, false,
+       [](GpuSpec& g, double v) { g.smem_bytes_per_clk_per_sm = v; },
+       [](const GpuSpec& g) { return g.smem_bytes_per_clk_per_sm; }},
+      {"sm_limits.registers", U::count, REQ, POS, true, [](GpuSpec& g, double v) { g.regs_per_sm = int64_t(v); },
+       [](const GpuSpec& g) { return double(g.regs_per_sm); }},
+      {"sm_limits.max_regs_per_thread", U::count, REQ, POS, true,
+       [](GpuSpec& g, double v) { g.max_regs_per_thread = int(v); },
+       [](const GpuSpec& g) { return double(g.max_regs_per_thread); }},
+      {"sm_limits.shared_memory", U::size, REQ, POS, true,
+       [](GpuSpec& g, double v) { g.smem_per_sm_bytes = int64_t(v); },
+       [](const GpuSpec& g) { return double(g.smem_per_sm_bytes); }},
+      {"sm_limits.shared_memory_per_block", U::size, REQ, POS, true,
+       [](GpuSpec& g, double v) { g.smem_per_block_bytes = int64_t(v); },
+       [](const GpuSpec& g) { return double(g.smem_per_block_bytes); }},
+      {"sm_limits.max_threads", U::count, REQ, POS, true, [](GpuSpec& g, double v) { g.max_threads_per_sm = int(v); },
+       [](const GpuSpec& g) { return double(g.max_threads_per_sm); }},
+      {"sm_limits.max_ctas", U::count, REQ, POS, true, [](GpuSpec& g, double v) { g.max_ctas_per_sm = int(v); },
+       [](const GpuSpec& g) { return double(g.max_ctas_per_sm); }},
+      {"sm_limits.max_threads_per_block", U::count, OPT, POS, true,
+       [](GpuSpec& g, double v) { g.max_threads_per_block = int(v); },
+       [](const GpuSpec& g) { return double(g.max_threads_per_block); }},
+      {"l1", U::size, REQ, POS, true, [](GpuSpec& g, double v) { g.l1_bytes_per_sm = int64_t(v); },
+       [](const GpuSpec& g) { return double(g.l1_bytes_per_sm); }},
+      {"l2.size", U::size, REQ, POS, true, [](GpuSpec& g, double v) { g.l2_bytes = int64_t(v); },
+       [](const GpuSpec& g) { return double(g.l2_bytes); }},
+      {"l2.bandwidth", U::bandwidth, REQ, POS, false, [](GpuSpec& g, double v) { g.l2_bytes_per_s = v; },
+       [](const GpuSpec& g) { return g.l2_bytes_per_s; }},
+      {"l2.per_sm", U::bytes_per_clk, REQ, POS, false, [](GpuSpec& g, double v) { g.l2_bytes_per_clk_per_sm = v; },
+       [](const GpuSpec& g) { return g.l2_bytes_per_clk_per_sm; }},
+      {"dram.size", U::size, REQ, POS, true, [](GpuSpec& g, double v) { g.dram_bytes = int64_t(v); },
+       [](const GpuSpec& g) { return double(g.dram_bytes); }},
+      {"dram.bandwidth", U::bandwidth, REQ, POS, false, [](GpuSpec& g, double v) { g.dram_bytes_per_s = v; },
+       [](const GpuSpec& g) { return g.dram_bytes_per_s; }},
+      text_field("dram.type", OPT, [](GpuSpec& g, const std::string& v) { g.dram_type = v; },
+                 [](const GpuSpec& g) -> const std::string& { return g.dram_type; }),
+      {"launch_overhead", U::time, REQ, POS, false, [](GpuSpec& g, double v) { g.launch_overhead_us = v * 1e6; },
+       [](const GpuSpec& g) { return g.launch_overhead_us / 1e6; }},
+      {"interconnect.nvlink", U::bandwidth, OPT, Sign::non_negative, false,
+       [](GpuSpec& g, double v) { g.nvlink_bytes_per_s = v; }, [](const GpuSpec& g) { return g.nvlink_bytes_per_s; }},
+      {"interconnect.pcie", U::bandwidth, REQ, POS, false, [](GpuSpec& g, double v) { g.pcie_bytes_per_s = v; },
+       [](const GpuSpec& g) { return g.pcie_bytes_per_s; }},
+      {"interconnect.gpus_per_node", U::count, REQ, POS, true, [](GpuSpec& g, double v) { g.gpus_per_node = int(v); },
+       [](const GpuSpec& g) { return double(g.gpus_per_node); }},
+      {"tdp", U::power, REQ, POS, false, [](GpuSpec& g, double v) { g.tdp_w = v; },
+       [](const GpuSpec& g) { return g.tdp_w; }},
+      {"price", U::money_rate, OPT, POS, false, [](GpuSpec& g, double v) { g.price_per_hour_usd = v; },
+       [](const GpuSpec& g) { return g.price_per_hour_usd.value_or(0); }},
+  };
+  return fields;
+}
+
+const FieldDef* find_field(const std::string& key) {
+  for (const auto& f : schema())
+    if (key == f.key) return &f;
+  return nullptr;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string group_of(const std::string& key) {
+  const auto dot = key.rfind('.');
+  return dot == std::string::npos ? "" : key.substr(0, dot);
+}
+
+const char* const kArchitectures[] = {"volta", "turing", "ampere", "ada", "hopper", "blackwell"};
+
+// Cross-field rules the unit parser cannot see; each error points at the value that breaks the rule.
+void check_consistency(const GpuSpec& g, const RawSpec& raw) {
+  auto where = [&](const char* key) {
+    auto it = raw.values.find(key);
+    return it == raw.values.end() ? std::string() : it->second.where;
+  };
+  bool known_arch = false;
+  for (const char* a : kArchitectures) known_arch |= g.architecture == a;
+  if (!known_arch)
+    throw InputError(where("architecture"), "unknown architecture '" + g.architecture +
+                                                "'; expected one of: volta, turing, ampere, ada, hopper, blackwell");
+  if (g.sustained_clock_mhz > g.boost_clock_mhz)
+    throw InputError(where("clock.sustained"), "sustained clock is above the boost clock; lower clock.sustained");
+  if (g.smem_per_block_bytes > g.smem_per_sm_bytes)
+    throw InputError(where("sm_limits.shared_memory_per_block"),
+                     "shared memory per block exceeds shared memory per SM; check sm_limits");
+  if (g.smem_per_sm_bytes > g.l1_bytes_per_sm)
+    throw InputError(where("sm_limits.shared_memory"), "shared memory per SM exceeds the L1/shared capacity (l1)");
+  if (g.max_threads_per_sm % 32 != 0)
+    throw InputError(where("sm_limits.max_threads"), "max_threads must be a multiple of the warp size (32)");
+  if (g.max_threads_per_block > g.max_threads_per_sm)
+    throw InputError(where("sm_limits.max_threads_per_block"), "max_threads_per_block exceeds max_threads per SM");
+}
+
+std::string fmt(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<std::string> gpu_spec_keys() {
+  std::vector<std::string> keys;
+  for (const auto& f : schema()) keys.emplace_back(f.key);
+  return keys;
+}
+
+std::vector<std::string> gpu_spec_children(const std::string& group) {
+  std::vector<std::string> out;
+  const std::string prefix = group.empty() ? "" : group + ".";
+  for (const auto& f : schema()) {
+    const std::string key = f.key;
+    if (key.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = key.substr(prefix.size());
+    const std::string child = rest.substr(0, rest.find('.'));
+    bool seen = false;
+    for (const auto& c : out) seen |= c == child;
+    if (!seen) out.push_back(child);
+  }
+  return out;
+}
+
+bool is_gpu_spec_leaf(const std::string& key) { return find_field(key) != nullptr; }
+
+bool is_gpu_spec_group(const std::string& key) {
+  if (key.empty() || is_gpu_spec_leaf(key)) return false;
+  return !gpu_spec_children(key).empty();
+}
+
+void apply_overrides(RawSpec& raw, const std::vector<std::string>& overrides) {
+  for (const auto& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("--set", "'" + o + "' is not key=value; write e.g. --set dram.bandwidth=4.8TB/s");
+    const std::string key = o.substr(0, eq);
+    if (!is_gpu_spec_leaf(key))
+      throw InputError("--set", "unknown key '" + key + "'; valid keys: " + join(gpu_spec_keys()));
+    raw.values[key] = RawValue{o.substr(eq + 1), "--set", ""};
+  }
+}
+
+GpuSpec build_gpu_spec(const RawSpec& raw, const std::string& name, const std::string& source_file) {
+  GpuSpec g;
+  g.name = name;
+  g.source_file = source_file;
+  for (const auto& [key, value] : raw.values)
+    if (!find_field(key))  // the loader rejects these first; this guards hand-built RawSpecs
+      throw InputError(value.where, "unknown key '" + key + "'; valid keys: " + join(gpu_spec_keys()));
+  for (const auto& f : schema()) {
+    auto it = raw.values.find(f.key);
+    if (it == raw.values.end()) {
+      if (f.need == Need::required) {
+        const std::string group = group_of(f.key);
+        auto gw = raw.group_where.find(group);
+        if (gw == raw.group_where.end()) gw = raw.group_where.find("");
+        throw InputError(gw == raw.group_where.end() ? source_file : gw->second,
+                         std::string("missing required key '") + f.key + "'; add it (" +
+                             (f.set_text ? std::string("text") : unit_kind_name(f.kind)) + "), see gpus/README.md");
+      }
+      g.key_sources[f.key] = "default";
+      continue;
+    }
+    const RawValue& v = it->second;
+    g.key_sources[f.key] = v.comment.empty() ? v.where : v.where + "  " + v.comment;
+    if (v.text == "none") {  // clears an optional value inherited through `extends:`
+      if (f.need == Need::required)
+        throw InputError(v.where, std::string("'") + f.key + "' is required and cannot be none; give a value");
+      continue;
+    }
+    if (f.set_text) {
+      if (v.text.empty()) throw InputError(v.where, std::string("empty value for '") + f.key + "'; give a name");
+      f.set_text(g, v.text);
+      continue;
+    }
+    const double x = parse_quantity(v.text, f.kind, v.where, f.sign);
+    // Sizes live in int64 bytes (cap 1 PB), counts in int.
+    const double limit = f.kind == U::size ? 1e15 : double(std::numeric_limits<int32_t>::max());
+    if (f.integer && (x != std::floor(x) || x > limit))
+      throw InputError(v.where, "'" + v.text + "' must be a whole number" +
+                                    (f.kind == U::size ? " of bytes" : "") + " of realistic size; fix " + f.key);
+    f.set(g, x);
+  }
+  g.max_warps_per_sm = g.max_threads_per_sm / 32;  // CUDA warp size is 32 on every NVIDIA GPU
+  check_consistency(g, raw);
+  return g;
+}
+
+std::vector<SpecField> describe(const GpuSpec& g) {
+  std::vector<SpecField> rows;
+  auto source = [&](const char* key) {
+    auto it = g.key_sources.find(key);
+    return it == g.key_sources.end() ? std::string() : it->second;
+  };
+  for (const auto& f : schema()) {
+    if (f.set_text) {
+      const std::string& v = f.get_text(g);
+      if (!v.empty()) rows.push_back({f.key, v, "", source(f.key)});
+      continue;
+    }
+    if (std::string(f.key) == "price" && !g.price_per_hour_usd) continue;
+    const FormattedQuantity q = format_quantity(f.get(g), f.kind);
+    rows.push_back({f.key, q.number, q.unit, source(f.key)});
+  }
+  rows.push_back({"sm_limits.max_warps", std::to_string(g.max_warps_per_sm), "", "derived: max_threads / 32"});
+  for (Dtype d : kAllDtypes) {
+    const double flops = g.tensor_flops_per_s(d);
+    if (flops <= 0) continue;
+    rows.push_back({"peak.tensor." + std::string(dtype_name(d)), fmt(flops / 1e12, 5),
+                    d == Dtype::int8 ? "TOPS" : "TFLOPS", "derived: tensor x sms x clock.sustained"});
+  }
+  rows.push_back({"peak.fp32", fmt(g.fp32_flops_per_s() / 1e12, 5), "TFLOPS", "derived: fp32 x sms x clock.sustained"});
+  rows.push_back({"peak.fp64", fmt(g.fp64_flops_per_clk_per_sm * g.sms * g.clock_hz() / 1e12, 5), "TFLOPS",
+                  "derived: fp64 x sms x clock.sustained"});
+  rows.push_back({"peak.smem_bandwidth", fmt(g.smem_bytes_per_clk_per_sm * g.sms * g.clock_hz() / 1e12, 5), "TB/s",
+                  "derived: smem_bandwidth x sms x clock.sustained"});
+  return rows;
+}
+
+}  // namespace loom

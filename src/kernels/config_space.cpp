@@ -1,0 +1,320 @@
+// Config names, per-config resources and validity on a GPU, default candidates, and macro/micro splits.
+#include "kernels/config_space.h"
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+
+#include "core/error.h"
+
+namespace loom {
+namespace {
+
+const char* name_format(const std::string& naming) {
+  if (naming == "tile") return "BMxBNxBK_s<stages>_w<warps>[_sk<split>], e.g. 128x256x64_s4_w8";
+  if (naming == "attention") return "BMxBN_w<warps>[_sp<splits>], e.g. 128x128_w8";
+  if (naming == "rows") return "r<rows per CTA>_w<warps>, e.g. r1_w8";
+  if (naming == "flat") return "w<warps>_e<elements per thread>, e.g. w4_e4";
+  return "one of the names in the family's YAML";
+}
+
+bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+const TileEntry* find_tile(const ConfigTable& t, int bm, int bn, int bk, int warps) {
+  for (const auto& e : t.tiles)
+    if (e.bm == bm && e.bn == bn && e.bk == bk && e.warps == warps) return &e;
+  return nullptr;
+}
+
+/// Smallest entry of `options` >= want (or the largest one).
+int snap_up(const std::vector<int>& options, int64_t want) {
+  std::vector<int> s = options;
+  std::sort(s.begin(), s.end());
+  for (int o : s)
+    if (o >= want) return o;
+  return s.back();
+}
+
+bool is_decode(const ConfigTable& t) { return t.family == "attention_decode"; }
+
+}  // namespace
+
+std::string config_name(const ConfigTable& table, const TileConfig& c) {
+  const std::string& n = table.naming;
+  if (n == "tile")
+    return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + "_s" +
+           std::to_string(c.stages) + "_w" + std::to_string(c.warps) +
+           (c.split_k > 1 ? "_sk" + std::to_string(c.split_k) : "");
+  if (n == "attention")
+    return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "_w" + std::to_string(c.warps) +
+           (c.splits > 0 ? "_sp" + std::to_string(c.splits) : "");
+  if (n == "rows") return "r" + std::to_string(c.rows_per_cta) + "_w" + std::to_string(c.warps);
+  if (n == "flat") return "w" + std::to_string(c.warps) + "_e" + std::to_string(c.elems_per_thread);
+  return c.name;
+}
+
+TileConfig parse_config(const ConfigTable& table, Family f, const std::string& name, const std::string& where) {
+  static const std::regex tile_re(R"(([0-9]{1,4})x([0-9]{1,4})x([0-9]{1,4})_s([0-9]{1,2})_w([0-9]{1,2})(_sk([0-9]{1,3}))?)");
+  static const std::regex attn_re(R"(([0-9]{1,4})x([0-9]{1,4})_w([0-9]{1,2})(_sp([0-9]{1,3}))?)");
+  static const std::regex rows_re(R"(r([0-9]{1,3})_w([0-9]{1,2}))");
+  static const std::regex flat_re(R"(w([0-9]{1,2})_e([0-9]{1,3}))");
+  const std::string fam = family_name(f);
+  auto bad = [&](const std::string& why) {
+    return InputError(where, "bad config '" + name.substr(0, 60) + "' for " + fam + ": " + why + "; names look like " +
+                                 name_format(table.naming) + " (see kernels/" + fam + ".yaml)");
+  };
+  TileConfig c;
+  std::smatch m;
+  const std::string& n = table.naming;
+  if (name.size() > 40) throw bad("name too long");  // also keeps std::regex's recursion shallow
+  if (n == "tile") {
+    if (!std::regex_match(name, m, tile_re)) throw bad("not a tile config name");
+    c.bm = std::stoi(m[1]), c.bn = std::stoi(m[2]), c.bk = std::stoi(m[3]);
+    c.stages = std::stoi(m[4]), c.warps = std::stoi(m[5]);
+    c.split_k = m[7].matched ? std::stoi(m[7]) : 1;
+    const TileEntry* e = find_tile(table, c.bm, c.bn, c.bk, c.warps);
+    if (!e) throw bad("no tile " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
+                      " with " + std::to_string(c.warps) + " warps in the config space");
+    c.mma = e->mma;
+    if (!contains(table.stages.at(e->mma), c.stages)) throw bad("stage count not in the config space");
+    if (!contains(table.split_k, c.split_k) || (m[7].matched && c.split_k == 1))
+      throw bad("split-K " + std::to_string(c.split_k) + " not in the config space");
+  } else if (n == "attention") {
+    if (!std::regex_match(name, m, attn_re)) throw bad("not an attention config name");
+    c.bm = std::stoi(m[1]), c.bn = std::stoi(m[2]), c.warps = std::stoi(m[3]);
+    c.splits = m[5].matched ? std::stoi(m[5]) : 0;
+    if (m[5].matched && !is_decode(table)) throw bad("_sp<splits> applies to attention_decode only");
+    if (m[5].matched && (c.splits < 1 || c.splits > 256)) throw bad("splits must be 1..256");
+    const TileEntry* e = find_tile(table, c.bm, c.bn, 0, c.warps);
+    if (!e) throw bad("no tile " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + " with " +
+                      std::to_string(c.warps) + " warps in the config space");
+    c.mma = e->mma, c.kv_stages = e->kv_stages;
+  } else if (n == "rows") {
+    if (!std::regex_match(name, m, rows_re)) throw bad("not a row-kernel config name");
+    c.rows_per_cta = std::stoi(m[1]), c.warps = std::stoi(m[2]);
+    if (!contains(table.rows_per_cta, c.rows_per_cta) || !contains(table.warps, c.warps))
+      throw bad("rows per CTA or warps not in the config space");
+  } else if (n == "flat") {
+    if (!std::regex_match(name, m, flat_re)) throw bad("not an elementwise config name");
+    c.warps = std::stoi(m[1]), c.elems_per_thread = std::stoi(m[2]);
+    if (!contains(table.warps, c.warps) || !contains(table.elems_per_thread, c.elems_per_thread))
+      throw bad("warps or elements per thread not in the config space");
+  } else {
+    if (!contains(table.fixed, name)) throw bad("unknown config");
+  }
+  c.name = n == "fixed" ? name : config_name(table, c);
+  return c;
+}
+
+std::string fit_config(TileConfig& c, const ConfigTable& table, const KernelShape& s, const GpuSpec& gpu) {
+  const std::string& arch = gpu.architecture;
+  const double in_bytes = dtype_bytes(s.dtype);
+  c.threads = 32 * c.warps;
+  if (table.naming == "tile" || table.naming == "attention") {
+    const TileEntry* e = find_tile(table, c.bm, c.bn, c.bk, c.warps);
+    if (!e) return "tile not in the config space";
+    if (!contains(e->archs, arch)) return "tile not available on architecture '" + arch + "'";
+    c.mma = e->mma == "auto" ? ((arch == "hopper" || arch == "blackwell") && c.bm % 64 == 0 ? "wgmma" : "mma_sync")
+                             : e->mma;
+    if (table.naming == "tile") {
+      if ((c.mma == "simt") != (s.dtype == Dtype::fp32))
+        return c.mma == "simt" ? "SIMT (FMA-pipe) tiles run fp32 only" : "tensor-core tiles do not run dtype=fp32";
+      auto ms = table.max_stages.find(arch);
+      if (ms != table.max_stages.end() && c.stages > ms->second)
+        return std::to_string(c.stages) + " stages need cp.async (sm_80+); '" + arch + "' allows " +
+               std::to_string(ms->second);
+      c.regs_per_thread = table.regs_base + static_cast<int>(std::ceil(double(c.bm) * c.bn / c.threads));
+      c.smem_bytes = static_cast<int64_t>(std::ceil(double(c.stages) * (c.bm + c.bn) * c.bk * in_bytes));
+      int64_t k = s.family == Family::moe ? (s.moe_w2 ? s.inter : s.hidden) : s.k;
+      int64_t k_iters = (k + c.bk - 1) / c.bk;
+      if (c.split_k > k_iters)
+        return "split-K " + std::to_string(c.split_k) + " exceeds the " + std::to_string(k_iters) + " k-iterations";
+    } else {
+      const double d = static_cast<double>(s.head_dim);
+      c.regs_per_thread = table.regs_base + static_cast<int>(std::ceil((c.bm * d + double(c.bm) * c.bn) / c.threads));
+      c.smem_bytes = static_cast<int64_t>(std::ceil((c.bm * d + 2.0 * c.kv_stages * c.bn * d) * in_bytes));
+      if (c.splits > 0 && c.splits > (s.seq_kv + c.bn - 1) / c.bn)
+        return "more splits than KV blocks (" + std::to_string((s.seq_kv + c.bn - 1) / c.bn) + ")";
+    }
+  } else if (table.naming == "rows") {
+    c.regs_per_thread = table.regs_base;
+    c.smem_bytes = 128 * c.rows_per_cta;
+  } else if (table.naming == "flat") {
+    c.regs_per_thread = table.regs_base + std::min(2 * c.elems_per_thread, 16);  // loads beyond 8 are not all live
+    c.smem_bytes = 0;
+  } else {
+    c.threads = 0;
+    return "";
+  }
+  if (c.threads > gpu.max_threads_per_block)
+    return std::to_string(c.threads) + " threads exceed the " + std::to_string(gpu.max_threads_per_block) +
+           " per block";
+  if (gpu.max_regs_per_thread > 0 && c.regs_per_thread > gpu.max_regs_per_thread)
+    return "needs ~" + std::to_string(c.regs_per_thread) + " registers/thread, above the limit of " +
+           std::to_string(gpu.max_regs_per_thread);
+  if (c.smem_bytes > gpu.smem_per_block_bytes)
+    return "needs " + std::to_string(c.smem_bytes) + " B shared memory per block, above the " +
+           std::to_string(gpu.smem_per_block_bytes) + " B limit";
+  return "";
+}
+
+TileConfig pinned_config(const KernelShape& s, const GpuSpec& gpu) {
+  const ConfigTable& table = config_table(s.family);
+  TileConfig c = parse_config(table, s.family, *s.config, s.where);
+  std::string why = fit_config(c, table, s, gpu);
+  if (!why.empty())
+    throw InputError(s.where, "config '" + c.name + "' cannot run " + family_name(s.family) + " on gpu '" + gpu.name +
+                                  "': " + why + "; pick another (see `kernels/" + family_name(s.family) + ".yaml`)");
+  return c;
+}
+
+std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& gpu) {
+  const ConfigTable& table = config_table(s.family);
+  std::vector<TileConfig> out;
+  auto add = [&](TileConfig c) {
+    c.name = config_name(table, c);
+    if (fit_config(c, table, s, gpu).empty()) out.push_back(c);
+  };
+  if (table.naming == "tile" || table.naming == "attention") {
+    auto it = table.parsed_candidates.find(gpu.architecture);
+    if (it == table.parsed_candidates.end()) return valid_configs(s, gpu);
+    for (const TileConfig& c : it->second) {
+      if (table.naming == "tile") {  // lower the stage count until the operand ring fits
+        std::vector<int> st = table.stages.at(find_tile(table, c.bm, c.bn, c.bk, c.warps)->mma);
+        std::sort(st.rbegin(), st.rend());
+        for (int stages : st) {
+          if (stages > c.stages) continue;
+          TileConfig t = c;
+          t.stages = stages;
+          t.name = config_name(table, t);
+          if (fit_config(t, table, s, gpu).empty()) {
+            out.push_back(t);
+            break;
+          }
+        }
+      } else {
+        add(c);
+      }
+    }
+    return out;
+  }
+  // Row, elementwise and collective kernels: the launch the library computes from the shape.
+  TileConfig c;
+  auto warps_for = [&](int64_t threads) { return snap_up(table.warps, (threads + 31) / 32); };
+  switch (s.family) {
+    case Family::rms_norm:  // vLLM csrc/layernorm_kernels.cu: grid(num_tokens), block(min(hidden_size, 1024))
+      c.warps = warps_for(std::min<int64_t>(s.cols, 1024));
+      break;
+    case Family::layer_norm:  // PyTorch layer_norm_kernel.cu: one CTA per row, kCUDANumThreads = 256
+      c.warps = 8;
+      break;
+    case Family::softmax: {  // PyTorch SoftMax.cu: warp-per-row persistent softmax for dim <= 1024 (4 warps/CTA,
+      // WARP_BATCH 2 rows per warp when next_pow2(dim) <= 128); else one CTA per row, threads ~ dim / ILP.
+      if (s.cols <= 1024) {
+        c.warps = 4;
+        c.rows_per_cta = s.cols <= 128 ? 8 : 4;
+      } else {
+        int64_t ilp = static_cast<int64_t>(16 / dtype_bytes(s.dtype));
+        c.warps = warps_for(std::min<int64_t>((s.cols + ilp - 1) / ilp, 1024));
+      }
+      break;
+    }
+    case Family::rotary:  // vLLM pos_encoding_kernels.cu: grid(num_tokens), block(min(num_heads * rot_dim / 2, 512))
+      c.warps = warps_for(std::min<int64_t>(s.heads * s.head_dim / 2, 512));
+      break;
+    case Family::elementwise:
+      if (s.op == "silu_mul") {  // vLLM activation_kernels.cu: grid(num_tokens), block(min(d, 1024)), loop over d
+        c.warps = warps_for(std::min<int64_t>(s.cols, 1024));
+        c.elems_per_thread = snap_up(table.elems_per_thread, (s.cols + 32 * c.warps - 1) / (32 * c.warps));
+      } else {  // PyTorch Loops.cuh: num_threads() = 128, thread_work_size() = 4
+        c.warps = 4, c.elems_per_thread = 4;
+      }
+      break;
+    default:
+      c.name = table.fixed.front();
+      break;
+  }
+  add(c);
+  return out;
+}
+
+std::vector<TileConfig> valid_configs(const KernelShape& s, const GpuSpec& gpu) {
+  const ConfigTable& table = config_table(s.family);
+  std::vector<TileConfig> out;
+  auto add = [&](TileConfig c) {
+    c.name = config_name(table, c);
+    if (fit_config(c, table, s, gpu).empty()) out.push_back(c);
+  };
+  if (table.naming == "tile") {
+    for (const auto& e : table.tiles)
+      for (int st : table.stages.at(e.mma))
+        for (int sk : table.split_k) {
+          TileConfig c;
+          c.bm = e.bm, c.bn = e.bn, c.bk = e.bk, c.warps = e.warps, c.stages = st, c.split_k = sk;
+          add(c);
+        }
+  } else if (table.naming == "attention") {
+    std::vector<int> splits = {0};
+    if (is_decode(table)) splits = {1, 2, 4, 8, 16, 32, 64};
+    for (const auto& e : table.tiles)
+      for (int sp : splits) {
+        TileConfig c;
+        c.bm = e.bm, c.bn = e.bn, c.warps = e.warps, c.kv_stages = e.kv_stages, c.splits = sp;
+        add(c);
+      }
+  } else if (table.naming == "rows") {
+    for (int r : table.rows_per_cta)
+      for (int w : table.warps) {
+        TileConfig c;
+        c.rows_per_cta = r, c.warps = w;
+        add(c);
+      }
+  } else if (table.naming == "flat") {
+    for (int w : table.warps)
+      for (int e : table.elems_per_thread) {
+        TileConfig c;
+        c.warps = w, c.elems_per_thread = e;
+        add(c);
+      }
+  } else {
+    for (const auto& name : table.fixed) {
+      TileConfig c;
+      c.name = name;
+      add(c);
+    }
+  }
+  return out;
+}
+
+ConfigSpace config_space(const GpuSpec& gpu, const KernelSpec& spec) {
+  KernelShape s = parse_shape(spec, gpu);
+  ConfigSpace out;
+  out.family = spec.family;
+  for (const auto& c : valid_configs(s, gpu)) out.configs.push_back(c.name);
+  for (const auto& c : candidate_configs(s, gpu)) out.candidates.push_back(c.name);
+  return out;
+}
+
+ConfigSplit split_config(const std::string& family, const std::string& config) {
+  int f = -1;
+  for (size_t i = 0; i < family_names().size(); ++i)
+    if (family_names()[i] == family) f = static_cast<int>(i);
+  if (f < 0) throw InputError("config", "unknown kernel family '" + family + "'");
+  const ConfigTable& table = config_table(static_cast<Family>(f));
+  TileConfig c = parse_config(table, static_cast<Family>(f), config, "config");
+  const std::string& n = table.naming;
+  if (n == "tile")
+    return {std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
+                (c.split_k > 1 ? "_sk" + std::to_string(c.split_k) : ""),
+            "s" + std::to_string(c.stages) + "_w" + std::to_string(c.warps)};
+  if (n == "attention")
+    return {std::to_string(c.bm) + "x" + std::to_string(c.bn) + (c.splits > 0 ? "_sp" + std::to_string(c.splits) : ""),
+            "w" + std::to_string(c.warps)};
+  if (n == "rows") return {"r" + std::to_string(c.rows_per_cta), "w" + std::to_string(c.warps)};
+  return {c.name, ""};
+}
+
+}  // namespace loom

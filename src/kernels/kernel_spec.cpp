@@ -1,0 +1,99 @@
+// KernelSpec parsing and canonical printing (syntax only; families validate their own keys in params.cpp).
+#include "kernels/kernel_spec.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/error.h"
+
+namespace loom {
+namespace {
+
+/// Documentation order of each family's keys, used by to_string(); unknown keys sort after, alphabetically.
+const std::vector<std::string>& key_order(const std::string& family) {
+  static const std::map<std::string, std::vector<std::string>> orders = {
+      {"gemm", {"m", "n", "k", "batch", "dtype"}},
+      {"moe", {"tokens", "experts", "topk", "hidden", "inter", "dtype", "stage"}},
+      {"attention_prefill", {"batch", "heads", "kv_heads", "seq", "seq_kv", "head_dim", "causal", "dtype"}},
+      {"attention_decode", {"batch", "heads", "kv_heads", "seq_kv", "head_dim", "dtype"}},
+      {"rms_norm", {"rows", "cols", "dtype"}},
+      {"layer_norm", {"rows", "cols", "dtype"}},
+      {"softmax", {"rows", "cols", "dtype"}},
+      {"elementwise", {"op", "rows", "cols", "dtype"}},
+      {"rotary", {"tokens", "heads", "head_dim", "dtype"}},
+      {"all_reduce", {"bytes", "gpus"}},
+  };
+  static const std::vector<std::string> none;
+  auto it = orders.find(family);
+  return it == orders.end() ? none : it->second;
+}
+
+bool is_name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string printable(std::string_view s) {
+  std::string out;
+  for (char c : s.substr(0, 60)) out += (c >= 32 && c < 127) ? c : '?';
+  if (s.size() > 60) out += "...";
+  return out;
+}
+
+}  // namespace
+
+std::string KernelSpec::to_string() const {
+  std::string out = family;
+  std::vector<std::string> done;
+  auto emit = [&](const std::string& k) {
+    auto it = params.find(k);
+    if (it == params.end() || std::find(done.begin(), done.end(), k) != done.end()) return;
+    out += " " + k + "=" + it->second;
+    done.push_back(k);
+  };
+  for (const auto& k : key_order(family)) emit(k);
+  for (const auto& [k, v] : params)
+    if (k != "config") emit(k);
+  emit("config");
+  return out;
+}
+
+KernelSpec parse_kernel_spec(std::string_view text, std::string where) {
+  KernelSpec spec;
+  spec.where = where;
+  std::vector<std::string_view> tokens;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && is_space(text[i])) ++i;
+    size_t start = i;
+    while (i < text.size() && !is_space(text[i])) ++i;
+    if (i > start) tokens.push_back(text.substr(start, i - start));
+  }
+  if (tokens.empty())
+    throw InputError(where, "empty kernel spec; expected e.g. 'gemm m=4096 n=4096 k=4096 dtype=bf16'");
+  std::string_view fam = tokens[0];
+  if (fam.find('=') != std::string_view::npos)
+    throw InputError(where, "kernel spec must start with a family name, got '" + printable(fam) +
+                                "'; e.g. 'gemm m=4096 n=4096 k=4096 dtype=bf16'");
+  for (char c : fam)
+    if (!is_name_char(c))
+      throw InputError(where, "bad family name '" + printable(fam) + "'; use lower-case letters, digits and '_'");
+  spec.family = std::string(fam);
+  for (size_t t = 1; t < tokens.size(); ++t) {
+    std::string_view tok = tokens[t];
+    size_t eq = tok.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == tok.size())
+      throw InputError(where, "expected key=value, got '" + printable(tok) + "'");
+    std::string_view key = tok.substr(0, eq);
+    for (char c : key)
+      if (!is_name_char(c))
+        throw InputError(where, "bad key '" + printable(key) + "'; keys use lower-case letters, digits and '_'");
+    std::string value(tok.substr(eq + 1));
+    if (value.find('=') != std::string::npos)
+      throw InputError(where, "bad value in '" + printable(tok) + "'; a value may not contain '='");
+    if (!spec.params.emplace(std::string(key), value).second)
+      throw InputError(where, "duplicate key '" + std::string(key) + "'; give each key once");
+  }
+  return spec;
+}
+
+}  // namespace loom

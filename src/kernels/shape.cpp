@@ -1,0 +1,276 @@
+// Family vocabulary checks: KernelSpec (strings) -> KernelShape (typed, validated against the GPU).
+#include "kernels/shape.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <limits>
+
+#include "core/error.h"
+
+namespace loom {
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+/// Reads one family's keys from a KernelSpec: rejects unknown keys up front, then parses on demand.
+class Params {
+ public:
+  Params(const KernelSpec& spec, std::vector<std::string> keys) : spec_(spec) {
+    keys.push_back("config");
+    for (const auto& [k, v] : spec.params) {
+      bool known = false;
+      for (const auto& key : keys) known = known || key == k;
+      if (!known)
+        throw InputError(spec.where, "unknown key '" + k + "' for " + spec.family + "; valid keys: " + join(keys));
+    }
+  }
+
+  bool has(const std::string& key) const { return spec_.params.count(key) != 0; }
+
+  const std::string& raw(const std::string& key) const {
+    auto it = spec_.params.find(key);
+    if (it == spec_.params.end())
+      throw InputError(spec_.where, spec_.family + " needs " + key + "=; e.g. '" + example() + "'");
+    return it->second;
+  }
+
+  /// A required positive integer no larger than kMaxElements.
+  int64_t size(const std::string& key) const { return parse_size(key, raw(key)); }
+  int64_t size_or(const std::string& key, int64_t fallback) const {
+    return has(key) ? parse_size(key, raw(key)) : fallback;
+  }
+
+  bool flag(const std::string& key) const {
+    const std::string& v = raw(key);
+    if (v != "0" && v != "1") throw InputError(spec_.where, key + "=" + v + " must be 0 or 1");
+    return v == "1";
+  }
+
+  Dtype dtype(const std::vector<Dtype>& allowed) const {
+    const std::string& v = raw("dtype");
+    std::vector<std::string> names;
+    for (Dtype d : allowed) names.push_back(std::string(dtype_name(d)));
+    auto d = parse_dtype(v);
+    bool ok = false;
+    for (Dtype a : allowed) ok = ok || (d && *d == a);
+    if (!ok)
+      throw InputError(spec_.where, "dtype=" + v + " is not supported by " + spec_.family + "; use one of: " +
+                                        join(names));
+    return *d;
+  }
+
+  std::string choice(const std::string& key, const std::vector<std::string>& options,
+                     const std::string& fallback) const {
+    if (!has(key)) {
+      if (fallback.empty()) raw(key);  // throws "needs key="
+      return fallback;
+    }
+    const std::string& v = raw(key);
+    for (const auto& o : options)
+      if (o == v) return v;
+    throw InputError(spec_.where, key + "=" + v + " is not valid for " + spec_.family + "; use one of: " + join(options));
+  }
+
+  std::optional<std::string> config() const {
+    if (!has("config")) return std::nullopt;
+    return raw("config");
+  }
+
+ private:
+  int64_t parse_size(const std::string& key, const std::string& v) const {
+    int64_t out = 0;
+    const char* end = v.data() + v.size();
+    auto [ptr, ec] = std::from_chars(v.data(), end, out);
+    if (ec == std::errc::result_out_of_range)
+      throw InputError(spec_.where, key + "=" + v + " is too large (limit 2^40)");
+    if (ec != std::errc() || ptr != end)
+      throw InputError(spec_.where, key + "=" + v + " is not an integer; write a plain decimal number");
+    if (out <= 0) throw InputError(spec_.where, key + "=" + v + " must be > 0");
+    if (out > kMaxElements) throw InputError(spec_.where, key + "=" + v + " is too large (limit 2^40)");
+    return out;
+  }
+
+  std::string example() const {
+    static const std::map<std::string, std::string> examples = {
+        {"gemm", "gemm m=4096 n=4096 k=4096 dtype=bf16"},
+        {"moe", "moe tokens=512 experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16"},
+        {"attention_prefill", "attention_prefill batch=1 heads=32 kv_heads=8 seq=4096 head_dim=128 causal=1 dtype=bf16"},
+        {"attention_decode", "attention_decode batch=32 heads=32 kv_heads=8 seq_kv=4096 head_dim=128 dtype=bf16"},
+        {"rms_norm", "rms_norm rows=4096 cols=4096 dtype=bf16"},
+        {"layer_norm", "layer_norm rows=4096 cols=4096 dtype=bf16"},
+        {"softmax", "softmax rows=4096 cols=4096 dtype=bf16"},
+        {"elementwise", "elementwise op=silu_mul rows=4096 cols=14336 dtype=bf16"},
+        {"rotary", "rotary tokens=4096 heads=40 head_dim=128 dtype=bf16"},
+        {"all_reduce", "all_reduce bytes=33554432 gpus=8"}};
+    auto it = examples.find(spec_.family);
+    return it == examples.end() ? spec_.family : it->second;
+  }
+
+  const KernelSpec& spec_;
+};
+
+void check_elements(const KernelSpec& spec, const std::string& what, double elements) {
+  if (elements > static_cast<double>(kMaxElements))
+    throw InputError(spec.where, what + " has " + std::to_string(static_cast<int64_t>(std::min(elements, 9.0e18))) +
+                                     " elements, beyond loom's sanity limit of 2^40; check the sizes");
+}
+
+/// The GPU must have a tensor path for tensor-core dtypes (fp32 runs on the FMA pipe and is always available).
+void check_gpu_dtype(const KernelSpec& spec, const GpuSpec& gpu, Dtype d) {
+  if (d == Dtype::fp32) return;
+  if (gpu.tensor_flops_per_clk(d) <= 0)
+    throw InputError(spec.where, "gpu '" + gpu.name + "' has no " + std::string(dtype_name(d)) +
+                                     " tensor path; use a dtype this GPU supports (see `loom gpus show " + gpu.name +
+                                     "`)");
+}
+
+const std::vector<Dtype> kFloat16 = {Dtype::fp16, Dtype::bf16};
+const std::vector<Dtype> kFloatAll = {Dtype::fp32, Dtype::fp16, Dtype::bf16};
+
+void check_heads(const KernelSpec& spec, const KernelShape& s) {
+  if (s.heads % s.kv_heads != 0)
+    throw InputError(spec.where, "heads=" + std::to_string(s.heads) + " is not a multiple of kv_heads=" +
+                                     std::to_string(s.kv_heads) + "; GQA needs heads % kv_heads == 0");
+  bool ok = false;
+  std::vector<std::string> dims;
+  for (int d : kHeadDims) {
+    ok = ok || d == s.head_dim;
+    dims.push_back(std::to_string(d));
+  }
+  if (!ok)
+    throw InputError(spec.where, "head_dim=" + std::to_string(s.head_dim) + " is not supported; use one of: " +
+                                     join(dims));
+}
+
+}  // namespace
+
+const std::vector<std::string>& family_names() {
+  static const std::vector<std::string> names = {"gemm",    "moe",        "attention_prefill", "attention_decode",
+                                                 "rms_norm", "layer_norm", "softmax",           "elementwise",
+                                                 "rotary",  "all_reduce"};
+  return names;
+}
+
+std::string family_name(Family f) { return family_names()[static_cast<int>(f)]; }
+
+KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
+  KernelShape s;
+  s.where = spec.where;
+  int idx = -1;
+  for (size_t i = 0; i < family_names().size(); ++i)
+    if (family_names()[i] == spec.family) idx = static_cast<int>(i);
+  if (idx < 0)
+    throw InputError(spec.where, "unknown kernel family '" + spec.family + "'; valid families: " + join(family_names()));
+  s.family = static_cast<Family>(idx);
+  switch (s.family) {
+    case Family::gemm: {
+      Params p(spec, {"m", "n", "k", "batch", "dtype"});
+      s.m = p.size("m"), s.n = p.size("n"), s.k = p.size("k"), s.batch = p.size_or("batch", 1);
+      s.dtype = p.dtype({Dtype::fp32, Dtype::tf32, Dtype::fp16, Dtype::bf16, Dtype::fp8});
+      s.out_dtype = (s.dtype == Dtype::fp32 || s.dtype == Dtype::tf32) ? Dtype::fp32
+                    : s.dtype == Dtype::fp8                           ? Dtype::bf16
+                                                                      : s.dtype;
+      double b = static_cast<double>(s.batch);
+      check_elements(spec, "A", b * s.m * s.k), check_elements(spec, "B", b * s.k * s.n);
+      check_elements(spec, "C", b * s.m * s.n);
+      s.config = p.config();
+      break;
+    }
+    case Family::moe: {
+      Params p(spec, {"tokens", "experts", "topk", "hidden", "inter", "dtype", "stage"});
+      s.tokens = p.size("tokens"), s.experts = p.size("experts"), s.topk = p.size("topk");
+      s.hidden = p.size("hidden"), s.inter = p.size("inter");
+      s.dtype = p.dtype({Dtype::fp16, Dtype::bf16, Dtype::fp8});
+      s.out_dtype = s.dtype == Dtype::fp8 ? Dtype::bf16 : s.dtype;
+      s.moe_w2 = p.choice("stage", {"w13", "w2"}, "w13") == "w2";
+      if (s.topk > s.experts)
+        throw InputError(spec.where, "topk=" + std::to_string(s.topk) + " exceeds experts=" +
+                                         std::to_string(s.experts) + "; each token picks topk distinct experts");
+      check_elements(spec, "routed rows x hidden", static_cast<double>(s.tokens) * s.topk * s.hidden);
+      check_elements(spec, "expert weights", static_cast<double>(s.experts) * s.hidden * s.inter * 2);
+      check_elements(spec, "routed rows x inter", static_cast<double>(s.tokens) * s.topk * s.inter * 2);
+      s.config = p.config();
+      break;
+    }
+    case Family::attention_prefill: {
+      Params p(spec, {"batch", "heads", "kv_heads", "seq", "seq_kv", "head_dim", "causal", "dtype"});
+      s.batch = p.size("batch"), s.heads = p.size("heads"), s.kv_heads = p.size("kv_heads");
+      s.seq = p.size("seq"), s.seq_kv = p.size_or("seq_kv", s.seq), s.head_dim = p.size("head_dim");
+      s.causal = p.flag("causal");
+      s.dtype = p.dtype({Dtype::fp16, Dtype::bf16, Dtype::fp8});
+      s.out_dtype = s.dtype == Dtype::fp8 ? Dtype::bf16 : s.dtype;
+      check_heads(spec, s);
+      if (s.seq_kv < s.seq)
+        throw InputError(spec.where, "seq_kv=" + std::to_string(s.seq_kv) + " < seq=" + std::to_string(s.seq) +
+                                         "; prefill attends to at least its own tokens (seq_kv >= seq)");
+      check_elements(spec, "Q", static_cast<double>(s.batch) * s.heads * s.seq * s.head_dim);
+      check_elements(spec, "K", static_cast<double>(s.batch) * s.kv_heads * s.seq_kv * s.head_dim);
+      check_elements(spec, "scores", static_cast<double>(s.batch) * s.heads * s.seq * s.seq_kv / 64.0);
+      s.config = p.config();
+      break;
+    }
+    case Family::attention_decode: {
+      Params p(spec, {"batch", "heads", "kv_heads", "seq_kv", "head_dim", "dtype"});
+      s.batch = p.size("batch"), s.heads = p.size("heads"), s.kv_heads = p.size("kv_heads");
+      s.seq = 1, s.seq_kv = p.size("seq_kv"), s.head_dim = p.size("head_dim");
+      s.dtype = p.dtype({Dtype::fp16, Dtype::bf16, Dtype::fp8});
+      s.out_dtype = s.dtype == Dtype::fp8 ? Dtype::bf16 : s.dtype;
+      check_heads(spec, s);
+      check_elements(spec, "KV cache", static_cast<double>(s.batch) * s.kv_heads * s.seq_kv * s.head_dim * 2);
+      s.config = p.config();
+      break;
+    }
+    case Family::rms_norm:
+    case Family::layer_norm:
+    case Family::softmax: {
+      Params p(spec, {"rows", "cols", "dtype"});
+      s.rows = p.size("rows"), s.cols = p.size("cols");
+      s.dtype = s.out_dtype = p.dtype(kFloatAll);
+      check_elements(spec, "input", static_cast<double>(s.rows) * s.cols);
+      s.config = p.config();
+      break;
+    }
+    case Family::elementwise: {
+      Params p(spec, {"op", "rows", "cols", "dtype"});
+      s.op = p.choice("op", {"add", "mul", "silu", "gelu", "silu_mul"}, "");
+      s.rows = p.size("rows"), s.cols = p.size("cols");
+      s.dtype = s.out_dtype = p.dtype(kFloatAll);
+      check_elements(spec, "input", static_cast<double>(s.rows) * s.cols * (s.op == "silu_mul" ? 2 : 1));
+      s.config = p.config();
+      break;
+    }
+    case Family::rotary: {
+      Params p(spec, {"tokens", "heads", "head_dim", "dtype"});
+      s.tokens = p.size("tokens"), s.heads = p.size("heads"), s.head_dim = p.size("head_dim");
+      s.dtype = s.out_dtype = p.dtype(kFloatAll);
+      if (s.head_dim % 2 != 0)
+        throw InputError(spec.where, "head_dim=" + std::to_string(s.head_dim) + " must be even (rotary rotates pairs)");
+      check_elements(spec, "q/k", static_cast<double>(s.tokens) * s.heads * s.head_dim);
+      s.config = p.config();
+      break;
+    }
+    case Family::all_reduce: {
+      Params p(spec, {"bytes", "gpus"});
+      s.bytes = p.size("bytes"), s.gpus = p.size("gpus");
+      if (s.gpus > gpu.gpus_per_node && gpu.gpus_per_node > 0)
+        throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + " exceeds the " +
+                                         std::to_string(gpu.gpus_per_node) + " GPUs of one '" + gpu.name +
+                                         "' node; multi-node all-reduce is not modelled");
+      if (gpu.nvlink_bytes_per_s <= 0 && gpu.pcie_bytes_per_s <= 0 && s.gpus > 1)
+        throw InputError(spec.where, "gpu '" + gpu.name + "' has neither NVLink nor PCIe bandwidth; set one");
+      s.config = p.config();
+      break;
+    }
+  }
+  bool tensor_family = s.family == Family::gemm || s.family == Family::moe || s.family == Family::attention_prefill ||
+                       s.family == Family::attention_decode;
+  if (tensor_family) check_gpu_dtype(spec, gpu, s.dtype);
+  return s;
+}
+
+}  // namespace loom

@@ -1,0 +1,53 @@
+// KernelShape: a KernelSpec checked against its family's vocabulary (keys, integer sizes, dtypes) and the GPU.
+// One flat struct for all families; each family reads only its own fields (see kernels/README.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+#include "hw/gpu_spec.h"
+#include "kernels/kernel_spec.h"
+
+namespace loom {
+
+enum class Family { gemm, moe, attention_prefill, attention_decode, rms_norm, layer_norm, softmax, elementwise, rotary,
+                    all_reduce };
+
+/// Family names in documentation order (index = static_cast<int>(Family)).
+const std::vector<std::string>& family_names();
+std::string family_name(Family f);
+
+struct KernelShape {
+  Family family = Family::gemm;
+  std::string where;                  ///< KernelSpec::where, for error messages
+  Dtype dtype = Dtype::bf16;          ///< input dtype
+  Dtype out_dtype = Dtype::bf16;      ///< output dtype (gemm fp32/tf32 -> fp32, fp8 -> bf16)
+  std::optional<std::string> config;  ///< pinned tile config (config=), validated later against the config space
+  // gemm (C[m,n] = A[m,k] B[k,n], `batch` independent problems)
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+  // moe (fused-MoE grouped GEMM)
+  int64_t tokens = 0, experts = 0, topk = 0, hidden = 0, inter = 0;
+  bool moe_w2 = false;  ///< stage=w2 (down projection) instead of w13 (gate+up)
+  // attention (prefill and decode); rotary uses tokens, heads, head_dim
+  int64_t heads = 0, kv_heads = 0, seq = 0, seq_kv = 0, head_dim = 0;
+  bool causal = false;
+  // row kernels (rms_norm, layer_norm, softmax) and elementwise
+  int64_t rows = 0, cols = 0;
+  std::string op;  ///< elementwise op: add | mul | silu | gelu | silu_mul
+  // all_reduce
+  int64_t bytes = 0, gpus = 1;
+};
+
+/// Largest element count (of any one tensor) loom accepts; beyond it a spec is a typo, not a kernel.
+inline constexpr int64_t kMaxElements = int64_t{1} << 40;
+/// Head dimensions the attention families support (FlashAttention-2/3 and FlashInfer instantiate these).
+inline constexpr int kHeadDims[] = {64, 80, 96, 128, 192, 256};
+
+/// Checks spec against its family (unknown family/keys, missing keys, non-integer or non-positive sizes, sizes
+/// beyond kMaxElements, dtypes the family or `gpu` cannot run) and returns the typed shape. Throws InputError.
+KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu);
+
+}  // namespace loom

@@ -1,0 +1,109 @@
+// Config spaces: YAML loading (strict, FILE:LINE errors), enumeration on a GPU, macro/micro split.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "kernels/config_space.h"
+#include "test_gpus.h"
+
+namespace loom {
+namespace {
+
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+TEST(ConfigSpace, EveryFamilyFileLoads) {
+  for (const auto& f : family_names()) {
+    SCOPED_TRACE(f);
+    ConfigTable t = load_config_table(kernels_dir() + "/" + f + ".yaml");
+    EXPECT_EQ(t.family, f);
+  }
+}
+
+TEST(ConfigSpace, GemmOnH100AndA100) {
+  auto h = test::test_h100();
+  ConfigSpace s = config_space(h, parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=bf16"));
+  EXPECT_EQ(s.family, "gemm");
+  EXPECT_TRUE(has(s.configs, "128x256x64_s4_w8"));
+  EXPECT_TRUE(has(s.configs, "128x256x64_s4_w8_sk4"));
+  EXPECT_FALSE(has(s.configs, "128x256x64_s5_w8"));  // 5 * 48 KiB > 227 KiB
+  EXPECT_FALSE(has(s.configs, "128x128x8_s3_w8"));   // SIMT tiles are fp32-only
+  EXPECT_TRUE(has(s.candidates, "128x256x64_s4_w8"));
+  for (const auto& c : s.candidates) EXPECT_TRUE(has(s.configs, c)) << c;
+  ConfigSpace a = config_space(test::test_a100(), parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=bf16"));
+  EXPECT_FALSE(has(a.configs, "128x256x64_s4_w8"));  // wgmma tiles are Hopper+
+  EXPECT_TRUE(has(a.configs, "256x128x32_s3_w8"));
+  ConfigSpace tf = config_space(h, parse_kernel_spec("gemm m=64 n=64 k=4096 dtype=tf32"));
+  EXPECT_TRUE(has(tf.candidates, "128x256x32_s4_w8"));  // 128x256x32_s6 lowered to 4 stages for 4-byte tf32
+}
+
+TEST(ConfigSpace, OtherFamilies) {
+  auto h = test::test_h100();
+  ConfigSpace d = config_space(h, parse_kernel_spec("attention_decode batch=1 heads=8 kv_heads=1 seq_kv=512 "
+                                                    "head_dim=128 dtype=bf16"));
+  EXPECT_TRUE(has(d.configs, "16x128_w4_sp4"));
+  EXPECT_FALSE(has(d.configs, "16x128_w4_sp8"));  // 512 keys = 4 blocks of 128
+  ConfigSpace r = config_space(h, parse_kernel_spec("rms_norm rows=8 cols=4096 dtype=bf16"));
+  EXPECT_EQ(r.candidates, std::vector<std::string>{"r1_w32"});
+  EXPECT_EQ(r.configs.size(), 30u);  // 5 row counts x 6 warp counts
+  ConfigSpace e = config_space(h, parse_kernel_spec("elementwise op=add rows=8 cols=8 dtype=bf16"));
+  EXPECT_EQ(e.candidates, std::vector<std::string>{"w4_e4"});
+  ConfigSpace ar = config_space(h, parse_kernel_spec("all_reduce bytes=8 gpus=2"));
+  EXPECT_EQ(ar.configs, std::vector<std::string>{"ring"});
+}
+
+TEST(ConfigSpace, MacroMicroSplit) {
+  ConfigSplit g = split_config("gemm", "128x256x64_s4_w8_sk4");
+  EXPECT_EQ(g.macro, "128x256x64_sk4");
+  EXPECT_EQ(g.micro, "s4_w8");
+  ConfigSplit a = split_config("attention_prefill", "128x128_w8");
+  EXPECT_EQ(a.macro, "128x128");
+  EXPECT_EQ(a.micro, "w8");
+  ConfigSplit d = split_config("attention_decode", "16x128_w4_sp8");
+  EXPECT_EQ(d.macro, "16x128_sp8");
+  ConfigSplit r = split_config("softmax", "r4_w4");
+  EXPECT_EQ(r.macro, "r4");
+  EXPECT_EQ(r.micro, "w4");
+  ConfigSplit e = split_config("elementwise", "w4_e4");
+  EXPECT_EQ(e.macro, "w4_e4");
+  EXPECT_EQ(e.micro, "");
+  EXPECT_THROW(split_config("gemm", "w4_e4"), InputError);
+  EXPECT_THROW(split_config("conv", "w4_e4"), InputError);
+}
+
+std::string load_error(const std::string& yaml) {
+  auto dir = std::filesystem::temp_directory_path() / "loom_cfg_test";
+  std::filesystem::create_directories(dir);
+  auto path = (dir / "bad.yaml").string();
+  std::ofstream(path) << yaml;
+  try {
+    load_config_table(path);
+  } catch (const InputError& e) {
+    return e.where() + ": " + e.detail();
+  }
+  return "";
+}
+
+TEST(ConfigSpace, BadYamlReportsFileAndLine) {
+  std::string e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
+                             "  - {tile: 128x256x64, warps: 8, mma: wgmma, archs: [hopper], colour: red}\n");
+  EXPECT_NE(e.find("bad.yaml:5: unknown key 'colour'"), std::string::npos) << e;
+  e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
+                 "  - {tile: 128x256, warps: 8, mma: wgmma, archs: [hopper]}\n");
+  EXPECT_NE(e.find("bad.yaml:5: bad tile '128x256'"), std::string::npos) << e;
+  e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
+                 "  - {tile: 128x256x64, warps: 8, mma: wgmma, archs: [hoper]}\n");
+  EXPECT_NE(e.find("unknown architecture 'hoper'"), std::string::npos) << e;
+  e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
+                 "  - {tile: 128x256x64, warps: 8, mma: wgmma, archs: [hopper]}\ncandidates:\n  hopper: [64x64x64_s2_w4]\n");
+  EXPECT_NE(e.find("bad.yaml:7"), std::string::npos) << e;
+  EXPECT_NE(e.find("no tile 64x64x64"), std::string::npos) << e;
+  e = load_error("family: gemm\nnaming: [oops\n");
+  EXPECT_NE(e.find("bad.yaml:"), std::string::npos) << e;
+  EXPECT_NE(e.find("YAML syntax error"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace loom
