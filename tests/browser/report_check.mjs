@@ -163,6 +163,7 @@ try {
   mkdirSync(artifactDir, { recursive: true });
   const h = Math.min(Math.ceil(facts.height) + 20, 16000);
   await wd("POST", s("/window/rect"), { width: 1400, height: h });
+  await js("window.scrollTo(0, 0);");
   writeFileSync(join(artifactDir, "report.png"), Buffer.from(await wd("GET", s("/screenshot")), "base64"));
   for (const id of ["roofline", "sol", "scatter", "timeline", "whatif"]) {
     const el = await wd("POST", s("/element"), { using: "css selector", value: "#" + id });
