@@ -114,11 +114,18 @@ std::string render_roofline(const RooflineChart& c) {
              angle);
   }
   // Compute ceilings: horizontal from where they meet the fastest slope to the right edge.
+  double last_label_y = -1e9;
   for (size_t k = 0; k < ceilings.size(); ++k) {
     const auto& cc = ceilings[k];
     double i_start = positive(top_bw) ? std::max(xlo, cc.flops_per_s / top_bw) : xlo;
-    svg.line(x(i_start), y(cc.flops_per_s), x(xhi), y(cc.flops_per_s), k == 0 ? "roof-compute" : "roof-compute-lo");
-    svg.text(kRight - 6, y(cc.flops_per_s) - 6, cc.name + " " + si(cc.flops_per_s, "FLOP/s"), "roof-label", "end");
+    double ly = y(cc.flops_per_s);
+    svg.line(x(i_start), ly, x(xhi), ly, k == 0 ? "roof-compute" : "roof-compute-lo");
+    // Labels sit above their line unless that would overlap the label above (ceilings close together); then
+    // below it, and when even that collides, a row further down.
+    double label_y = ly - 6;
+    if (label_y - last_label_y < 13) label_y = std::max(ly + 14, last_label_y + 13);
+    svg.text(kRight - 6, label_y, cc.name + " " + si(cc.flops_per_s, "FLOP/s"), "roof-label", "end");
+    last_label_y = label_y;
   }
 
   // Kernels: predicted as rings, measured as diamonds tied to their prediction by a thin line.

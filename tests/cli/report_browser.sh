@@ -19,5 +19,12 @@ if grep -qE 'https?://' "$tmp/report.html"; then fail "report references the net
 "$loom" report --json-in "$tmp/report.json" -o "$tmp/again.html" >/dev/null || fail "loom report --json-in exited $?"
 cmp -s "$tmp/report.html" "$tmp/again.html" || fail "--json-out then --json-in does not reproduce the same page"
 
+# The analytical model's own report: one roofline per GPU, one SOL card per (GPU, kernel).
+"$loom" report --gpu h100-sxm,b200 --kernel "gemm m=4096 n=4096 k=4096 dtype=bf16" \
+  --kernel "gemm m=16 n=4096 k=4096 dtype=bf16" -o "$tmp/model.html" >/dev/null || fail "loom report --gpu/--kernel exited $?"
+for id in roofline-h100-sxm roofline-b200 sol-0 sol-3; do
+  grep -q "id=\"$id\"" "$tmp/model.html" || fail "model report lacks #$id"
+done
+
 node "$src/tests/browser/report_check.mjs" "$tmp/report.html" "$art" || fail "browser checks failed (see above)"
 echo "report browser test passed; screenshot: $art/report.png"
