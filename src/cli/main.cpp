@@ -20,7 +20,8 @@ commands:
   predict --gpu G --kernel SPEC     predicted latency, ceiling and bottleneck (--gpu all: every GPU)
   predict --gpu G --batch FILE.csv  the same for every row of a CSV (column `family` + parameter columns)
   diagnose --gpu G --kernel SPEC    predicted speed-of-light table [--measured-us T]
-  report --sample -o FILE.html      self-contained HTML report (demo data; --json-in FILE for real data)
+  report --gpu G --kernel SPEC -o F.html   self-contained HTML: rooflines + speed-of-light bars
+  report --sample -o F.html         every chart kind with demo data (--json-in FILE: render a report JSON)
 
 common options:
   --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
