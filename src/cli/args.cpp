@@ -23,7 +23,8 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
   };
   for (size_t i = 0; i < argv.size(); ++i) {
     std::string a = argv[i];
-    if (a.rfind("--", 0) != 0 || a == "--") {
+    // Long flags start with "--"; a short flag (e.g. "-o") counts only when the command lists it.
+    if ((a.rfind("--", 0) != 0 && !known(flags_with_values, a) && !known(switches, a)) || a == "--") {
       positional_.push_back(a);
       continue;
     }

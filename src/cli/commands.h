@@ -12,5 +12,8 @@ using Argv = std::vector<std::string>;
 int cmd_gpus(const Argv& argv);
 int cmd_predict(const Argv& argv);
 int cmd_diagnose(const Argv& argv);
+int cmd_trace(const Argv& argv);
+int cmd_train(const Argv& argv);
+int cmd_validate(const Argv& argv);
 
 }  // namespace loom::cli

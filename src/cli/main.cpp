@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/commands_e2e.h"
+#include "cli/commands_report.h"
 #include "core/error.h"
 
 namespace {
@@ -20,11 +21,19 @@ commands:
   predict --gpu G --kernel SPEC     predicted latency, ceiling and bottleneck (--gpu all: every GPU)
   predict --gpu G --batch FILE.csv  the same for every row of a CSV (column `family` + parameter columns)
   diagnose --gpu G --kernel SPEC    predicted speed-of-light table [--measured-us T]
+  trace import --lct F.lct.gz... --cases F.cases.csv... -o OUT.corpus.csv.gz
+                                    join collector traces with sweep case lists into a corpus
+  trace import --chrome F.json      kernels of a PyTorch profiler trace, with loom specs
+  trace summary [DIR|FILE.lct]      corpus counts per family/GPU/partition, noise floor, unmatched kernels
+  train [--traces DIR] [--out DIR]  learn the efficiency model (XGBoost) from the corpus
+  validate [--check] [--max-mape X] accuracy per split/family/GPU/partition vs roofline and analytical
   e2e --gpu G --model M --phase prefill|decode --batch B --seq S [--context C] [--tp N]
       [--profile vllm|sglang|hf-eager] [--mode eager|graph|megakernel] [--trace-out FILE.json]
                                     one LLM step: TTFT/TPOT, breakdown, memory fit, timeline
   whatif --model M --batch B --input-len S --output-len N --gpus all|a,b,c [--tp 1,2] [--set GPU:key=value]
                                     ranked GPUs (TTFT, TPOT, tokens/s, tokens/$, fit) + sensitivity
+  report --gpu G --kernel SPEC -o F.html   self-contained HTML: rooflines + speed-of-light bars
+  report --sample -o F.html         every chart kind with demo data (--json-in FILE: render a report JSON)
 
 common options:
   --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
@@ -51,8 +60,12 @@ int main(int argc, char** argv) {
     if (command == "gpus") return cmd_gpus(rest);
     if (command == "predict") return cmd_predict(rest);
     if (command == "diagnose") return cmd_diagnose(rest);
+    if (command == "trace") return cmd_trace(rest);
+    if (command == "train") return cmd_train(rest);
+    if (command == "validate") return cmd_validate(rest);
     if (command == "e2e") return cmd_e2e(rest);
     if (command == "whatif") return cmd_whatif(rest);
+    if (command == "report") return cmd_report(rest);
     throw loom::InputError(command, "unknown command; run `loom --help` for the list");
   } catch (const loom::InputError& e) {
     const char* red = use_color() ? "\033[31m" : "";

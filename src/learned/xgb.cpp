@@ -4,6 +4,7 @@
 #include <xgboost/c_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 

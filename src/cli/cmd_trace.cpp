@@ -1,0 +1,122 @@
+// `loom trace import` (collector traces + case lists -> corpus; or a PyTorch profiler trace -> kernels with specs)
+// and `loom trace summary` (what a corpus or a raw trace holds).
+#include <cstdio>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/table.h"
+#include "core/error.h"
+#include "trace/chrome_trace.h"
+#include "trace/import.h"
+#include "trace/summary.h"
+
+namespace loom::cli {
+
+namespace {
+
+int import_chrome(const Args& args) {
+  ChromeTrace t = read_chrome_trace(args.require("--chrome"));
+  Table tab{{"start_us", "dur_us", "family", "op", "spec", "kernel"}, {}, {true, true, false, false, false, false}};
+  nlohmann::json arr = nlohmann::json::array();
+  for (const auto& k : t.kernels) {
+    tab.add({fmt(k.ts_us, 6), fmt(k.dur_us), k.kernel.family, k.spec_op, k.spec, k.name.substr(0, 80)});
+    arr.push_back({{"start_us", k.ts_us}, {"dur_us", k.dur_us}, {"family", k.kernel.family}, {"config", k.kernel.config},
+                   {"op", k.spec_op}, {"op_chain", k.op_chain}, {"spec", k.spec}, {"name", k.name}});
+  }
+  const std::string format = args.format();
+  if (format == "json") emit(nlohmann::json{{"device", t.device_name}, {"kernels", arr}}.dump(2) + "\n");
+  else if (format == "csv") emit(tab.csv());
+  else
+    emit(tab.text() + std::to_string(t.kernels.size()) + " kernels, " + std::to_string(t.kernels_with_spec) +
+         " with a loom spec, " + std::to_string(t.unlinked_kernels) + " not linked to an op, " +
+         std::to_string(t.skipped_events) + " malformed events skipped\n");
+  return 0;
+}
+
+int import_run_cmd(const Args& args) {
+  const auto lcts = args.all("--lct");
+  const auto cases = args.all("--cases");
+  if (lcts.empty() || cases.empty()) throw InputError("trace import", "give --lct FILE (repeatable) and --cases FILE (repeatable)");
+  ImportOptions opts;
+  opts.lenient = args.has("--lenient");
+  ImportResult r = import_run(lcts, cases, args.has("-o") ? args.get("-o") : args.require("--out"), opts);
+  std::fprintf(stderr, "loom: imported %lld of %lld cases (%s, %lld SMs) into %s; %zu unmatched; %lld dropped records\n",
+               (long long)r.stats.cases_written, (long long)r.stats.cases_in, r.gpu.c_str(), (long long)r.sms,
+               r.out_path.c_str(), r.stats.unmatched.size(), (long long)r.lct_dropped);
+  for (size_t i = 0; i < r.stats.unmatched.size() && i < 10; ++i)
+    std::fprintf(stderr, "  unmatched %s case %lld: %s\n", r.stats.unmatched[i].case_file.c_str(),
+                 (long long)r.stats.unmatched[i].case_id, r.stats.unmatched[i].reason.c_str());
+  for (const auto& w : r.stats.warnings) std::fprintf(stderr, "  warning: %s\n", w.c_str());
+  return 0;
+}
+
+int summary_cmd(const Args& args) {
+  const auto& pos = args.positional();
+  const std::string target = pos.size() > 1 ? pos[1] : data_dir() + "/traces";
+  const std::string format = args.format();
+  ReadOptions ro;
+  ro.lenient = args.has("--lenient");
+  if (std::filesystem::is_regular_file(target) && target.find(".lct") != std::string::npos) {
+    LctSummary s = summarize_lct(target, ro);
+    Table t{{"family", "kernel records"}, {}, {false, true}};
+    for (const auto& [f, n] : s.family_kernels) t.add({f, std::to_string(n)});
+    std::string head = target + ": " + std::to_string(s.records) + " records (" + std::to_string(s.kernels) +
+                       " kernels, " + std::to_string(s.memcpys) + " memcpy, " + std::to_string(s.memsets) +
+                       " memset, " + std::to_string(s.ranges) + " NVTX ranges), " + std::to_string(s.dropped) +
+                       " dropped, " + std::to_string(s.unmatched_kernels) + " unmatched kernel records\n\n";
+    emit(format == "csv" ? t.csv() : head + t.text());
+    return 0;
+  }
+  TraceSummary s = summarize_dir(target, GpuNameTable::load_default(), ro);
+  Table counts{{"gpu", "sms", "family", "cases"}, {}, {false, true, false, true}};
+  for (const auto& c : s.counts) counts.add({c.gpu_key, std::to_string(c.sms), c.family, std::to_string(c.cases)});
+  Table noise{{"family", "cases", "median spread", "p90 spread"}, {}, {false, true, true, true}};
+  for (const auto& n : s.noise)
+    noise.add({n.family, std::to_string(n.cases), fmt(n.median_spread_pct, 3) + "%", fmt(n.p90_spread_pct, 3) + "%"});
+  if (format == "json") {
+    nlohmann::json j;
+    for (const auto& c : s.counts) j["counts"].push_back({{"gpu", c.gpu_key}, {"sms", c.sms}, {"family", c.family}, {"cases", c.cases}});
+    for (const auto& n : s.noise)
+      j["noise"].push_back({{"family", n.family}, {"cases", n.cases}, {"median_spread_pct", n.median_spread_pct},
+                            {"p90_spread_pct", n.p90_spread_pct}});
+    j["files"] = s.files;
+    j["total_cases"] = s.total_cases;
+    j["kernels_total"] = s.kernels_total;
+    j["unmatched_kernels"] = s.unmatched_kernels;
+    for (const auto& sk : s.skipped) j["skipped"].push_back({{"path", sk.path}, {"reason", sk.reason}});
+    emit(j.dump(2) + "\n");
+    return 0;
+  }
+  if (format == "csv") {
+    emit(counts.csv());
+    return 0;
+  }
+  std::string out = "Cases per GPU x partition x family\n\n" + counts.text() +
+                    "\nNoise floor per family (spread = (p90 - p10) / median over repetitions)\n\n" + noise.text();
+  out += "\n" + std::to_string(s.total_cases) + " cases in " + std::to_string(s.files) + " files; " +
+         std::to_string(s.kernels_total) + " kernel names, " + std::to_string(s.unmatched_kernels) +
+         " not recognised by any name rule\n";
+  for (const auto& [name, n] : s.unmatched_names) out += "  unmatched: " + std::to_string(n) + "x " + name.substr(0, 100) + "\n";
+  for (const auto& sk : s.skipped) out += "  skipped " + sk.path + ": " + sk.reason + "\n";
+  emit(out);
+  return 0;
+}
+
+}  // namespace
+
+int cmd_trace(const Argv& argv) {
+  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format"}, {"--lenient"});
+  const auto& pos = args.positional();
+  if (pos.empty()) throw InputError("trace", "usage: loom trace import|summary ...; see `loom --help`");
+  if (pos[0] == "import") {
+    if (args.has("--chrome")) return import_chrome(args);
+    return import_run_cmd(args);
+  }
+  if (pos[0] == "summary") return summary_cmd(args);
+  throw InputError("trace " + pos[0], "unknown subcommand; use import or summary");
+}
+
+}  // namespace loom::cli

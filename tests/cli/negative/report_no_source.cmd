@@ -1,0 +1,1 @@
+report -o /tmp/loom-neg-report.html

@@ -1,0 +1,1 @@
+report --sample --json-in tests/data/report/unknown_key.json

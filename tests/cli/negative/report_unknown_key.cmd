@@ -1,0 +1,1 @@
+report --json-in tests/data/report/unknown_key.json -o /tmp/loom-neg-report.html
