@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/commands_e2e.h"
 #include "cli/commands_report.h"
+#include "cli/commands_tune.h"
 #include "core/error.h"
 
 namespace {
@@ -34,6 +35,9 @@ commands:
                                     ranked GPUs (TTFT, TPOT, tokens/s, tokens/$, fit) + sensitivity
   report --gpu G --kernel SPEC -o F.html   self-contained HTML: rooflines + speed-of-light bars
   report --sample -o F.html         every chart kind with demo data (--json-in FILE: render a report JSON)
+  tune --gpu G --kernel SPEC        config choice for loom's gemm/moe kernels from the wave tables (models/tune/)
+  tune --plan|--fit|--validate|--export --gpu G --family gemm|moe [--traces DIR] [--out PATH] [--format json]
+                                    sparse sampling plan, fit tables from the corpus, held-out validation, C header
 
 common options:
   --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
@@ -66,6 +70,7 @@ int main(int argc, char** argv) {
     if (command == "e2e") return cmd_e2e(rest);
     if (command == "whatif") return cmd_whatif(rest);
     if (command == "report") return cmd_report(rest);
+    if (command == "tune") return cmd_tune(rest);
     throw loom::InputError(command, "unknown command; run `loom --help` for the list");
   } catch (const loom::InputError& e) {
     const char* red = use_color() ? "\033[31m" : "";

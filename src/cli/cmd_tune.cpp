@@ -1,0 +1,182 @@
+// `loom tune`: the wave model's CLI. A decision from the committed tables (--kernel), the sparse sampling plan
+// (--plan), fitting the tables from the corpus (--fit), held-out validation (--validate) and export (--export).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/args.h"
+#include "cli/commands_tune.h"
+#include "cli/common.h"
+#include "cli/progress.h"
+#include "cli/table.h"
+#include "cli/tune_views.h"
+#include "core/error.h"
+#include "hw/catalog.h"
+#include "kernels/kernel_spec.h"
+#include "trace/trace.h"
+#include "wave/decide.h"
+#include "wave/export.h"
+#include "wave/fit.h"
+#include "wave/plan.h"
+#include "wave/validate.h"
+
+namespace loom::cli {
+namespace {
+
+using namespace loom::wave;
+
+struct Setup {
+  std::string gpu_key, family;
+  GpuSpec gpu;
+};
+
+Setup setup(const Args& args, bool need_family) {
+  Setup s;
+  s.gpu_key = args.require("--gpu");
+  s.gpu = Catalog::load().get(s.gpu_key);  // validates the name ("unknown GPU ...; try `loom gpus`")
+  if (need_family) {
+    s.family = args.require("--family");
+    check_tune_family(s.family, "--family");
+  }
+  return s;
+}
+
+std::string tables_file(const Args& args, const Setup& s) {
+  return args.get("--tables", tables_path(s.gpu_key, s.family));
+}
+
+// Pool, anchors and tables from the corpus (shared by --fit and --validate).
+struct Fitted {
+  std::vector<Corpus> corpora;
+  Pool pool;
+  std::vector<bool> sampled;
+  TuneTables tables;
+};
+
+Fitted fit_from_traces(const Args& args, const Setup& s) {
+  Fitted f;
+  const std::string traces = args.require("--traces");
+  Progress read("reading corpus");
+  f.corpora = read_corpus_dir(traces);
+  read.finish(std::to_string(f.corpora.size()) + " corpus files");
+  f.pool = load_pool(f.corpora, s.gpu, s.gpu_key, s.family, "--traces");
+  AnchorOptions opt;
+  if (auto x = args.number("--sample-fraction")) {
+    if (*x <= 0 || *x >= 1) throw InputError("--sample-fraction", "must be in (0, 1), e.g. 0.25");
+    opt.fraction = *x;
+  }
+  f.sampled = select_anchors(f.pool, opt);
+  Progress fit("fitting " + s.gpu_key + " " + s.family + " tables");
+  f.tables = build_tables(f.pool, f.sampled, default_config(s.family), [&](size_t d, size_t t) { fit.update(d, t); });
+  fit.finish(std::to_string(f.tables.macros.size()) + " macro configs from " + std::to_string(f.tables.sampled_shapes) +
+             " sampled shapes");
+  return f;
+}
+
+int run_plan(const Args& args) {
+  Setup s = setup(args, true);
+  std::vector<TuneConfig> known;
+  try {
+    known = load_tables(tables_file(args, s)).configs;  // measured registers, when tables exist
+  } catch (const InputError&) {
+    // No tables yet: occupancy from 128 registers per thread (stated in the plan header).
+  }
+  PlanStats st;
+  const auto lines = make_plan(s.family, bench_configs(s.family, s.gpu, known), s.gpu.sms, &st);
+  std::string text = "# loom tune --plan --gpu " + s.gpu_key + " --family " + s.family + ": " +
+                     std::to_string(st.points) + " (shape, config) points on " + std::to_string(st.shapes) +
+                     " shapes, " + std::to_string(st.macro_buckets) + " (macro, wave bucket) cells" +
+                     (known.empty() ? "; registers assumed 128/thread" : "; registers from the committed tables") +
+                     "\n# run: loom-bench --plan FILE\n";
+  for (const auto& l : lines) text += l + "\n";
+  if (args.has("--out")) {
+    std::ofstream out(args.get("--out"));
+    if (!out) throw InputError("--out", "cannot write " + args.get("--out"));
+    out << text;
+    std::printf("%zu plan points (%zu shapes) written to %s\n", st.points, st.shapes, args.get("--out").c_str());
+  } else {
+    emit(text);
+  }
+  return 0;
+}
+
+int run_fit(const Args& args) {
+  Setup s = setup(args, true);
+  Fitted f = fit_from_traces(args, s);
+  const std::string out = args.get("--out", tables_path(s.gpu_key, s.family));
+  save_tables(f.tables, out);
+  emit(fit_summary_text(f.tables, f.pool.incomplete_shapes) + "tables written to " + out + "\n");
+  return 0;
+}
+
+int run_validate(const Args& args) {
+  Setup s = setup(args, true);
+  Fitted f = fit_from_traces(args, s);
+  ValidateOptions opt;
+  opt.time_decisions = !args.has("--no-timing");
+  Progress p("validating on held-out shapes");
+  const auto report = validate_tables(f.pool, f.sampled, f.tables,
+                                      s.family == "gemm" ? cublas_latencies(f.corpora, s.gpu_key)
+                                                         : std::map<std::string, double>{},
+                                      opt);
+  p.finish(std::to_string(report.heldout_shapes) + " held-out shapes");
+  emit(args.format() == "json" ? validation_json(report).dump(1) + "\n" : validation_text(report));
+  return 0;
+}
+
+int run_export(const Args& args) {
+  Setup s = setup(args, true);
+  const TuneTables t = load_tables(tables_file(args, s), s.gpu_key, s.family);
+  emit("wrote " + export_tables(t, args.require("--out")) + "\n");
+  return 0;
+}
+
+int run_decide(const Args& args) {
+  Setup s = setup(args, false);
+  KernelSpec spec = parse_kernel_spec(args.require("--kernel"));
+  s.family = spec.family;
+  const TuneShape shape = parse_tune_shape(spec);
+  const TuneTables t = load_tables(tables_file(args, s), s.gpu_key, s.family);
+  const CompiledTables ct = compile_tables(t, parse_extrapolation(args.get("--extrapolate", "ratio"), "--extrapolate"));
+  const Choice c = decide(ct, shape);
+  int reps = 1001;
+  if (auto r = args.number("--reps")) reps = std::max(0, int(*r));
+  double median_ns = 0;
+  if (reps > 0) {  // median over `reps` batches of 1000 decisions, on this one core
+    std::vector<double> ns;
+    volatile int sink = 0;
+    for (int r = 0; r < reps; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < 1000; ++i) sink = sink + decide(ct, shape).config;
+      ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / 1000);
+    }
+    std::nth_element(ns.begin(), ns.begin() + ns.size() / 2, ns.end());
+    median_ns = ns[ns.size() / 2];
+  }
+  emit(args.format() == "json" ? decision_json(ct, shape, c, median_ns, reps).dump(1) + "\n"
+                               : decision_text(ct, shape, c, median_ns, reps));
+  return 0;
+}
+
+}  // namespace
+
+int cmd_tune(const std::vector<std::string>& argv) {
+  Args args(argv,
+            {"--gpu", "--family", "--kernel", "--traces", "--out", "--tables", "--format", "--sample-fraction",
+             "--extrapolate", "--reps"},
+            {"--plan", "--fit", "--validate", "--export", "--no-timing"});
+  const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export");
+  if (modes > 1) throw InputError("tune", "give at most one of --plan, --fit, --validate, --export");
+  if (args.has("--plan")) return run_plan(args);
+  if (args.has("--fit")) return run_fit(args);
+  if (args.has("--validate")) return run_validate(args);
+  if (args.has("--export")) return run_export(args);
+  if (!args.has("--kernel"))
+    throw InputError("tune", "missing --kernel SPEC (or one of --plan, --fit, --validate, --export); see `loom --help`");
+  return run_decide(args);
+}
+
+}  // namespace loom::cli

@@ -1,0 +1,59 @@
+// Wave model, step 5: microsecond config selection. The tables are compiled into dense arrays (one cell per macro x
+// wave bucket x L anchor, gaps filled once); a decision evaluates every macro's bilinear model and takes the micro
+// config at the nearest L anchor. The exported C header (export.h) carries the same arrays.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wave/tables.h"
+
+namespace loom::wave {
+
+/// How a wave bucket without samples borrows a sampled one (nearest in log waves):
+/// ratio: T(G, L) = T_src(G * r, L) / r with r = src mean waves / query waves (time scales with the wave count);
+/// linear: T_src(G, L), the source bilinear model evaluated outside its range.
+enum class Extrapolation { ratio, linear };
+Extrapolation parse_extrapolation(const std::string& s, const std::string& where);
+
+/// Dense form of TuneTables.
+struct CompiledTables {
+  struct Cell {  ///< one (macro, wave bucket)
+    double a = 0, b = 0, c = 0, d = 0, floor_us = 0;
+    double ref_waves = 0;  ///< 0: the bucket's own fit; > 0: borrowed, the source's mean waves
+  };
+  struct Macro {
+    std::string name;  ///< macro config, e.g. "128x128x32"
+    int bm = 0, bn = 0, bk = 0;
+    int64_t slots = 0;           ///< sms x ctas_per_sm
+    std::vector<Cell> cells;     ///< per wave bucket
+    std::vector<int> micro;      ///< per (bucket * kLAnchors + anchor): config index
+  };
+  std::string gpu, family;
+  int sms = 0;
+  int buckets = 0;
+  bool moe = false;
+  Extrapolation mode = Extrapolation::ratio;
+  std::vector<std::string> configs;
+  std::vector<Macro> macros;  ///< only macros with at least one fitted bucket
+  std::vector<uint8_t> bucket_of_wave;  ///< dense lookup for waves < size(); larger waves use the last bucket
+};
+
+/// Compiles tables; throws InputError if no macro has a fit.
+CompiledTables compile_tables(const TuneTables& t, Extrapolation mode = Extrapolation::ratio);
+
+struct Choice {
+  int config = -1;           ///< index into CompiledTables::configs
+  double predicted_us = 0;
+  int64_t ctas = 0, loop_iters = 0, waves = 0;
+  int bucket = 0, anchor = 0;
+  bool borrowed = false;     ///< the chosen macro's bucket had no samples (extrapolated)
+};
+
+/// Picks a config for a shape of the tables' family (no allocation, no exceptions).
+Choice decide(const CompiledTables& t, const TuneShape& s);
+/// Predicted latency of one macro (index into t.macros) for a shape; fills G, L, waves, bucket.
+double predict_macro(const CompiledTables& t, size_t macro, const TuneShape& s, Choice* info = nullptr);
+
+}  // namespace loom::wave

@@ -1,0 +1,76 @@
+// Wave model, step 1: the unified mapping (shape, config) -> (G, L, waves) for loom-bench's own GEMM and fused-MoE
+// kernels (bench/configs.h, bench/gemm_tiled.cuh, bench/moe.cu), and the macro/micro split of their config names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/gpu_spec.h"
+#include "kernels/kernel_spec.h"
+
+namespace loom::wave {
+
+/// One kernel configuration of loom-bench with the resources that fix its occupancy.
+struct TuneConfig {
+  std::string name;   ///< e.g. "128x128x32_s3_w8"
+  std::string macro;  ///< tile shape, fixes G and L: "128x128x32"
+  std::string micro;  ///< schedule: "s3_w8"
+  int bm = 0, bn = 0, bk = 0, stages = 0, warps = 0;
+  int regs_per_thread = 0;  ///< measured (CUPTI, corpus column regs); 0 = unknown
+  int64_t smem_bytes = 0;   ///< STAGES*(BM+BN)*(BK+8)*2 (bench/gemm_tiled.cuh smem_bytes())
+  int ctas_per_sm = 0;      ///< resident CTAs per SM (analytical/occupancy.h on the GPU's limits)
+};
+
+/// A GEMM or fused-MoE problem in the vocabulary of loom-bench's sweeps.
+struct TuneShape {
+  std::string family;                 ///< "gemm" | "moe"
+  int64_t m = 0, n = 0, k = 0;        ///< gemm: C[m,n] = A[m,k] B[n,k]^T
+  int64_t tokens = 0, experts = 0, topk = 0, hidden = 0, inter = 0;
+  int stage = 13;                     ///< moe: 13 = w13 (up+gate, N = 2*inter, K = hidden), 2 = w2 (N = hidden, K = inter)
+};
+
+/// Where one (shape, config) lands on the chip.
+struct GridMap {
+  int64_t ctas = 0;        ///< G
+  int64_t loop_iters = 0;  ///< L = ceil(K / BK)
+  int64_t waves = 0;       ///< ceil(G / (sms * ctas_per_sm))
+};
+
+/// The families `loom tune` supports.
+bool is_tune_family(const std::string& family);
+/// Throws InputError(where, ...) unless family is gemm or moe.
+void check_tune_family(const std::string& family, const std::string& where);
+
+/// Parses "BMxBNxBK_sS_wW". Macro/micro come from kernels::split_config when kernels/<family>.yaml knows the name,
+/// else from the name itself (loom-bench's space differs from the YAML's); both give "BMxBNxBK" / "sS_wW".
+/// Throws InputError(where, ...) on a malformed name.
+TuneConfig parse_tune_config(const std::string& family, const std::string& name, const std::string& where);
+/// Shared memory of loom-bench's tiled kernel: STAGES * (BM + BN) * (BK + 8) * 2 bytes (padded bf16 rows).
+int64_t bench_smem_bytes(int bm, int bn, int bk, int stages);
+/// Fills ctas_per_sm from regs/smem/threads (regs 0: assumes 128/thread, stated in the README).
+void fit_occupancy(TuneConfig& c, const GpuSpec& gpu);
+
+/// The problem of a kernel spec (gemm: m n k; moe: tokens experts topk hidden inter stage=w13|w2; dtype bf16 if
+/// given; a config= key is ignored). Throws InputError(spec.where, ...) on other families or missing sizes.
+TuneShape parse_tune_shape(const KernelSpec& spec);
+/// The loom spec of a shape with a config, exactly as loom-bench writes it ("gemm m=.. n=.. k=.. dtype=bf16 config=X").
+std::string tune_spec(const TuneShape& s, const std::string& config = "");
+
+/// M-tiles of a fused-MoE launch: rows tokens*topk routed round-robin over experts (bench/moe.cu route_uniform),
+/// each expert's rows padded to a multiple of bm, one M-tile per bm rows of each expert that has rows.
+int64_t moe_m_tiles(int64_t tokens, int64_t experts, int64_t topk, int bm);
+/// G and L of a shape under a tile (bm, bn, bk): gemm G = ceil(M/BM)*ceil(N/BN); moe G = moe_m_tiles*ceil(N/BN).
+GridMap map_grid(const TuneShape& s, int bm, int bn, int bk);
+/// map_grid plus waves = ceil(G / (sms * ctas_per_sm)).
+GridMap map_shape(const TuneShape& s, const TuneConfig& c, int sms);
+
+/// Wave buckets: exact wave counts 1..6, then ranges growing ~1.3x (7, 8-9, 10-12, ...); the last is open.
+const std::vector<int64_t>& wave_bucket_edges();
+/// Index of the bucket holding `waves` (>= 1).
+int wave_bucket(int64_t waves);
+/// L anchors are powers of two: anchor index = round(log2 L) clamped to [0, kLAnchors).
+constexpr int kLAnchors = 12;
+int l_anchor(int64_t loop_iters);
+
+}  // namespace loom::wave

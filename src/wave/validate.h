@@ -1,0 +1,58 @@
+// Wave model, step 6: validation on held-out shapes (never sampled) with exhaustive truth: chosen/best latency of
+// the wave tuner (both extrapolation modes), an XGBoost cost model trained on the same sampled points, the family's
+// fixed default and the best fixed config; decision times; held-out error of the bilinear model; cuBLAS comparison.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "trace/trace.h"
+#include "wave/fit.h"
+
+namespace loom::wave {
+
+struct MethodResult {
+  std::string method;
+  int64_t shapes = 0;
+  double geomean_ratio = 0;   ///< geomean of chosen / best measured latency
+  double p95_ratio = 0, max_ratio = 0;
+  double optimal_share = 0;   ///< share of shapes where the chosen config is the measured best
+  double speedup_vs_default = 0;  ///< geomean of default latency / chosen latency
+  double decision_ns = 0;     ///< median time of one decision (0 = not timed: fixed choices)
+};
+
+struct ValidationReport {
+  std::string gpu, family, default_config;
+  int sms = 0;
+  int64_t pool_shapes = 0, sampled_shapes = 0, heldout_shapes = 0, incomplete_shapes = 0;
+  int64_t samples = 0, exhaustive_points = 0;
+  std::vector<MethodResult> methods;
+  // Bilinear model quality.
+  int64_t fits = 0, fits_full = 0;     ///< (macro, bucket) fits, and those with all four terms
+  double fit_r2_median = 0;            ///< over fits with >= 6 samples
+  int64_t fit_r2_n = 0;
+  double fit_rel_rms_median = 0;       ///< in-sample relative RMS residual, same fits
+  double heldout_err_median = 0, heldout_err_p90 = 0;  ///< |pred - truth| / truth of each macro's best latency
+  double heldout_err_borrowed_median = 0;               ///< same, cells extrapolated from another wave bucket
+  int64_t heldout_borrowed = 0, heldout_points = 0;
+  double chosen_borrowed_share = 0;   ///< decisions whose chosen macro's bucket was extrapolated
+  // cuBLAS (gemm only): held-out shapes with an impl=cublaslt row of the same m n k.
+  int64_t cublas_shapes = 0;
+  double tuned_over_cublas = 0, best_over_cublas = 0;  ///< geomeans of loom latency / cuBLAS latency
+};
+
+/// cuBLAS latencies of the gemm shapes in the corpus of `gpu_key` with the most SMs: tune_spec(shape) -> median_us.
+std::map<std::string, double> cublas_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key);
+
+struct ValidateOptions {
+  bool time_decisions = true;
+  int xgb_rounds = 300;
+};
+
+/// Validates tables fitted on `sampled` against every other pool shape. Throws InputError if nothing is held out.
+ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& sampled, const TuneTables& tables,
+                                 const std::map<std::string, double>& cublas, const ValidateOptions& opt = {});
+
+}  // namespace loom::wave
