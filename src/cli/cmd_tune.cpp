@@ -59,15 +59,19 @@ struct Fitted {
 Fitted fit_from_traces(const Args& args, const Setup& s) {
   Fitted f;
   const std::string traces = args.require("--traces");
-  Progress read("reading corpus");
-  f.corpora = read_corpus_dir(traces);
-  read.finish(std::to_string(f.corpora.size()) + " corpus files");
-  f.pool = load_pool(f.corpora, s.gpu, s.gpu_key, s.family, "--traces");
-  AnchorOptions opt;
+  AnchorOptions opt;  // checked before the (slow) corpus read
   if (auto x = args.number("--sample-fraction")) {
     if (*x <= 0 || *x >= 1) throw InputError("--sample-fraction", "must be in (0, 1), e.g. 0.25");
     opt.fraction = *x;
   }
+  if (auto x = args.number("--anchors-per-bucket")) {
+    if (*x < 1) throw InputError("--anchors-per-bucket", "must be >= 1, e.g. 4");
+    opt.per_bucket = int(*x);
+  }
+  Progress read("reading corpus");
+  f.corpora = read_corpus_dir(traces);
+  read.finish(std::to_string(f.corpora.size()) + " corpus files");
+  f.pool = load_pool(f.corpora, s.gpu, s.gpu_key, s.family, "--traces");
   f.sampled = select_anchors(f.pool, opt);
   Progress fit("fitting " + s.gpu_key + " " + s.family + " tables");
   f.tables = build_tables(f.pool, f.sampled, default_config(s.family), [&](size_t d, size_t t) { fit.update(d, t); });
@@ -166,7 +170,7 @@ int run_decide(const Args& args) {
 int cmd_tune(const std::vector<std::string>& argv) {
   Args args(argv,
             {"--gpu", "--family", "--kernel", "--traces", "--out", "--tables", "--format", "--sample-fraction",
-             "--extrapolate", "--reps"},
+             "--extrapolate", "--reps", "--anchors-per-bucket"},
             {"--plan", "--fit", "--validate", "--export", "--no-timing"});
   const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export");
   if (modes > 1) throw InputError("tune", "give at most one of --plan, --fit, --validate, --export");

@@ -56,8 +56,11 @@ std::string validation_text(const ValidationReport& r) {
            fmt(100 * m.optimal_share, 3) + "%", fmt(m.speedup_vs_default, 4) + "x", timing(m.decision_ns)});
   s += t.text();
   s += "\nbilinear fits: " + std::to_string(r.fits) + " (macro, wave bucket) cells, " + std::to_string(r.fits_full) +
-       " with 4 terms; in-sample R^2 median " + fmt(r.fit_r2_median, 4) + ", relative RMS residual median " +
-       fmt(100 * r.fit_rel_rms_median, 3) + "% (over " + std::to_string(r.fit_r2_n) + " cells with >= 6 samples)\n";
+       " with 4 terms; " +
+       (r.fit_r2_n > 0 ? "in-sample R^2 median " + fmt(r.fit_r2_median, 4) + ", relative RMS residual median " +
+                             fmt(100 * r.fit_rel_rms_median, 3) + "% (over " + std::to_string(r.fit_r2_n) +
+                             " cells with >= 6 samples)\n"
+                       : "no cell has >= 6 samples (in-sample R^2 not meaningful)\n");
   s += "held-out error of each macro's best latency: median " + fmt(100 * r.heldout_err_median, 3) + "%, p90 " +
        fmt(100 * r.heldout_err_p90, 3) + "% over " + std::to_string(r.heldout_points) + " points (" +
        std::to_string(r.heldout_borrowed) + " in unsampled wave buckets, median " +

@@ -1,0 +1,25 @@
+// google-benchmark: time of one `loom tune` decision (wave tables compiled from models/tune/), gemm and moe on H200.
+#include <benchmark/benchmark.h>
+
+#include "kernels/kernel_spec.h"
+#include "wave/decide.h"
+
+namespace {
+
+void decide_bench(benchmark::State& state, const char* family, const char* spec) {
+  using namespace loom::wave;
+  const CompiledTables t = compile_tables(load_tables(tables_path("h200", family), "h200", family));
+  const TuneShape s = parse_tune_shape(loom::parse_kernel_spec(spec));
+  for (auto _ : state) benchmark::DoNotOptimize(decide(t, s));
+}
+
+void BM_TuneDecisionGemm(benchmark::State& state) {
+  decide_bench(state, "gemm", "gemm m=4096 n=14336 k=4096 dtype=bf16");
+}
+void BM_TuneDecisionMoe(benchmark::State& state) {
+  decide_bench(state, "moe", "moe tokens=512 experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16 stage=w13");
+}
+BENCHMARK(BM_TuneDecisionGemm);
+BENCHMARK(BM_TuneDecisionMoe);
+
+}  // namespace
