@@ -56,7 +56,8 @@ int cmd_diagnose(const Argv& argv) {
   if (gpus.size() != 1) throw InputError("--gpu", "diagnose takes one GPU");
   std::optional<double> measured = args.number("--measured-us");
   if (measured && *measured <= 0) throw InputError("--measured-us", "must be a positive time in microseconds");
-  Analysis a = analyze(gpus[0], spec);
+  Prediction pred = Predictor(args.get("--model", "learned")).predict(gpus[0], spec);
+  const Analysis& a = pred.analysis;
 
   Table t{{"pipeline", "demand", "busiest SM", "time at peak (us)", "share of ceiling", ""},
           {},
@@ -69,7 +70,7 @@ int cmd_diagnose(const Argv& argv) {
   }
   const std::string format = args.format();
   if (format == "json") {
-    nlohmann::json j = analysis_json(a);
+    nlohmann::json j = prediction_json(pred);
     if (measured) {
       j["measured_us"] = *measured;
       j["fraction_of_ceiling"] = a.ceiling_us / *measured;
@@ -93,7 +94,10 @@ int cmd_diagnose(const Argv& argv) {
        fmt(100 * l.last_wave_fill, 2) + "% full, tile waste " + fmt(100 * l.tile_waste, 2) + "%\n\n";
   s += t.text() + "\n";
   s += "ceiling  " + fmt(a.ceiling_us) + " us, bound by " + a.bottleneck + "\n";
-  s += "predicted " + fmt(a.latency_us) + " us (analytical; fixed overhead " + fmt(a.fixed_overhead_us) + " us)\n";
+  s += "predicted " + fmt(pred.latency_us) + " us (" + pred.model + " model; pure analytical " + fmt(a.latency_us) +
+       " us, fixed overhead " + fmt(a.fixed_overhead_us) + " us)\n";
+  if (pred.achievable_us)
+    s += "achievable " + fmt(*pred.achievable_us) + " us (what the best 10% of measured kernels of this kind reach)\n";
   if (measured) {
     s += "measured " + fmt(*measured) + " us = " + fmt(100 * a.ceiling_us / *measured, 2) +
          "% of speed-of-light\n";

@@ -34,24 +34,26 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   return cells;
 }
 
-Table single_table(const std::vector<Analysis>& results) {
-  Table t{{"gpu", "latency_us", "ceiling_us", "bottleneck", "config", "ctas", "waves", "occupancy"},
+Table single_table(const std::vector<Prediction>& results) {
+  Table t{{"gpu", "latency_us", "model", "ceiling_us", "bottleneck", "config", "ctas", "waves", "occupancy"},
           {},
-          {false, true, true, false, false, true, true, true}};
-  for (const auto& a : results)
-    t.add({a.gpu, fmt(a.latency_us), fmt(a.ceiling_us), a.bottleneck, a.config, std::to_string(a.launch.ctas),
+          {false, true, false, true, false, false, true, true, true}};
+  for (const auto& p : results) {
+    const Analysis& a = p.analysis;
+    t.add({a.gpu, fmt(p.latency_us), p.model, fmt(a.ceiling_us), a.bottleneck, a.config, std::to_string(a.launch.ctas),
            std::to_string(a.launch.waves), fmt(a.launch.occupancy, 2)});
+  }
   return t;
 }
 
-int predict_one(const Catalog& catalog, const Args& args) {
+int predict_one(const Catalog& catalog, const Args& args, const Predictor& predictor) {
   KernelSpec spec = parse_kernel_spec(args.require("--kernel"), "--kernel");
-  std::vector<Analysis> results;
+  std::vector<Prediction> results;
   std::vector<std::pair<std::string, std::string>> unsupported;  // gpu, why (only when several GPUs are asked for)
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
   for (const auto& gpu : gpus) {
     try {
-      results.push_back(analyze(gpu, spec));
+      results.push_back(predictor.predict(gpu, spec));
     } catch (const InputError& e) {
       if (gpus.size() == 1) throw;
       unsupported.emplace_back(gpu.name, e.detail());
@@ -61,10 +63,10 @@ int predict_one(const Catalog& catalog, const Args& args) {
   const std::string format = args.format();
   if (format == "json") {
     if (results.size() == 1) {
-      emit(analysis_json(results[0]).dump(2) + "\n");
+      emit(prediction_json(results[0]).dump(2) + "\n");
     } else {
       nlohmann::json arr = nlohmann::json::array();
-      for (const auto& a : results) arr.push_back(analysis_json(a));
+      for (const auto& p : results) arr.push_back(prediction_json(p));
       emit(arr.dump(2) + "\n");
     }
     return 0;
@@ -73,7 +75,7 @@ int predict_one(const Catalog& catalog, const Args& args) {
   if (format == "csv") {
     emit(t.csv());
   } else {
-    std::string s = "kernel: " + results[0].kernel + "   (model: analytical)\n\n" + t.text();
+    std::string s = "kernel: " + results[0].analysis.kernel + "\n\n" + t.text();
     for (const auto& [gpu, why] : unsupported) s += "not run on " + gpu + ": " + why + "\n";
     emit(s);
   }
@@ -82,7 +84,7 @@ int predict_one(const Catalog& catalog, const Args& args) {
 
 /// Batch mode: every CSV row becomes a KernelSpec (`family` column, other non-empty cells as key=value;
 /// an optional `gpu` column overrides --gpu per row). Output: the input columns plus predictions.
-int predict_batch(const Catalog& catalog, const Args& args) {
+int predict_batch(const Catalog& catalog, const Args& args, const Predictor& predictor) {
   const std::string path = args.require("--batch");
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot open batch file; check the path");
@@ -100,7 +102,7 @@ int predict_batch(const Catalog& catalog, const Args& args) {
   if (default_gpus.size() > 1) throw InputError("--gpu", "batch mode takes one GPU (or a `gpu` column)");
 
   Table out{header, {}, {}};
-  for (const char* c : {"latency_us", "ceiling_us", "bottleneck", "config"}) out.columns.push_back(c);
+  for (const char* c : {"latency_us", "model", "ceiling_us", "bottleneck", "config"}) out.columns.push_back(c);
   nlohmann::json arr = nlohmann::json::array();
   int lineno = 1;
   while (std::getline(in, line)) {
@@ -120,11 +122,12 @@ int predict_batch(const Catalog& catalog, const Args& args) {
     if (gpu_col >= 0 && !cells[gpu_col].empty()) gpu = catalog.get(cells[gpu_col], args.all("--set"));
     else if (!default_gpus.empty()) gpu = default_gpus[0];
     else throw InputError(where, "no GPU for this row; add a `gpu` column or pass --gpu");
-    Analysis a = analyze(gpu, spec);
+    Prediction p = predictor.predict(gpu, spec);
+    const Analysis& a = p.analysis;
     std::vector<std::string> row = cells;
-    row.insert(row.end(), {fmt(a.latency_us, 4), fmt(a.ceiling_us, 4), a.bottleneck, a.config});
+    row.insert(row.end(), {fmt(p.latency_us, 4), p.model, fmt(a.ceiling_us, 4), a.bottleneck, a.config});
     out.add(row);
-    arr.push_back(analysis_json(a));
+    arr.push_back(prediction_json(p));
   }
   const std::string format = args.format();
   if (format == "json") emit(arr.dump(2) + "\n");
@@ -140,7 +143,8 @@ int cmd_predict(const Argv& argv) {
   Catalog catalog = Catalog::load();
   if (args.has("--batch") == args.has("--kernel"))
     throw InputError("predict", "give exactly one of --kernel SPEC or --batch FILE.csv");
-  return args.has("--batch") ? predict_batch(catalog, args) : predict_one(catalog, args);
+  Predictor predictor(args.get("--model", "learned"));
+  return args.has("--batch") ? predict_batch(catalog, args, predictor) : predict_one(catalog, args, predictor);
 }
 
 }  // namespace loom::cli

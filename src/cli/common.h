@@ -9,6 +9,7 @@
 #include "analytical/analysis.h"
 #include "cli/args.h"
 #include "hw/catalog.h"
+#include "learned/predictor.h"
 
 namespace loom::cli {
 
@@ -17,6 +18,10 @@ std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args);
 
 /// JSON of one analysis: latency_us, ceiling_us, bottleneck, config, pipelines[], launch{}, ...
 nlohmann::json analysis_json(const Analysis& a);
+
+/// JSON of a prediction: analysis_json plus `latency_us` (the model's), `model`, `analytical_latency_us` and, for
+/// learned predictions, `achievable_us`.
+nlohmann::json prediction_json(const Prediction& p);
 
 /// Writes `text` to stdout.
 void emit(const std::string& text);

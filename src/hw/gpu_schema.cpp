@@ -220,7 +220,7 @@ void apply_overrides(RawSpec& raw, const std::vector<std::string>& overrides) {
     const std::string key = o.substr(0, eq);
     if (!is_gpu_spec_leaf(key))
       throw InputError("--set", "unknown key '" + key + "'; valid keys: " + join(gpu_spec_keys()));
-    raw.values[key] = RawValue{o.substr(eq + 1), "--set", ""};
+    raw.values[key] = RawValue{o.substr(eq + 1), "--set " + key, ""};
   }
 }
 

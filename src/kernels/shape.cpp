@@ -22,6 +22,12 @@ class Params {
  public:
   Params(const KernelSpec& spec, std::vector<std::string> keys) : spec_(spec) {
     keys.push_back("config");
+    // impl= says which implementation runs the kernel (the learned model's efficiency depends on it; the
+    // analytical demand does not): the production library (cuBLAS/cuDNN), PyTorch's native kernels, or loom's own.
+    keys.push_back("impl");
+    if (auto it = spec.params.find("impl");
+        it != spec.params.end() && it->second != "library" && it->second != "torch" && it->second != "loom")
+      throw InputError(spec.where, "impl=" + it->second + " is not an implementation; use library, torch or loom");
     for (const auto& [k, v] : spec.params) {
       bool known = false;
       for (const auto& key : keys) known = known || key == k;

@@ -29,9 +29,27 @@ uint64_t shape_group(const KernelSpec& spec) {
   return h;
 }
 
-Sample make_sample(const Analysis& a, const GpuSpec& gpu) {
+std::string impl_class(const std::string& impl) {
+  if (impl.rfind("cublas", 0) == 0 || impl == "library") return "library";
+  if (impl == "torch" || impl == "loom") return impl;
+  return "library";
+}
+
+std::string default_impl(const std::string& family) {
+  if (family == "gemm") return "library";  // cuBLAS(Lt)
+  if (family == "moe") return "loom";      // no library grouped GEMM in the corpus; loom's fused-MoE kernel
+  return "torch";                          // SDPA / PyTorch native kernels
+}
+
+const std::vector<std::string>& impl_feature_names() {
+  static const std::vector<std::string> names = {"impl_library", "impl_torch", "impl_loom"};
+  return names;
+}
+
+Sample make_sample(const Analysis& a, const GpuSpec& gpu, const std::string& impl) {
   Sample s;
   for (const auto& [name, value] : analysis_features(a, gpu)) s.x.push_back(static_cast<float>(value));
+  for (const auto& name : impl_feature_names()) s.x.push_back(name == "impl_" + impl ? 1.0f : 0.0f);
   s.ceiling_us = a.ceiling_us;
   s.analytical_us = a.latency_us;
   double compute_peak = gpu.fp32_flops_per_s();
@@ -60,9 +78,11 @@ Dataset build_dataset(const std::vector<Measurement>& rows, const Catalog& catal
       if (it == gpus.end()) it = gpus.emplace(key, measurement_gpu(catalog, m.gpu_key, m.sms)).first;
       KernelSpec spec = parse_kernel_spec(m.spec, m.source);
       Analysis a = analyze(it->second, spec);
-      if (ds.feature_names.empty())
+      if (ds.feature_names.empty()) {
         for (const auto& [name, value] : analysis_features(a, it->second)) ds.feature_names.push_back(name);
-      Sample s = make_sample(a, it->second);
+        for (const auto& name : impl_feature_names()) ds.feature_names.push_back(name);
+      }
+      Sample s = make_sample(a, it->second, impl_class(m.impl));
       if (!(s.ceiling_us > 0)) {
         ++ds.skipped["zero ceiling"];
         continue;

@@ -49,8 +49,15 @@ GpuSpec measurement_gpu(const Catalog& catalog, const std::string& gpu_key, int 
 Dataset build_dataset(const std::vector<Measurement>& rows, const Catalog& catalog,
                       const std::function<void(size_t, size_t)>& progress = {});
 
-/// Features and baselines for one kernel (shared by training and prediction).
-Sample make_sample(const Analysis& a, const GpuSpec& gpu);
+/// Implementation class of a corpus `impl` ("cublaslt", "cublaslt_algo3" -> "library"; "torch"; "loom").
+std::string impl_class(const std::string& impl);
+/// What runs a family when the spec says no impl=: the production path a serving stack would take.
+std::string default_impl(const std::string& family);
+/// Names of the implementation one-hot features appended to the analytical features.
+const std::vector<std::string>& impl_feature_names();
+
+/// Features and baselines for one kernel (shared by training and prediction); `impl` is an impl_class().
+Sample make_sample(const Analysis& a, const GpuSpec& gpu, const std::string& impl);
 
 /// Shape key: family + every parameter except config (so configs of one shape stay together).
 uint64_t shape_group(const KernelSpec& spec);

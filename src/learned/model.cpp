@@ -8,12 +8,40 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include "core/error.h"
 
 namespace loom {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Models are stored gzip-compressed (XGBoost's JSON compresses ~6x); gzip via zlib writes no timestamp, so the
+// same model gives the same bytes.
+void write_gz(const std::string& path, const std::string& data) {
+  gzFile f = gzopen(path.c_str(), "wb9");
+  if (!f || gzwrite(f, data.data(), static_cast<unsigned>(data.size())) != static_cast<int>(data.size())) {
+    if (f) gzclose(f);
+    throw InputError(path, "cannot write model file");
+  }
+  gzclose(f);
+}
+
+std::string read_gz(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw InputError(path, "cannot read model file");
+  std::string out;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, n);
+  gzclose(f);
+  if (n < 0) throw InputError(path, "corrupt model file (bad gzip); retrain with `loom train`");
+  return out;
+}
+
+}  // namespace
 
 std::string fnv1a_hex(const std::string& bytes, uint64_t h) {
   for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
@@ -27,10 +55,13 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
   EfficiencyModel m;
   m.feature_names_ = ds.feature_names;
   const size_t cols = ds.feature_names.size();
+  // Per family: one model per family with enough samples; a family without one is predicted analytically
+  // (a model trained on other families says nothing trustworthy about it). Global: one model, family one-hot.
   std::map<std::string, std::vector<size_t>> groups;
-  groups["_all"] = rows;
   if (opt.per_family)
     for (size_t r : rows) groups[ds.samples[r].m.family].push_back(r);
+  else
+    groups["_all"] = rows;
   std::vector<std::string> keys;
   for (const auto& [k, v] : groups)
     if (k == "_all" || v.size() >= opt.min_family_samples) keys.push_back(k);
@@ -65,8 +96,8 @@ std::vector<std::string> EfficiencyModel::save(const std::string& dir) const {
   index["features"] = feature_names_;
   index["fingerprint"] = fingerprint();
   for (const auto& [key, json] : json_) {
-    const std::string file = key + ".xgb.json";
-    std::ofstream(fs::path(dir) / file, std::ios::binary) << json;
+    const std::string file = key + ".xgb.json.gz";
+    write_gz((fs::path(dir) / file).string(), json);
     index["models"][key] = {{"file", file}, {"hash", fnv1a_hex(json)}};
     written.push_back((fs::path(dir) / file).string());
   }
@@ -84,11 +115,9 @@ EfficiencyModel EfficiencyModel::load(const std::string& dir) {
     nlohmann::json index = nlohmann::json::parse(in);
     m.feature_names_ = index.at("features").get<std::vector<std::string>>();
     for (const auto& [key, entry] : index.at("models").items()) {
-      std::ifstream f(fs::path(dir) / entry.at("file").get<std::string>(), std::ios::binary);
-      if (!f) throw InputError(index_path.string(), "model file '" + entry.at("file").get<std::string>() + "' is missing");
-      std::stringstream ss;
-      ss << f.rdbuf();
-      m.json_[key] = ss.str();
+      const std::string file = (fs::path(dir) / entry.at("file").get<std::string>()).string();
+      if (!fs::exists(file)) throw InputError(index_path.string(), "model file '" + file + "' is missing");
+      m.json_[key] = read_gz(file);
       m.forests_.emplace(key, Forest::from_json(m.json_[key]));
     }
   } catch (const InputError&) {

@@ -32,7 +32,8 @@ class EfficiencyModel {
   /// Writes the XGBoost JSON files and <dir>/model.json (the index). Returns the files written.
   std::vector<std::string> save(const std::string& dir) const;
 
-  /// Predicted log(measured / ceiling) for a feature row; nullopt if no model covers the family.
+  /// Predicted log(measured / ceiling) for a feature row; nullopt if no model covers the family (the caller then
+  /// uses the analytical prediction).
   std::optional<double> predict_log_ratio(const std::string& family, const float* x) const;
   std::optional<double> predict_achievable_log_ratio(const std::string& family, const float* x) const;
   const std::vector<std::string>& feature_names() const { return feature_names_; }

@@ -27,7 +27,8 @@ Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec) const 
   p.model = "analytical";
   p.latency_us = p.analysis.latency_us;
   if (!model_) return p;
-  Sample s = make_sample(p.analysis, gpu);
+  auto impl = spec.params.find("impl");
+  Sample s = make_sample(p.analysis, gpu, impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
   if (s.x.size() != model_->feature_names().size())
     throw InputError(default_model_dir(), "the efficiency model was trained on " +
                                               std::to_string(model_->feature_names().size()) + " features, loom now computes " +
