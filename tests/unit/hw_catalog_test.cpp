@@ -126,7 +126,7 @@ TEST(Catalog, OverridesApplyInOrder) {
   EXPECT_EQ(g.sustained_clock_mhz, 1500);
   EXPECT_EQ(g.nvlink_bytes_per_s, 0);
   EXPECT_FALSE(g.price_per_hour_usd.has_value());
-  EXPECT_EQ(g.key_sources.at("sms"), "--set");
+  EXPECT_EQ(g.key_sources.at("sms"), "--set sms");
 }
 
 void expect_set_error(const std::string& o, const std::string& needle) {
@@ -134,7 +134,7 @@ void expect_set_error(const std::string& o, const std::string& needle) {
     catalog().get("h100-sxm", {o});
     ADD_FAILURE() << "no error for --set " << o;
   } catch (const InputError& e) {
-    EXPECT_EQ(e.where(), "--set");
+    EXPECT_EQ(e.where().rfind("--set", 0), 0u) << e.where();  // "--set" or "--set <key>"
     EXPECT_NE(e.detail().find(needle), std::string::npos) << e.detail();
   }
 }
