@@ -1,5 +1,7 @@
 // `loom train` and `loom validate`: the learned efficiency model from the trace corpus, and the accuracy report
 // (and CI gate) on three splits, with roofline and analytical baselines side by side.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -178,9 +180,25 @@ int cmd_validate(const Argv& argv) {
       p.update(d, t, w);
     });
     p.finish();
-    if (again.fingerprint() != model.fingerprint())
-      failures.push_back("retrained model " + again.fingerprint() + " != committed " + model.fingerprint() +
-                         " (model does not match the corpus: retrain with `loom train`)");
+    if (again.fingerprint() == model.fingerprint()) {
+      std::fprintf(stderr, "loom: validate: retrained model is bit-identical to the committed one (%s)\n",
+                   model.fingerprint().c_str());
+    } else {
+      // Another CPU or libm can change the last bits of a tree split; what matters is that the committed model
+      // predicts what the corpus teaches. Compare predictions on every corpus kernel.
+      double worst = 0;
+      for (const auto& smp : l.dataset.samples) {
+        auto a = model.predict_log_ratio(smp.m.family, smp.x.data());
+        auto b = again.predict_log_ratio(smp.m.family, smp.x.data());
+        if (a.has_value() != b.has_value()) worst = 1e9;
+        else if (a) worst = std::max(worst, std::fabs(*a - *b));
+      }
+      std::fprintf(stderr, "loom: validate: retrained model differs in its bits (%s vs %s); largest prediction "
+                   "difference %.2e in log latency\n", again.fingerprint().c_str(), model.fingerprint().c_str(), worst);
+      if (worst > 1e-3)
+        failures.push_back("retrained model predicts up to " + fmt(100 * (std::exp(worst) - 1), 3) +
+                           "% differently from the committed one (model does not match the corpus: retrain with `loom train`)");
+    }
   }
   Progress v("validating");
   ValidationReport rep = validate(l.dataset, splits, opt, &model, [&](const std::string& s) { v.update(0, 0, s); });

@@ -1,0 +1,1 @@
+diagnose --gpu a100-sxm4-80gb --kernel "gemm m=8 n=14336 k=4096 dtype=bf16" --format csv

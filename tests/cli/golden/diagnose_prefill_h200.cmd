@@ -1,0 +1,1 @@
+diagnose --gpu h200 --kernel "attention_prefill batch=1 heads=32 kv_heads=8 seq=4096 head_dim=128 causal=1 dtype=bf16" --measured-us 900

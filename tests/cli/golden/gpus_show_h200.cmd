@@ -1,0 +1,1 @@
+gpus show h200

@@ -1,0 +1,1 @@
+gpus show examples/edited-h100.yaml --format csv

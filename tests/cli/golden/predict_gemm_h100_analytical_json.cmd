@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --kernel "gemm m=4096 n=4096 k=4096 dtype=bf16 config=128x256x64_s4_w8" --model analytical --format json

@@ -1,0 +1,1 @@
+predict --gpu h200 --kernel "moe tokens=256 experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16 stage=w13"

@@ -1,0 +1,1 @@
+predict --gpu h200 --set sms=64 --kernel "rms_norm rows=4096 cols=8192 dtype=bf16"
