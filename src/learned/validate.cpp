@@ -75,10 +75,13 @@ ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, c
   ValidationReport rep;
   for (const auto& sp : splits) {
     if (sp.train.empty() || sp.test.empty()) continue;
-    if (progress) progress("split " + sp.name + ": training on " + std::to_string(sp.train.size()) + " kernels");
+    const bool reuse = sp.name == "shapes" && shapes_model;
+    if (progress)
+      progress("split " + sp.name + (reuse ? ": committed model on " + std::to_string(sp.test.size()) + " held-out kernels"
+                                           : ": training on " + std::to_string(sp.train.size()) + " kernels"));
     EfficiencyModel trained;
     const EfficiencyModel* model = shapes_model;
-    if (sp.name != "shapes" || !shapes_model) {
+    if (!reuse) {
       trained = EfficiencyModel::train(ds, sp.train, opt);
       model = &trained;
     }
