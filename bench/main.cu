@@ -26,6 +26,7 @@ struct Args {
   int sms = 0, reps = 7, device = 0;
   double max_seconds = 0;  ///< > 0: stop starting new cases after this many seconds of sweeping
   std::string out;
+  uint64_t tune_seed = 2026;
   std::string plan;  ///< --plan FILE: run exactly these loom specs (from `loom tune --plan`)
   bool quick = false, list = false, check = false;
   std::set<std::string> families;
@@ -35,7 +36,7 @@ struct Args {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "loom-bench: %s\nusage: loom-bench --out PREFIX [--sms N] [--quick] [--families a,b] [--reps 7]\n"
-               "                  [--device 0] [--max-seconds S] [--plan FILE] | --list [--sms N] [--quick] | --check\n",
+               "                  [--device 0] [--max-seconds S] [--plan FILE] [--tune-seed N] | --list [--sms N] [--quick] | --check\n",
                why);
   std::exit(2);
 }
@@ -58,6 +59,7 @@ Args parse(int argc, char** argv) {
     else if (s == "--device") a.device = std::atoi(val().c_str());
     else if (s == "--max-seconds") a.max_seconds = std::atof(val().c_str());
     else if (s == "--plan") a.plan = val();
+    else if (s == "--tune-seed") a.tune_seed = std::strtoull(val().c_str(), nullptr, 10);
     else if (s == "--families") {
       std::stringstream ss(val());
       std::string f;
@@ -74,6 +76,7 @@ int do_list(const Args& a) {
   PlanOptions po;
   po.sms = a.sms > 0 ? a.sms : 132;
   po.full_chip = a.sms <= 0;
+  po.tune_seed = a.tune_seed;
   po.quick = a.quick;
   po.families = a.families;
   auto cases = a.plan.empty() ? plan_cases(po) : plan_from_file(a.plan, po);
@@ -142,6 +145,7 @@ int do_run(const Args& a) {
   PlanOptions po;
   po.sms = part.sms;
   po.full_chip = part.sms == part.sms_total;
+  po.tune_seed = a.tune_seed;
   po.quick = a.quick;
   po.families = a.families;
   auto cases = a.plan.empty() ? plan_cases(po) : plan_from_file(a.plan, po);

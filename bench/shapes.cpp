@@ -204,7 +204,7 @@ const std::vector<std::string>& family_names() {
 // every GPU measures the same shapes). `loom tune` fits its bilinear model on a sparse subset of these points and
 // validates its choices on the shapes it never sampled.
 void tune_grid(Planner& p) {
-  uint64_t state = 2026;
+  uint64_t state = p.o.tune_seed;
   auto next = [&]() { state = state * 6364136223846793005ull + 1442695040888963407ull; return state >> 33; };
   auto log_uniform = [&](double lo, double hi) { return std::exp(std::log(lo) + (next() % 10000) / 1e4 * std::log(hi / lo)); };
   for (int i = 0; i < 240; ++i) {

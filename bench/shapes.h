@@ -34,6 +34,7 @@ struct PlanOptions {
   bool quick = false;
   std::set<std::string> families;  ///< empty = all; names: gemm (= gemm_cublaslt,gemm_algos,gemm_loom),
                                    ///< moe, memory (= rms_norm,...,rotary), attention, or any single group
+  uint64_t tune_seed = 2026;  ///< seed of the tune group's random shapes (--tune-seed: a fresh held-out set)
   int max_algos = 32;              ///< requestedAlgoCount for the exhaustive cuBLASLt cases
   double max_case_us = 8000;       ///< cases whose estimate exceeds this on the partition are left out
 };
