@@ -24,8 +24,13 @@ for gdir in "$WORK"/*/; do
       cases+=(--cases "$c"); lcts+=(--lct "$(ls "$stem".lct* | head -1)")
     done
     [ ${#cases[@]} -gt 0 ] || continue
-    mkdir -p "traces/$gpu"
-    "$LOOM" trace import "${lcts[@]}" "${cases[@]}" --out "traces/$gpu/$part.corpus.csv.gz"
+    # sms<N>-<name> folders (scripts/collect-tune-fresh.sh) hold tuning data: traces/tune/<gpu>/<name>.corpus.csv.gz
+    case "$part" in
+      sms*-*) dest="traces/tune/$gpu/${part#*-}.corpus.csv.gz" ;;
+      *) dest="traces/$gpu/$part.corpus.csv.gz" ;;
+    esac
+    mkdir -p "$(dirname "$dest")"
+    "$LOOM" trace import "${lcts[@]}" "${cases[@]}" --out "$dest"
   done
   if [ -d "$gdir/e2e" ]; then
     mkdir -p "traces/e2e/$gpu"

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -116,9 +117,39 @@ int run_fit(const Args& args) {
   return 0;
 }
 
+/// Out-of-sample check: the fit's pool (sampled shapes train, the rest are held out as usual) plus every shape of a
+/// separately measured exhaustive grid (--heldout-traces, e.g. loom-bench --families tune --tune-seed 7), all held
+/// out. Fresh shapes that happen to be in the pool already are skipped.
+void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
+  const std::string dir = args.get("--heldout-traces");
+  Pool fresh = load_pool(read_corpus_dir(dir), s.gpu, s.gpu_key, s.family, "--heldout-traces");
+  if (fresh.configs.size() != f.pool.configs.size())
+    throw InputError(dir, "held-out grid has " + std::to_string(fresh.configs.size()) + " configs, the fit's pool " +
+                              std::to_string(f.pool.configs.size()) + "; measure it with the same loom-bench");
+  for (size_t i = 0; i < fresh.configs.size(); ++i)
+    if (fresh.configs[i].name != f.pool.configs[i].name)
+      throw InputError(dir, "config order differs (" + fresh.configs[i].name + " vs " + f.pool.configs[i].name +
+                                "); measure it with the same loom-bench");
+  Pool merged = f.pool;
+  merged.shapes.clear(), merged.keys.clear(), merged.us.clear();
+  std::vector<bool> sampled;
+  std::set<std::string> seen(f.pool.keys.begin(), f.pool.keys.end());
+  for (size_t i = 0; i < f.pool.shapes.size(); ++i)
+    merged.shapes.push_back(f.pool.shapes[i]), merged.keys.push_back(f.pool.keys[i]), merged.us.push_back(f.pool.us[i]),
+        sampled.push_back(f.sampled[i]);
+  for (size_t i = 0; i < fresh.shapes.size(); ++i)
+    if (!seen.count(fresh.keys[i]))
+      merged.shapes.push_back(fresh.shapes[i]), merged.keys.push_back(fresh.keys[i]), merged.us.push_back(fresh.us[i]),
+          sampled.push_back(false);
+  merged.incomplete_shapes = fresh.incomplete_shapes;
+  f.pool = std::move(merged);
+  f.sampled = std::move(sampled);
+}
+
 int run_validate(const Args& args) {
   Setup s = setup(args, true);
   Fitted f = fit_from_traces(args, s);
+  if (args.has("--heldout-traces")) use_fresh_heldout(f, args, s);
   ValidateOptions opt;
   opt.time_decisions = !args.has("--no-timing");
   Progress p("validating on held-out shapes");
@@ -170,7 +201,7 @@ int run_decide(const Args& args) {
 int cmd_tune(const std::vector<std::string>& argv) {
   Args args(argv,
             {"--gpu", "--family", "--kernel", "--traces", "--out", "--tables", "--format", "--sample-fraction",
-             "--extrapolate", "--reps", "--anchors-per-bucket"},
+             "--extrapolate", "--reps", "--anchors-per-bucket", "--heldout-traces"},
             {"--plan", "--fit", "--validate", "--export", "--no-timing"});
   const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export");
   if (modes > 1) throw InputError("tune", "give at most one of --plan, --fit, --validate, --export");
