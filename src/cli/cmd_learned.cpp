@@ -1,5 +1,6 @@
 // `loom train` and `loom validate`: the learned efficiency model from the trace corpus, and the accuracy report
 // (and CI gate) on three splits, with roofline and analytical baselines side by side.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/commands_validate_e2e.h"
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "cli/table.h"
@@ -149,6 +151,7 @@ int cmd_train(const Argv& argv) {
 }
 
 int cmd_validate(const Argv& argv) {
+  if (std::find(argv.begin(), argv.end(), "--e2e") != argv.end()) return cmd_validate_e2e(argv);
   Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check"});
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   const std::string dir = args.get("--model-dir", default_model_dir());
