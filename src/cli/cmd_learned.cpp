@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/commands_validate_e2e.h"
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "cli/table.h"
@@ -151,6 +152,7 @@ int cmd_train(const Argv& argv) {
 }
 
 int cmd_validate(const Argv& argv) {
+  if (std::find(argv.begin(), argv.end(), "--e2e") != argv.end()) return cmd_validate_e2e(argv);
   Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check"});
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   const std::string dir = args.get("--model-dir", default_model_dir());

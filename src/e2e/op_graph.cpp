@@ -252,6 +252,31 @@ class Builder {
     }
   }
 
+  /// The KV-cache write of one layer as the profile does it (models/README.md, `kv_cache`).
+  void kv_cache(int l) {
+    const int64_t hd = m_.head_dim, hq = s_.q_heads, hkv = s_.kv_heads;
+    if (p_.kv_cache == "cat") {
+      // HF DynamicCache.update: torch.cat([cache, new], dim=-2) for K and for V rewrites the whole cache of every
+      // request (context + new tokens) each step: one copy (1 read, 1 write) per element.
+      int64_t rows = 0;
+      for (const auto& g : groups_) rows += g.count * g.kv * hkv;
+      add("kv_cache.cat_k", l, eltwise("silu", rows, hd));
+      add("kv_cache.cat_v", l, eltwise("silu", rows, hd));
+    } else if (p_.kv_cache == "static") {
+      // HF StaticCache.update: index_copy_ of the new rows into the preallocated cache; attention then runs with
+      // an explicit mask over the cache, and transformers' sdpa_attention_forward expands the KV heads to the
+      // query heads (repeat_kv: a copy of batch x heads x keys x head_dim for K and for V) when hq != hkv.
+      add("kv_cache.index_copy_k", l, eltwise("silu", tokens_ * hkv, hd));
+      add("kv_cache.index_copy_v", l, eltwise("silu", tokens_ * hkv, hd));
+      if (hq != hkv && p_.attention == "flash") {  // attention: eager already charges its own repeat_kv
+        int64_t rows = 0;
+        for (const auto& g : groups_) rows += g.count * g.kv * hq;
+        add("attn.repeat_k", l, eltwise("silu", rows, hd));
+        add("attn.repeat_v", l, eltwise("silu", rows, hd));
+      }
+    }
+  }
+
   /// gate/up GEMM(s), activation, down GEMM for an MLP of per-GPU intermediate size `inter` over `rows` tokens.
   void mlp(const std::string& prefix, int l, int64_t rows, int64_t inter) {
     const int64_t H = m_.hidden;
@@ -319,6 +344,7 @@ class Builder {
       norm("k_norm", l, T * s_.kv_heads, hd, false);
     }
     rotary(l);
+    kv_cache(l);
     attention(l);
     add("o_proj", l, gemm(T, H, s_.q_heads * hd));
     all_reduce("attn_all_reduce", l, T * H);

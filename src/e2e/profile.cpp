@@ -69,7 +69,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
   p.source_file = source;
   p.name = fs::path(source).stem().string();
   static const std::vector<std::string> keys = {
-      "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "norm", "norm_ops", "norm_row_ops",
+      "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm", "norm_ops", "norm_row_ops",
       "activation", "moe", "lm_head", "sampler_softmax", "decode_mode", "prefill_mode", "graph_gap_us",
       "host_overhead_us", "memory_utilization", "megakernel_schedule"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
@@ -84,6 +84,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "rotary") p.rotary = choice(source, key, v, {"kernel", "elementwise"});
     else if (key == "rotary_ops") p.rotary_ops = op_list(source, key, v);
     else if (key == "attention") p.attention = choice(source, key, v, {"flash", "eager"});
+    else if (key == "kv_cache") p.kv_cache = choice(source, key, v, {"none", "cat", "static"});
     else if (key == "norm") p.norm = choice(source, key, v, {"fused_residual", "kernel", "elementwise"});
     else if (key == "norm_ops") p.norm_ops = op_list(source, key, v);
     else if (key == "norm_row_ops") p.norm_row_ops = static_cast<int>(number(source, key, v, 0, 64));

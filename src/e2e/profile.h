@@ -17,6 +17,7 @@ struct ServingProfile {
   std::string rotary = "kernel";       ///< "kernel": one rotary kernel | "elementwise": rotary_ops per q and k
   std::vector<std::string> rotary_ops; ///< elementwise ops (add|mul|...) per q and per k when rotary=elementwise
   std::string attention = "flash";     ///< "flash": fused attention kernels | "eager": bmm, softmax, bmm
+  std::string kv_cache = "none";      ///< "none": cache write not charged | "cat": HF DynamicCache | "static": HF StaticCache
   std::string norm = "fused_residual"; ///< "fused_residual" | "kernel": rms_norm + separate add | "elementwise"
   std::vector<std::string> norm_ops;   ///< fp32 full-tensor elementwise ops when norm=elementwise
   int norm_row_ops = 0;                ///< (rows x 1) elementwise ops (mean, +eps, rsqrt) when norm=elementwise

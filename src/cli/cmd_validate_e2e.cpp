@@ -1,0 +1,162 @@
+// `loom validate --e2e`: measured end-to-end steps (traces/e2e/) vs loom's e2e prediction, as a table or JSON.
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "cli/args.h"
+#include "cli/commands_validate_e2e.h"
+#include "cli/common.h"
+#include "cli/table.h"
+#include "core/error.h"
+#include "e2e/validate_e2e.h"
+#include "hw/catalog.h"
+
+namespace loom::cli {
+
+namespace {
+
+/// "prefill b1 s128 eager", "decode b8 c512 graph".
+std::string case_label(const E2eCaseSpec& s) {
+  return s.phase + " b" + std::to_string(s.batch) + (s.phase == "prefill" ? " s" : " c") + std::to_string(s.length) +
+         (s.mode == "cuda_graph" ? " graph" : " eager");
+}
+
+std::string kind(const E2eRow& r) {
+  return r.spec.phase == "prefill" ? "prefill eager" : (r.spec.mode == "cuda_graph" ? "decode graph" : "decode eager");
+}
+
+std::string pct(double v) { return (v >= 0 ? "+" : "") + fmt(v, 1) + "%"; }
+
+struct Mape {
+  double gpu_learned = 0, gpu_analytical = 0, wall = 0;
+  int n = 0;
+  void add(const E2eRow& r) {
+    gpu_learned += std::fabs(error_pct(r.learned.gpu_us, r.measured.gpu_us));
+    gpu_analytical += std::fabs(error_pct(r.analytical.gpu_us, r.measured.gpu_us));
+    wall += std::fabs(error_pct(r.learned.wall_us, r.measured.wall_us));
+    ++n;
+  }
+  double g() const { return n ? gpu_learned / n : 0; }
+  double a() const { return n ? gpu_analytical / n : 0; }
+  double w() const { return n ? wall / n : 0; }
+};
+
+nlohmann::json families_json(const E2eRow& r) {
+  std::set<std::string> keys;
+  for (const auto& [f, _] : r.measured.families) keys.insert(f);
+  for (const auto& [f, _] : r.learned.families) keys.insert(f);
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& f : keys) {
+    auto get = [&](const std::map<std::string, FamilyTime>& m) { auto it = m.find(f); return it == m.end() ? FamilyTime{} : it->second; };
+    const FamilyTime m = get(r.measured.families), l = get(r.learned.families), an = get(r.analytical.families);
+    a.push_back({{"family", f}, {"measured_us", m.gpu_us}, {"measured_launches", m.launches},
+                 {"predicted_us", l.gpu_us}, {"analytical_us", an.gpu_us}, {"predicted_launches", l.launches}});
+  }
+  return a;
+}
+
+std::string breakdown_text(const E2eRow& r) {
+  Table t;
+  t.columns = {"family", "measured us", "launches", "predicted us", "launches", "error", "analytical us"};
+  t.right_align = {false, true, true, true, true, true, true};
+  for (const auto& f : families_json(r))
+    t.add({f["family"].get<std::string>(), fmt(f["measured_us"].get<double>(), 1),
+           std::to_string(f["measured_launches"].get<int>()), fmt(f["predicted_us"].get<double>(), 1),
+           std::to_string(f["predicted_launches"].get<int>()),
+           f["measured_us"].get<double>() > 0 ? pct(error_pct(f["predicted_us"], f["measured_us"])) : "-",
+           fmt(f["analytical_us"].get<double>(), 1)});
+  return "\nper-family GPU time, " + r.gpu_key + " " + case_label(r.spec) + " (median rep):\n" + t.text();
+}
+
+}  // namespace
+
+int cmd_validate_e2e(const std::vector<std::string>& argv) {
+  Args args(argv, {"--traces", "--profile", "--model-dir", "--format", "--max-error", "--breakdown"}, {"--e2e"});
+  E2eOptions opt;
+  opt.traces_dir = args.get("--traces", data_dir() + "/traces/e2e");
+  opt.profile = args.get("--profile", opt.profile);
+  opt.models_dir = args.get("--model-dir", "");
+  const std::string format = args.format();
+  const std::string breakdown = args.get("--breakdown", "first");
+  if (breakdown != "first" && breakdown != "all" && breakdown != "none")
+    throw InputError("--breakdown", "'" + breakdown + "' is not first, all or none");
+  const E2eReport rep = validate_e2e(opt);
+
+  std::map<std::string, Mape> per_gpu, per_kind;
+  for (const auto& r : rep.rows) {
+    per_gpu[r.gpu_key].add(r);
+    per_kind[r.gpu_key + " " + kind(r)].add(r);
+  }
+  std::vector<std::string> failures;
+  if (auto max = args.number("--max-error"))
+    for (const auto& [g, m] : per_gpu)
+      if (m.g() > *max) failures.push_back(g + ": GPU-time MAPE " + fmt(m.g(), 3) + "% > --max-error " + fmt(*max, 3) + "%");
+
+  if (format == "json") {
+    nlohmann::json j;
+    j["learned_model"] = rep.learned_model;
+    j["cases"] = nlohmann::json::array();
+    for (const auto& r : rep.rows) {
+      auto step = [](const PredictedStep& p) {
+        return nlohmann::json{{"gpu_us", p.gpu_us}, {"wall_us", p.wall_us}, {"kernels", p.kernels}};
+      };
+      j["cases"].push_back({{"gpu", r.gpu_key}, {"case", case_label(r.spec)}, {"case_id", r.measured.case_id},
+                            {"spec", r.measured.spec}, {"source", r.source}, {"profile", r.profile}, {"mode", r.mode},
+                            {"measured", {{"gpu_us", r.measured.gpu_us}, {"wall_us", r.measured.wall_us},
+                                          {"kernels", r.measured.kernels}, {"reps", r.measured.reps}}},
+                            {"learned", step(r.learned)}, {"analytical", step(r.analytical)},
+                            {"gpu_error_pct", error_pct(r.learned.gpu_us, r.measured.gpu_us)},
+                            {"analytical_gpu_error_pct", error_pct(r.analytical.gpu_us, r.measured.gpu_us)},
+                            {"wall_error_pct", error_pct(r.learned.wall_us, r.measured.wall_us)},
+                            {"families", families_json(r)}});
+    }
+    for (const auto& [name, m] : per_gpu)
+      j["summary"][name] = {{"cases", m.n}, {"gpu_mape_pct", m.g()}, {"analytical_gpu_mape_pct", m.a()}, {"wall_mape_pct", m.w()}};
+    for (const auto& [name, m] : per_kind)
+      j["summary_by_kind"][name] = {{"cases", m.n}, {"gpu_mape_pct", m.g()}, {"analytical_gpu_mape_pct", m.a()}, {"wall_mape_pct", m.w()}};
+    j["skipped"] = rep.skipped;
+    j["failures"] = failures;
+    emit(j.dump(2) + "\n");
+  } else {
+    Table t;
+    t.columns = {"case", "gpu", "meas gpu us", "pred gpu us", "error", "analytical", "error", "meas wall us",
+                 "pred wall us", "error", "kernels m/p", "host us/launch"};
+    t.right_align = {false, false, true, true, true, true, true, true, true, true, true, true};
+    for (const auto& r : rep.rows) {
+      const auto& m = r.measured;
+      t.add({case_label(r.spec), r.gpu_key, fmt(m.gpu_us, 1), fmt(r.learned.gpu_us, 1),
+             pct(error_pct(r.learned.gpu_us, m.gpu_us)), fmt(r.analytical.gpu_us, 1),
+             pct(error_pct(r.analytical.gpu_us, m.gpu_us)), fmt(m.wall_us, 1), fmt(r.learned.wall_us, 1),
+             pct(error_pct(r.learned.wall_us, m.wall_us)), fmt(m.kernels, 0) + "/" + std::to_string(r.learned.kernels),
+             fmt(m.kernels > 0 ? (m.wall_us - m.gpu_us) / m.kernels : 0, 1)});
+    }
+    if (format == "csv") {
+      emit(t.csv());
+    } else {
+      emit(t.text());
+      Table s;
+      s.columns = {"gpu / kind", "cases", "GPU-time MAPE", "analytical MAPE", "wall MAPE"};
+      s.right_align = {false, true, true, true, true};
+      for (const auto* group : {&per_gpu, &per_kind})
+        for (const auto& [name, m] : *group)
+          s.add({name, std::to_string(m.n), fmt(m.g(), 1) + "%", fmt(m.a(), 1) + "%", fmt(m.w(), 1) + "%"});
+      emit("\nsummary (GPU time: sum of kernel durations; wall: the loom.phase range; predicted with the " +
+           std::string(rep.learned_model ? "learned" : "analytical (no learned model found)") +
+           " kernel model, profile " + (rep.rows.empty() ? opt.profile : rep.rows.front().profile) + "):\n" + s.text());
+      std::set<std::string> shown;
+      for (const auto& r : rep.rows) {
+        const std::string k = kind(r);
+        if (breakdown == "none" || (breakdown == "first" && (shown.count(k) || r.spec.mode == "cuda_graph"))) continue;
+        shown.insert(k);
+        emit(breakdown_text(r));
+      }
+      for (const auto& sk : rep.skipped) emit("skipped: " + sk + "\n");
+    }
+  }
+  for (const auto& f : failures) std::fprintf(stderr, "loom: validate --e2e: %s\n", f.c_str());
+  return failures.empty() ? 0 : 1;
+}
+
+}  // namespace loom::cli

@@ -1,0 +1,243 @@
+// Measured end-to-end steps from CUPTI traces vs loom's e2e prediction (rules in validate_e2e.h).
+#include "e2e/validate_e2e.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "core/error.h"
+#include "e2e/e2e.h"
+#include "hw/catalog.h"
+#include "learned/predictor.h"
+#include "trace/gpu_names.h"
+#include "trace/import.h"
+#include "trace/kernel_names.h"
+
+namespace fs = std::filesystem;
+
+namespace loom {
+
+E2eCaseSpec parse_e2e_spec(const std::string& spec, const std::string& where) {
+  std::istringstream ss(spec);
+  std::string family;
+  ss >> family;
+  E2eCaseSpec c;
+  if (family == "e2e_prefill") c.phase = "prefill";
+  else if (family == "e2e_decode") c.phase = "decode";
+  else throw InputError(where, "'" + family + "' is not an end-to-end case; expected e2e_prefill or e2e_decode");
+  const std::string length_key = c.phase == "prefill" ? "seq" : "context";
+  bool have_batch = false, have_length = false;
+  for (std::string kv; ss >> kv;) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) throw InputError(where, "'" + kv + "' is not key=value");
+    const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+    auto integer = [&]() {
+      size_t used = 0;
+      long long x = 0;
+      try {
+        x = std::stoll(value, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != value.size() || x < 1) throw InputError(where, key + "='" + value + "' must be a positive integer");
+      return static_cast<int64_t>(x);
+    };
+    if (key == "model") c.model = value;
+    else if (key == "dtype") c.dtype = value;
+    else if (key == "mode") c.mode = value;
+    else if (key == "batch") c.batch = integer(), have_batch = true;
+    else if (key == length_key) c.length = integer(), have_length = true;
+  }
+  if (c.model.empty() || !have_batch || !have_length)
+    throw InputError(where, "'" + spec + "' needs model=, batch= and " + length_key + "=");
+  if (c.mode != "eager" && c.mode != "cuda_graph")
+    throw InputError(where, "mode '" + c.mode + "' is not eager or cuda_graph");
+  return c;
+}
+
+double error_pct(double predicted, double measured) {
+  return measured != 0 ? 100.0 * (predicted - measured) / measured : 0.0;
+}
+
+std::string trace_family(const std::string& f) {
+  if (f.rfind("attention", 0) == 0) return "attention";
+  return f;  // gemm, elementwise, softmax, rms_norm, moe, all_reduce: the classifier uses the same names
+}
+
+namespace {
+
+double median_of(std::vector<double> v) { return v.empty() ? 0.0 : quantile(std::move(v), 0.5); }
+
+}  // namespace
+
+std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList& cases,
+                                            std::vector<std::string>& skipped) {
+  if (lct.meta.count("gpu") && cases.meta.count("gpu") && lct.meta.at("gpu") != cases.meta.at("gpu"))
+    throw InputError(cases.path, "gpu '" + cases.meta.at("gpu") + "' differs from the trace's '" + lct.meta.at("gpu") +
+                                     "' (" + lct.path + "); pair each case list with its own trace");
+  std::vector<const LctKernel*> kernels;
+  for (const auto& k : lct.kernels)
+    if (k.name.find("loom_l2_flush") == std::string::npos) kernels.push_back(&k);
+  std::sort(kernels.begin(), kernels.end(), [](const LctKernel* a, const LctKernel* b) { return a->start_ns < b->start_ns; });
+  std::map<std::string, std::vector<const LctRange*>> by_name;
+  std::vector<const LctRange*> reps, phases;
+  for (const auto& r : lct.ranges) {
+    if (r.name == "loom.rep") reps.push_back(&r);
+    else if (r.name.rfind("loom.phase=", 0) == 0) phases.push_back(&r);
+    else by_name[r.name].push_back(&r);
+  }
+  std::sort(reps.begin(), reps.end(), [](const LctRange* a, const LctRange* b) { return a->start_ns < b->start_ns; });
+  std::map<std::string, std::string> demangled;  // mangled -> classifier family
+  auto family_of = [&](const std::string& name) -> const std::string& {
+    auto it = demangled.find(name);
+    if (it == demangled.end()) it = demangled.emplace(name, classify_kernel(demangle(name)).family).first;
+    return it->second;
+  };
+  std::vector<MeasuredStep> out;
+  for (const auto& row : cases.cases) {
+    const std::string id = "case " + std::to_string(row.case_id);
+    auto cr = by_name.find("loom.case=" + std::to_string(row.case_id));
+    if (cr == by_name.end() || cr->second.size() != 1) {
+      skipped.push_back(cases.path + " " + id + ": " +
+                        (cr == by_name.end() ? "no loom.case range" : "more than one loom.case range"));
+      continue;
+    }
+    const LctRange& c = *cr->second.front();
+    MeasuredStep m;
+    m.case_id = row.case_id;
+    m.spec = row.spec;
+    std::vector<double> gpu, wall, count;
+    std::vector<std::map<std::string, FamilyTime>> fams;
+    for (const LctRange* r : reps) {
+      if (r->start_ns < c.start_ns || r->end_ns > c.end_ns) continue;
+      auto lo = std::lower_bound(kernels.begin(), kernels.end(), r->start_ns,
+                                 [](const LctKernel* k, int64_t t) { return k->start_ns < t; });
+      double sum = 0;
+      int n = 0;
+      std::map<std::string, FamilyTime> f;
+      for (auto it = lo; it != kernels.end() && (*it)->start_ns < r->end_ns; ++it) {
+        sum += (*it)->duration_us();
+        ++n;
+        FamilyTime& ft = f[family_of((*it)->name)];
+        ft.gpu_us += (*it)->duration_us();
+        ft.launches += 1;
+      }
+      if (n == 0) continue;  // a rep without kernels measures nothing
+      const LctRange* ph = nullptr;
+      for (const LctRange* p : phases)
+        if (p->start_ns >= r->start_ns && p->end_ns <= r->end_ns) ph = p;
+      const LctRange& w = ph ? *ph : *r;
+      gpu.push_back(sum);
+      wall.push_back(double(w.end_ns - w.start_ns) * 1e-3);
+      count.push_back(n);
+      fams.push_back(std::move(f));
+    }
+    if (gpu.empty()) {
+      skipped.push_back(cases.path + " " + id + ": no loom.rep range with kernels");
+      continue;
+    }
+    m.reps = static_cast<int>(gpu.size());
+    m.gpu_us = median_of(gpu);
+    m.wall_us = median_of(wall);
+    m.kernels = median_of(count);
+    std::vector<size_t> order(gpu.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return gpu[a] < gpu[b]; });
+    m.families = fams[order[(order.size() - 1) / 2]];
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+namespace {
+
+PredictedStep predict(const GpuSpec& gpu, const ModelConfig& model, const ServingProfile& profile,
+                      const Workload& work, ExecMode mode, const KernelPredictor& predictor) {
+  PredictedStep p;
+  const StepPrediction s = predict_step(gpu, model, profile, work, mode, predictor);
+  p.gpu_us = s.timing.gpu_time_us;
+  p.wall_us = s.timing.wall_time_us;
+  p.kernels = static_cast<int>(s.timing.kernels.size());
+  for (const auto& k : s.timing.kernels) {
+    FamilyTime& f = p.families[trace_family(k.family())];
+    f.gpu_us += k.gpu_us;
+    f.launches += 1;
+  }
+  return p;
+}
+
+std::string lct_beside(const fs::path& cases_path) {
+  const std::string stem = cases_path.filename().string().substr(0, cases_path.filename().string().size() -
+                                                                        std::string(".cases.csv").size());
+  for (const char* ext : {".lct.gz", ".lct"}) {
+    const fs::path p = cases_path.parent_path() / (stem + ext);
+    if (fs::exists(p)) return p.string();
+  }
+  return "";
+}
+
+}  // namespace
+
+E2eReport validate_e2e(const E2eOptions& opt) {
+  std::vector<std::string> lists;
+  std::error_code ec;
+  if (!fs::is_directory(opt.traces_dir, ec))
+    throw InputError("--traces", "'" + opt.traces_dir + "' is not a directory; give the folder of *.cases.csv + .lct.gz");
+  for (auto it = fs::recursive_directory_iterator(opt.traces_dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (it->is_regular_file() && name.size() > 10 && name.compare(name.size() - 10, 10, ".cases.csv") == 0)
+      lists.push_back(it->path().string());
+  }
+  std::sort(lists.begin(), lists.end());
+  if (lists.empty())
+    throw InputError("--traces", "no *.cases.csv below '" + opt.traces_dir + "'; record with scripts/torch/e2e/*.py");
+  const Catalog catalog = Catalog::load(opt.gpus_dir);
+  const GpuNameTable names = GpuNameTable::load_default();
+  const Predictor learned("learned", opt.models_dir), analytical("analytical");
+  E2eReport rep;
+  rep.learned_model = learned.learned();
+  const KernelPredictor learned_fn = [&](const GpuSpec& g, const KernelSpec& k) { return learned.latency_us(g, k); };
+  const ServingProfile base = load_profile(opt.profile);
+  for (const auto& path : lists) {
+    const std::string lct_path = lct_beside(path);
+    if (lct_path.empty()) throw InputError(path, "no .lct(.gz) trace of the same name beside it; copy the run's trace");
+    const CaseList cases = read_case_list(path);
+    const LctTrace lct = read_lct(lct_path);
+    const std::string device = cases.meta.count("gpu") ? cases.meta.at("gpu") : "";
+    const auto key = names.key_for(device);
+    if (!key) throw InputError(path, "GPU '" + device + "' is not in " + names.path() + "; add it there");
+    const GpuSpec gpu = catalog.get(*key);
+    std::vector<std::string> skipped;
+    std::vector<MeasuredStep> steps = measure_e2e_steps(lct, cases, skipped);
+    rep.skipped.insert(rep.skipped.end(), skipped.begin(), skipped.end());
+    for (auto& m : steps) {
+      E2eRow row;
+      row.source = path;
+      row.gpu_key = *key;
+      row.spec = parse_e2e_spec(m.spec, path + ": case " + std::to_string(m.case_id));
+      const ModelConfig model = load_model(row.spec.model);
+      ServingProfile profile = base;
+      // The trace's rep is exactly one forward pass: a prefill rep samples nothing (no sampler kernel); a decode
+      // rep ends with a greedy argmax over the logits, charged as the profile's sampler softmax (one row-wise
+      // pass over batch x vocab).
+      if (row.spec.phase == "prefill") profile.sampler_softmax = false;
+      // graph_decode.py captures the step over HF's StaticCache (case-list metadata decode_impl=hf_static_cache).
+      if (row.spec.mode == "cuda_graph") profile.kv_cache = "static";
+      const ExecMode mode = row.spec.mode == "cuda_graph" ? ExecMode::graph : ExecMode::eager;
+      row.profile = profile.name;
+      row.mode = std::string(mode_name(mode));
+      const Workload work = row.spec.phase == "prefill"
+                                ? prefill_workload(row.spec.batch, {row.spec.length}, {}, 1)
+                                : decode_workload(row.spec.batch, {row.spec.length}, 1);
+      row.learned = predict(gpu, model, profile, work, mode, learned_fn);
+      row.analytical = predict(gpu, model, profile, work, mode, analytical_predictor());
+      row.measured = std::move(m);
+      rep.rows.push_back(std::move(row));
+    }
+  }
+  std::stable_sort(rep.rows.begin(), rep.rows.end(), [](const E2eRow& a, const E2eRow& b) { return a.gpu_key < b.gpu_key; });
+  return rep;
+}
+
+}  // namespace loom

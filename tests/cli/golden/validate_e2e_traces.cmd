@@ -1,0 +1,1 @@
+validate --e2e --traces traces/e2e
