@@ -272,6 +272,8 @@ KernelName classify_demangled(sv s) {
     return k;
   }
   if (has(s, "flash_fwd_splitkv_combine")) return make("attention", "splitkv_combine", "flash_attn");
+  // cuDNN's split-KV SDPA decode combines partial results with this reduction (seen in the H200/H100 corpus).
+  if (has(s, "cudnn::fusion::lean_reduction_kernel")) return make("attention", "splitkv_combine", "cudnn");
   if (has(s, "flash_fwd_splitkv_kernel") || has(s, "flash_fwd_kernel") || has(s, "flash_bwd")) {
     k = make("attention", has(s, "splitkv") ? "splitkv" : has(s, "flash_bwd") ? "bwd" : "fwd", "flash_attn");
     // Flash_fwd_kernel_traits<kHeadDim, kBlockM, kBlockN, kNWarps, ...> (flash-attention csrc/flash_attn/src).
