@@ -43,6 +43,20 @@ long count(const Args& args, const std::string& flag, long fallback) {
   return static_cast<long>(*v);
 }
 
+/// The measured time of `spec` on `gpu`'s whole chip in a validation file (same canonical spec text), if any.
+std::optional<double> measured_time(const report::ValidationData& v, const GpuSpec& gpu, const KernelSpec& spec) {
+  const std::string text = spec.to_string();
+  for (const auto& p : v.points) {
+    if (p.gpu != gpu.name || (p.sms != 0 && p.sms != gpu.sms)) continue;
+    try {
+      if (parse_kernel_spec(p.spec, "validation point").to_string() == text) return p.measured_us;
+    } catch (const InputError&) {
+      // a spec the parser rejects matches nothing
+    }
+  }
+  return std::nullopt;
+}
+
 /// Rooflines (and speed-of-light bars) of --kernel specs and/or --validation's measured kernels on each --gpu.
 void add_rooflines(report::Report& rep, const Args& args, const report::ValidationData* validation) {
   std::optional<double> measured = args.number("--measured-us");
@@ -57,9 +71,11 @@ void add_rooflines(report::Report& rep, const Args& args, const report::Validati
   const size_t max_drawn = static_cast<size_t>(count(args, "--roofline-max", 150));
   for (const GpuSpec& g : gpus) {
     std::vector<Analysis> analyses;
+    std::vector<std::optional<double>> measured_us;  // per analysis: --measured-us, or the validation file's time
     for (const auto& spec : specs) {
       try {
         analyses.push_back(analyze(g, spec));
+        measured_us.push_back(measured ? measured : validation ? measured_time(*validation, g, spec) : std::nullopt);
       } catch (const InputError& e) {
         if (gpus.size() == 1) throw;  // one GPU: the kernel is simply wrong for it
         skipped += (skipped.empty() ? "" : "; ") + g.name + ": " + e.detail();  // several: note it, go on
@@ -71,7 +87,7 @@ void add_rooflines(report::Report& rep, const Args& args, const report::Validati
       total.found += m.found, total.drawn += m.drawn, total.unplaced += m.unplaced;
     }
     rep.rooflines.push_back(std::move(chart));
-    for (const auto& a : analyses) rep.sol.push_back(sol_from(a, measured));
+    for (size_t i = 0; i < analyses.size(); ++i) rep.sol.push_back(sol_from(analyses[i], measured_us[i]));
   }
   if (!specs.empty()) rep.subtitle += " Analytical model: " + std::to_string(specs.size()) + " kernel(s).";
   if (validation)
@@ -89,7 +105,7 @@ report::Report from_loom_outputs(const Args& args) {
     const std::string path = args.get("--validation");
     validation = report::validation_from_json(report::loom_json_text(read_file(path, "--validation"), path), path);
     rep.scatters = report::validation_scatters(*validation);
-    for (auto& s : rep.scatters) s.max_drawn_per_panel = static_cast<size_t>(count(args, "--scatter-max", 300));
+    for (auto& s : rep.scatters) s.max_drawn_per_panel = static_cast<size_t>(count(args, "--scatter-max", 200));
     rep.subtitle += "Validation: " + std::to_string(validation->points.size()) + " measured kernels" +
                     (validation->model_fingerprint.empty() ? "" : ", model " + validation->model_fingerprint) +
                     (validation->corpus_hash.empty() ? "" : ", corpus " + validation->corpus_hash) + ".";
@@ -120,12 +136,12 @@ int cmd_report(const std::vector<std::string>& argv) {
   const bool sample = args.has("--sample");
   const bool loom_outputs =
       args.has("--kernel") || args.has("--validation") || args.has("--e2e") || args.has("--whatif");
+  if (args.has("--gpu") && !args.has("--kernel") && !args.has("--validation"))
+    throw InputError("--gpu", "draws rooflines of --kernel SPEC or of --validation FILE's measured kernels; give one");
   if (sample + args.has("--json-in") + loom_outputs != 1)
     throw InputError("--sample", "give exactly one of --sample (demo data), --json-in FILE (report data), or any of "
                                  "--validation/--e2e/--whatif FILE and --gpu G --kernel SPEC (loom's outputs and model)");
   if (args.has("--kernel") && !args.has("--gpu")) args.require("--gpu");
-  if (args.has("--gpu") && !args.has("--kernel") && !args.has("--validation"))
-    throw InputError("--gpu", "draws rooflines of --kernel SPEC or of --validation FILE's measured kernels; give one");
 
   report::Report rep;
   if (sample) {
