@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "report/loom_json.h"
+#include "report/report_json.h"
 
 namespace loom::report {
 namespace {
@@ -51,6 +52,38 @@ TEST(ValidationJson, PointsBecomeOneScatterPerSplitShapesFirst) {
   EXPECT_NE(html.find("learned MAPE 12.5%"), std::string::npos);
   EXPECT_NE(html.find("analytical 31.2%"), std::string::npos);
   EXPECT_NE(html.find("class=\"base-toggle\""), std::string::npos);
+}
+
+TEST(ValidationJson, DrawCapKeepsMapeOverEveryPoint) {
+  ScatterChart c{"t", {}, "learned", "analytical"};
+  for (int i = 1; i <= 50; ++i) c.points.push_back({"k", "gemm", "h200", double(i), i * (i == 50 ? 3.0 : 1.0), {}});
+  c.max_drawn_per_panel = 5;
+  Report r;
+  r.scatters = {c};
+  std::string html = render_html(r);
+  size_t dots = 0;
+  for (size_t at = html.find("class=\"pt-scatter\""); at != std::string::npos;
+       at = html.find("class=\"pt-scatter\"", at + 1))
+    ++dots;
+  EXPECT_EQ(dots, 5u);
+  // One point of 50 is 200% off: MAPE 4% over all 50 (the drawn five include it: the largest measured time).
+  EXPECT_NE(html.find("learned MAPE 4% (n=50, 5 drawn)"), std::string::npos);
+  EXPECT_NE(html.find("error: +200%"), std::string::npos);
+}
+
+TEST(ValidationJson, ScatterBaselineFieldsRoundTripThroughReportJson) {
+  Report r;
+  r.scatters = {{"t", {{"k", "gemm", "h200", 4, 5, 2.0}, {"k2", "gemm", "h200", 4, 5, std::nullopt}}, "learned",
+                 "analytical", 7}};
+  nlohmann::json j = report_to_json(r);
+  EXPECT_FALSE(j["scatters"][0]["points"][1].contains("baseline_us"));
+  Report back = report_from_json(j, "t");
+  EXPECT_EQ(report_to_json(back), j);
+  EXPECT_EQ(back.scatters[0].max_drawn_per_panel, 7u);
+  EXPECT_DOUBLE_EQ(*back.scatters[0].points[0].baseline_us, 2.0);
+  j["scatters"][0]["max_drawn_per_panel"] = -1;
+  std::string e = error_of([&] { report_from_json(j, "r.json"); });
+  EXPECT_NE(e.find("$.scatters[0].max_drawn_per_panel: must be 0"), std::string::npos) << e;
 }
 
 TEST(ValidationJson, MissingPointsSaysToRerunValidate) {
