@@ -28,7 +28,8 @@ fi
 # the e2e step's timeline, the what-if ranking.
 "$loom" report --validation "$tmp/validation.json" --gpu h200 \
   --kernel "gemm m=8192 n=4096 k=4096 dtype=bf16" --kernel "gemm m=16 n=4096 k=4096 dtype=bf16" \
-  --scatter-max 100 --roofline-max 120 --e2e "$tmp/e2e.json" --whatif "$tmp/whatif.json" --title "loom report — committed corpus (H200, H100)" \
+  --scatter-max 100 --roofline-max 120 --e2e "$tmp/e2e.json" --whatif "$tmp/whatif.json" \
+  --title "loom report — committed corpus (H200, H100)" \
   -o docs/report.html --json-out "$tmp/report.json" >&2
 
 # One page per picture: the report JSON with only the sections that picture shows.

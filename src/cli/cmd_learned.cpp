@@ -80,7 +80,9 @@ nlohmann::json report_json(const ValidationReport& r, bool with_points) {
       j["points"].push_back({{"split", p.split}, {"spec", p.spec}, {"family", p.family}, {"gpu", p.gpu},
                              {"sms", p.sms}, {"measured_us", p.measured_us},
                              {"predicted_us",
-                              {{"learned", p.learned_us}, {"analytical", p.analytical_us}, {"roofline", p.roofline_us}}}});
+                              {{"learned", p.learned_us},
+                               {"analytical", p.analytical_us},
+                               {"roofline", p.roofline_us}}}});
   }
   return j;
 }

@@ -139,8 +139,9 @@ int cmd_report(const std::vector<std::string>& argv) {
   if (args.has("--gpu") && !args.has("--kernel") && !args.has("--validation"))
     throw InputError("--gpu", "draws rooflines of --kernel SPEC or of --validation FILE's measured kernels; give one");
   if (sample + args.has("--json-in") + loom_outputs != 1)
-    throw InputError("--sample", "give exactly one of --sample (demo data), --json-in FILE (report data), or any of "
-                                 "--validation/--e2e/--whatif FILE and --gpu G --kernel SPEC (loom's outputs and model)");
+    throw InputError("--sample", "give exactly one of --sample (demo data), --json-in FILE (report data), or any "
+                                 "of --validation/--e2e/--whatif FILE and --gpu G --kernel SPEC (loom's outputs and "
+                                 "model)");
   if (args.has("--kernel") && !args.has("--gpu")) args.require("--gpu");
 
   report::Report rep;

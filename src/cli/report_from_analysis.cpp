@@ -58,8 +58,9 @@ MeasuredPlacement add_measured_points(report::RooflineChart& chart, const GpuSpe
   }
   m.found = placed.size();
   if (max_drawn > 0 && placed.size() > max_drawn) {
-    std::stable_sort(placed.begin(), placed.end(),
-                     [](const auto& a, const auto& b) { return a.intensity_flop_per_byte < b.intensity_flop_per_byte; });
+    std::stable_sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) {
+      return a.intensity_flop_per_byte < b.intensity_flop_per_byte;
+    });
     std::vector<report::RooflinePoint> kept;
     for (size_t i = 0; i < max_drawn; ++i)
       kept.push_back(placed[max_drawn == 1 ? 0 : static_cast<size_t>(std::llround(i * (placed.size() - 1.0) / (max_drawn - 1.0)))]);
