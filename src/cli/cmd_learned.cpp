@@ -56,7 +56,7 @@ nlohmann::json stats_json(const ErrorStats& s) {
   return {{"n", s.n}, {"mape", s.mape}, {"median_ape", s.median_ape}, {"p90_ape", s.p90_ape}, {"max_ape", s.max_ape}};
 }
 
-nlohmann::json report_json(const ValidationReport& r) {
+nlohmann::json report_json(const ValidationReport& r, bool with_points) {
   nlohmann::json j;
   for (const auto& s : r.splits)
     j["splits"].push_back({{"split", s.split},
@@ -76,6 +76,17 @@ nlohmann::json report_json(const ValidationReport& r) {
   for (const auto& w : r.worst)
     j["worst"].push_back({{"spec", w.spec}, {"gpu", w.gpu}, {"sms", w.sms}, {"measured_us", w.measured_us},
                           {"predicted_us", w.predicted_us}, {"ape", w.ape}});
+  // Per-kernel points (shapes and held-out-GPU splits) for `loom report --validation`'s scatter and roofline.
+  if (with_points) {
+    j["points"] = nlohmann::json::array();
+    for (const auto& p : r.points)
+      j["points"].push_back({{"split", p.split}, {"spec", p.spec}, {"family", p.family}, {"gpu", p.gpu},
+                             {"sms", p.sms}, {"measured_us", p.measured_us},
+                             {"predicted_us",
+                              {{"learned", p.learned_us},
+                               {"analytical", p.analytical_us},
+                               {"roofline", p.roofline_us}}}});
+  }
   return j;
 }
 
@@ -136,7 +147,7 @@ int cmd_train(const Argv& argv) {
                          {"achievable_quantile", opt.achievable_quantile}};
   manifest["split"] = splits[0].description;
   manifest["fingerprint"] = model.fingerprint();
-  manifest["validation"] = report_json(rep);
+  manifest["validation"] = report_json(rep, false);
   manifest["layout_comparison"] = {
       {"chosen", opt.per_family ? "per_family" : "global"},
       {opt.per_family ? "per_family_shapes_mape" : "global_shapes_mape", rep.splits.at(0).learned.mape},
@@ -213,7 +224,7 @@ int cmd_validate(const Argv& argv) {
     if (auto max = args.number("--max-mape"); max && s.learned.mape > *max)
       failures.push_back("split " + s.split + ": learned MAPE " + fmt(s.learned.mape, 3) + "% > --max-mape " + fmt(*max, 3));
   }
-  nlohmann::json j = report_json(rep);
+  nlohmann::json j = report_json(rep, true);
   j["corpus_hash"] = l.measurements.corpus_hash;
   j["model_fingerprint"] = model.fingerprint();
   j["failures"] = failures;

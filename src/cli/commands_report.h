@@ -6,7 +6,8 @@
 
 namespace loom::cli {
 
-/// `loom report (--sample | --json-in FILE) [-o|--out FILE.html] [--json-out FILE.json]`; returns the exit code.
+/// `loom report (--sample | --json-in FILE | [--validation F] [--e2e F] [--whatif F] [--gpu G [--kernel SPEC]])
+/// [-o|--out FILE.html] [--json-out FILE.json]`; returns the exit code.
 int cmd_report(const std::vector<std::string>& argv);
 
 }  // namespace loom::cli

@@ -35,6 +35,9 @@ commands:
                                     ranked GPUs (TTFT, TPOT, tokens/s, tokens/$, fit) + sensitivity
   report --gpu G --kernel SPEC -o F.html   self-contained HTML: rooflines + speed-of-light bars
   report --sample -o F.html         every chart kind with demo data (--json-in FILE: render a report JSON)
+  report [--validation V.json] [--e2e E.json] [--whatif W.json] [--gpu G [--kernel SPEC]] -o F.html
+                                    the report from loom's own --format json outputs: predicted-vs-measured
+                                    scatters (and measured kernels on G's roofline), step timeline, what-if
   tune --gpu G --kernel SPEC        config choice for loom's gemm/moe kernels from the wave tables (models/tune/)
   tune --plan|--fit|--validate|--export --gpu G --family gemm|moe [--traces DIR] [--out PATH] [--format json]
                                     sparse sampling plan, fit tables from the corpus, held-out validation, C header

@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "cli/table.h"
 #include "core/dtype.h"
+#include "core/error.h"
+#include "kernels/kernel_spec.h"
 
 namespace loom::cli {
 
@@ -34,6 +37,38 @@ report::RooflineChart roofline_from(const GpuSpec& gpu, const std::vector<Analys
     c.points.push_back({a.kernel, a.family, intensity, flops_per_s, std::nullopt});
   }
   return c;
+}
+
+MeasuredPlacement add_measured_points(report::RooflineChart& chart, const GpuSpec& gpu,
+                                      const std::vector<report::ValidationPoint>& points, size_t max_drawn) {
+  MeasuredPlacement m;
+  std::set<std::string> seen;
+  std::vector<report::RooflinePoint> placed;
+  for (const auto& p : points) {
+    // Partitioned runs (fewer SMs) sit under a lower roof than the chart's whole-chip one: left out.
+    if (p.gpu != gpu.name || (p.sms != 0 && p.sms != gpu.sms) || !seen.insert(p.spec).second) continue;
+    try {
+      Analysis a = analyze(gpu, parse_kernel_spec(p.spec, "validation point"));
+      if (!(a.flops > 0) || !(a.dram_bytes > 0)) continue;  // no FLOP or no DRAM traffic: not on a roofline
+      placed.push_back({p.spec + " (measured; learned prediction from split " + p.split + ")", p.family,
+                        a.flops / a.dram_bytes, a.flops / (p.learned_us * 1e-6), a.flops / (p.measured_us * 1e-6)});
+    } catch (const InputError&) {
+      ++m.unplaced;
+    }
+  }
+  m.found = placed.size();
+  if (max_drawn > 0 && placed.size() > max_drawn) {
+    std::stable_sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) {
+      return a.intensity_flop_per_byte < b.intensity_flop_per_byte;
+    });
+    std::vector<report::RooflinePoint> kept;
+    for (size_t i = 0; i < max_drawn; ++i)
+      kept.push_back(placed[max_drawn == 1 ? 0 : static_cast<size_t>(std::llround(i * (placed.size() - 1.0) / (max_drawn - 1.0)))]);
+    placed = std::move(kept);
+  }
+  m.drawn = placed.size();
+  chart.points.insert(chart.points.end(), placed.begin(), placed.end());
+  return m;
 }
 
 report::SolBars sol_from(const Analysis& a, std::optional<double> measured_us) {

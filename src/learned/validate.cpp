@@ -85,6 +85,7 @@ ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, c
       trained = EfficiencyModel::train(ds, sp.train, opt);
       model = &trained;
     }
+    const bool keep_points = sp.name == "shapes" || sp.name.rfind("gpu:", 0) == 0;
     using Key = std::tuple<std::string, std::string, int>;
     std::map<Key, std::array<std::vector<double>, 4>> by_group;  // roofline, analytical, learned, measured
     std::array<std::vector<double>, 4> all;
@@ -96,6 +97,9 @@ ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, c
       for (int k = 0; k < 4; ++k) g[k].push_back(v[k]), all[k].push_back(v[k]);
       rep.worst.push_back({s.m.spec, s.m.gpu_key, s.m.sms, s.m.median_us, learned,
                            100.0 * std::fabs(learned - s.m.median_us) / s.m.median_us});
+      if (keep_points)
+        rep.points.push_back({sp.name, s.m.spec, s.m.family, s.m.gpu_key, s.m.sms, s.m.median_us, learned,
+                              s.analytical_us, s.roofline_us});
     }
     rep.splits.push_back({sp.name, sp.description, error_stats(all[0], all[3]), error_stats(all[1], all[3]),
                           error_stats(all[2], all[3]), model->fingerprint()});

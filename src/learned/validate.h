@@ -43,9 +43,16 @@ struct SplitResult {
 };
 
 struct ValidationReport {
+  /// One test kernel of one split, with every model's prediction (for predicted-vs-measured scatters).
+  struct Point {
+    std::string split, spec, family, gpu;
+    int sms = 0;
+    double measured_us = 0, learned_us = 0, analytical_us = 0, roofline_us = 0;
+  };
   std::vector<SplitResult> splits;
   std::vector<GroupResult> groups;
   std::vector<WorstCase> worst;  ///< the worst learned predictions over all splits
+  std::vector<Point> points;     ///< every test kernel of the "shapes" and "gpu:*" splits (not partitions: size)
 };
 
 /// Which rows train and which test, for each split. Shapes: 1 in 5 shape groups (by hash with `seed`) is held out.

@@ -59,6 +59,14 @@ svg.chart{display:block;width:100%;height:auto;max-width:980px;overflow:visible}
 .band-label{font-size:10.5px;fill:var(--muted)}
 .identity{stroke:#374151;stroke-width:1.2;stroke-dasharray:5 3}
 .pt-scatter{fill-opacity:.85;stroke:#fff;stroke-width:.8}
+.pt-base{fill:none;stroke-width:1.3;opacity:.45}
+.mk.dot{background:#374151;border-radius:50%}
+.mk.ring.lite{opacity:.5}
+.base-toggle{position:absolute;opacity:0;pointer-events:none}
+.base-toggle:not(:checked)~.panels .pt-base{display:none}
+.base-toggle:not(:checked)~.legend label.key{opacity:.45;text-decoration:line-through}
+label.key{cursor:pointer}
+.toggle-hint{color:var(--muted);font-size:11.5px}
 .bar{fill:#8fa3b8}
 .bar-hot{fill:var(--hot)}
 .bar-label{font-size:13px;fill:#374151}

@@ -32,16 +32,22 @@ struct RooflineChart {
   std::vector<RooflinePoint> points;
 };
 
-/// One kernel's predicted and measured time.
+/// One kernel's predicted and measured time, and optionally a baseline model's prediction.
 struct ScatterPoint {
   std::string label, family, gpu;
   double measured_us = 0, predicted_us = 0;
+  std::optional<double> baseline_us;  ///< e.g. the pure analytical model; drawn lighter, with a show/hide toggle
 };
 
 /// Predicted vs measured, one small-multiple panel per family, one colour per GPU.
 struct ScatterChart {
   std::string title;
   std::vector<ScatterPoint> points;
+  std::string predicted_name;  ///< names the predictor in titles ("learned"); empty = "predicted"
+  std::string baseline_name;   ///< names baseline_us ("analytical"); empty = "baseline"
+  /// Draw at most this many points per family panel (0 = all), spread evenly over the measured times; MAPE and n
+  /// always cover every point. Keeps pages of thousands of kernels small.
+  size_t max_drawn_per_panel = 0;
 };
 
 /// One pipeline of a speed-of-light diagnosis.

@@ -1,93 +1,12 @@
 // JSON reading and writing of report::Report (strict: unknown keys and wrong types are input errors).
 #include "report/report_json.h"
 
-#include <set>
-
 #include "core/error.h"
+#include "report/json_obj.h"
 
 namespace loom::report {
 
 using nlohmann::json;
-
-namespace {
-
-/// One JSON object being read: checks its keys against the allowed ones and reads typed fields.
-class Obj {
- public:
-  Obj(const json& j, std::string path, const std::string& where, std::set<std::string> keys)
-      : j_(j), path_(std::move(path)), where_(where) {
-    if (!j.is_object()) fail(path_, "expected an object, got " + std::string(j.type_name()));
-    for (const auto& [k, v] : j.items())
-      if (!keys.count(k)) {
-        std::string list;
-        for (const auto& a : keys) list += (list.empty() ? "" : ", ") + a;
-        fail(path_ + "." + k, "unknown key; expected one of: " + list);
-      }
-  }
-  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw InputError(where_, path + ": " + what);
-  }
-  const json* get(const std::string& k, bool required) const {
-    auto it = j_.find(k);
-    if (it == j_.end()) {
-      if (required) fail(path_ + "." + k, "required key missing");
-      return nullptr;
-    }
-    return &*it;
-  }
-  std::string str(const std::string& k, bool required = false, std::string fallback = "") const {
-    const json* v = get(k, required);
-    if (!v) return fallback;
-    if (!v->is_string()) fail(path_ + "." + k, "expected a string, got " + std::string(v->type_name()));
-    return v->get<std::string>();
-  }
-  double number(const std::string& k, bool required = true) const {
-    auto v = opt_number(k, required);
-    return v ? *v : 0.0;
-  }
-  std::optional<double> opt_number(const std::string& k, bool required = false) const {
-    const json* v = get(k, required);
-    if (!v) return std::nullopt;
-    if (!v->is_number()) fail(path_ + "." + k, "expected a number, got " + std::string(v->type_name()));
-    return v->get<double>();
-  }
-  bool boolean(const std::string& k) const {
-    const json* v = get(k, false);
-    if (!v) return false;
-    if (!v->is_boolean()) fail(path_ + "." + k, "expected true or false, got " + std::string(v->type_name()));
-    return v->get<bool>();
-  }
-  int integer(const std::string& k) const {
-    const json* v = get(k, false);
-    if (!v) return 0;
-    if (!v->is_number_integer()) fail(path_ + "." + k, "expected an integer, got " + std::string(v->type_name()));
-    return v->get<int>();
-  }
-  /// Each element of an array field (absent = empty), with its path.
-  template <class F>
-  void each(const std::string& k, F&& f) const {
-    const json* v = get(k, false);
-    if (!v) return;
-    if (!v->is_array()) fail(path_ + "." + k, "expected an array, got " + std::string(v->type_name()));
-    for (size_t i = 0; i < v->size(); ++i) f((*v)[i], path_ + "." + k + "[" + std::to_string(i) + "]");
-  }
-  std::vector<std::string> strings(const std::string& k) const {
-    std::vector<std::string> out;
-    each(k, [&](const json& e, const std::string& p) {
-      if (!e.is_string()) fail(p, "expected a string, got " + std::string(e.type_name()));
-      out.push_back(e.get<std::string>());
-    });
-    return out;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  const json& j_;
-  std::string path_;
-  const std::string& where_;
-};
-
-}  // namespace
 
 json report_to_json(const Report& r) {
   json j = {{"title", r.title}, {"subtitle", r.subtitle}, {"demo_data", r.demo_data}};
@@ -122,12 +41,18 @@ json report_to_json(const Report& r) {
   j["scatters"] = json::array();
   for (const auto& s : r.scatters) {
     json sj = {{"title", s.title}, {"points", json::array()}};
-    for (const auto& p : s.points)
-      sj["points"].push_back({{"label", p.label},
-                              {"family", p.family},
-                              {"gpu", p.gpu},
-                              {"measured_us", p.measured_us},
-                              {"predicted_us", p.predicted_us}});
+    if (!s.predicted_name.empty()) sj["predicted_name"] = s.predicted_name;
+    if (!s.baseline_name.empty()) sj["baseline_name"] = s.baseline_name;
+    if (s.max_drawn_per_panel) sj["max_drawn_per_panel"] = s.max_drawn_per_panel;
+    for (const auto& p : s.points) {
+      json pj = {{"label", p.label},
+                 {"family", p.family},
+                 {"gpu", p.gpu},
+                 {"measured_us", p.measured_us},
+                 {"predicted_us", p.predicted_us}};
+      if (p.baseline_us) pj["baseline_us"] = *p.baseline_us;
+      sj["points"].push_back(pj);
+    }
     j["scatters"].push_back(sj);
   }
   j["timelines"] = json::array();
@@ -190,12 +115,15 @@ Report report_from_json(const json& j, const std::string& where) {
     r.sol.push_back(std::move(sb));
   });
   o.each("scatters", [&](const json& e, const std::string& p) {
-    Obj s(e, p, where, {"title", "points"});
-    ScatterChart sc{s.str("title"), {}};
+    Obj s(e, p, where, {"title", "points", "predicted_name", "baseline_name", "max_drawn_per_panel"});
+    ScatterChart sc{s.str("title"), {}, s.str("predicted_name"), s.str("baseline_name")};
+    const int max_drawn = s.integer("max_drawn_per_panel");
+    if (max_drawn < 0) s.fail(p + ".max_drawn_per_panel", "must be 0 (all) or a positive count");
+    sc.max_drawn_per_panel = static_cast<size_t>(max_drawn);
     s.each("points", [&](const json& pe, const std::string& pp) {
-      Obj pt(pe, pp, where, {"label", "family", "gpu", "measured_us", "predicted_us"});
+      Obj pt(pe, pp, where, {"label", "family", "gpu", "measured_us", "predicted_us", "baseline_us"});
       sc.points.push_back({pt.str("label"), pt.str("family"), pt.str("gpu"), pt.number("measured_us"),
-                           pt.number("predicted_us")});
+                           pt.number("predicted_us"), pt.opt_number("baseline_us")});
     });
     r.scatters.push_back(std::move(sc));
   });
@@ -236,15 +164,18 @@ Report report_from_json(const json& j, const std::string& where) {
   return r;
 }
 
-Report report_from_json_text(const std::string& text, const std::string& where) {
-  json j;
+json parse_json_text(const std::string& text, const std::string& where, const std::string& hint) {
   try {
-    j = json::parse(text);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
-    throw InputError(where, "not valid JSON (byte " + std::to_string(e.byte) +
-                                "); write the report input as produced by `loom report --sample --json-out FILE`");
+    throw InputError(where, "not valid JSON (byte " + std::to_string(e.byte) + "); " + hint);
   }
-  return report_from_json(j, where);
+}
+
+Report report_from_json_text(const std::string& text, const std::string& where) {
+  return report_from_json(
+      parse_json_text(text, where, "write the report input as produced by `loom report --sample --json-out FILE`"),
+      where);
 }
 
 }  // namespace loom::report

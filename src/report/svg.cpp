@@ -129,9 +129,10 @@ void widen_to_decades(double& lo, double& hi) {
 }
 
 const std::vector<std::string>& palette() {
-  // Okabe & Ito (2008) "Color Universal Design", reordered so the first colours differ most.
-  static const std::vector<std::string> p = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
-                                             "#D55E00", "#56B4E9", "#8C6D1F", "#999999"};
+  // Okabe & Ito (2008) "Color Universal Design", reordered so the first colours differ most; then three of Paul
+  // Tol's "muted" scheme (indigo, wine, sand) so the nine kernel families of the corpus get nine colours.
+  static const std::vector<std::string> p = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9",
+                                             "#8C6D1F", "#999999", "#332288", "#882255", "#DDCC77"};
   return p;
 }
 

@@ -1,0 +1,99 @@
+// Internal to src/report: a strict reader of one JSON object (allowed keys, typed fields, errors that name the
+// JSON path, e.g. "$.points[3].measured_us"), shared by the report's own JSON and the readers of loom's outputs.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace loom::report {
+
+using nlohmann::json;
+
+/// One JSON object being read: checks its keys against the allowed ones and reads typed fields. An empty `keys`
+/// set accepts any key (the top level of other commands' outputs, which may grow fields the report does not use).
+class Obj {
+ public:
+  Obj(const json& j, std::string path, const std::string& where, std::set<std::string> keys)
+      : j_(j), path_(std::move(path)), where_(where) {
+    if (!j.is_object()) fail(path_, "expected an object, got " + std::string(j.type_name()));
+    if (keys.empty()) return;
+    for (const auto& [k, v] : j.items())
+      if (!keys.count(k)) {
+        std::string list;
+        for (const auto& a : keys) list += (list.empty() ? "" : ", ") + a;
+        fail(path_ + "." + k, "unknown key; expected one of: " + list);
+      }
+  }
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw InputError(where_, path + ": " + what);
+  }
+  const json* get(const std::string& k, bool required) const {
+    auto it = j_.find(k);
+    if (it == j_.end()) {
+      if (required) fail(path_ + "." + k, "required key missing");
+      return nullptr;
+    }
+    return &*it;
+  }
+  std::string str(const std::string& k, bool required = false, std::string fallback = "") const {
+    const json* v = get(k, required);
+    if (!v) return fallback;
+    if (!v->is_string()) fail(path_ + "." + k, "expected a string, got " + std::string(v->type_name()));
+    return v->get<std::string>();
+  }
+  double number(const std::string& k, bool required = true) const {
+    auto v = opt_number(k, required);
+    return v ? *v : 0.0;
+  }
+  std::optional<double> opt_number(const std::string& k, bool required = false) const {
+    const json* v = get(k, required);
+    if (!v) return std::nullopt;
+    if (!v->is_number()) fail(path_ + "." + k, "expected a number, got " + std::string(v->type_name()));
+    return v->get<double>();
+  }
+  bool boolean(const std::string& k) const {
+    const json* v = get(k, false);
+    if (!v) return false;
+    if (!v->is_boolean()) fail(path_ + "." + k, "expected true or false, got " + std::string(v->type_name()));
+    return v->get<bool>();
+  }
+  int integer(const std::string& k, bool required = false) const {
+    const json* v = get(k, required);
+    if (!v) return 0;
+    if (!v->is_number_integer()) fail(path_ + "." + k, "expected an integer, got " + std::string(v->type_name()));
+    return v->get<int>();
+  }
+  /// Each element of an array field (absent = empty), with its path.
+  template <class F>
+  void each(const std::string& k, F&& f) const {
+    const json* v = get(k, false);
+    if (!v) return;
+    if (!v->is_array()) fail(path_ + "." + k, "expected an array, got " + std::string(v->type_name()));
+    for (size_t i = 0; i < v->size(); ++i) f((*v)[i], path_ + "." + k + "[" + std::to_string(i) + "]");
+  }
+  std::vector<std::string> strings(const std::string& k) const {
+    std::vector<std::string> out;
+    each(k, [&](const json& e, const std::string& p) {
+      if (!e.is_string()) fail(p, "expected a string, got " + std::string(e.type_name()));
+      out.push_back(e.get<std::string>());
+    });
+    return out;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  const json& j_;
+  std::string path_;
+  const std::string& where_;
+};
+
+/// Parses JSON text; malformed JSON is an InputError(where, "not valid JSON (byte N); <hint>").
+json parse_json_text(const std::string& text, const std::string& where, const std::string& hint);
+
+}  // namespace loom::report

@@ -1,0 +1,1 @@
+report --gpu h200 -o /tmp/loom-neg-report.html

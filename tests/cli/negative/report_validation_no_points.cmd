@@ -1,0 +1,1 @@
+report --validation tests/data/report/validation_no_points.json -o /tmp/loom-neg-report.html
