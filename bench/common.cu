@@ -29,7 +29,7 @@ const char* dtype_name(DType d) {
     case DType::fp16: return "fp16";
     case DType::fp32: return "fp32";
     case DType::tf32: return "tf32";
-    case DType::fp8: return "fp8_e4m3";
+    case DType::fp8: return "fp8";  // loom vocabulary (e4m3 inputs, bf16 output)
   }
   return "?";
 }

@@ -187,7 +187,7 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
 
 int cmd_e2e(const std::vector<std::string>& argv) {
   Args args(argv, {"--gpu", "--set", "--model", "--phase", "--batch", "--seq", "--context", "--tp", "--profile",
-                   "--mode", "--format", "--trace-out", "--top", "--replay", "--from"});
+                   "--mode", "--format", "--trace-out", "--top", "--replay", "--from", "--kernel-model"});
   const Catalog catalog = Catalog::load();
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
   if (gpus.size() != 1) throw InputError("--gpu", "e2e predicts on one GPU; use `loom whatif --gpus ...` to compare");
@@ -210,7 +210,7 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   }
   std::optional<ExecMode> mode;
   if (args.has("--mode")) mode = parse_mode(args.get("--mode"));
-  const StepPrediction step = predict_step(gpus[0], model, profile, work, mode);
+  const StepPrediction step = predict_step(gpus[0], model, profile, work, mode, kernel_predictor(args));
   if (args.has("--trace-out")) {
     const std::string path = args.get("--trace-out");
     std::ofstream out(path);

@@ -66,8 +66,9 @@ std::string per_dollar(const std::optional<double>& v) { return v ? human(*v, "t
 
 int cmd_whatif(const std::vector<std::string>& argv) {
   Args args(argv, {"--model", "--batch", "--input-len", "--output-len", "--gpus", "--tp", "--set", "--profile",
-                   "--format"});
+                   "--format", "--kernel-model"});
   const Catalog catalog = Catalog::load();
+  const auto predictor = kernel_predictor(args);
   const ModelConfig model = load_model(args.require("--model"));
   const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
   WhatIfRequest req;
@@ -82,11 +83,11 @@ int cmd_whatif(const std::vector<std::string>& argv) {
     req.tp_choices.push_back(t[0] - '0');
   }
   const std::vector<GpuSpec> gpus = gpus_from(catalog, args);
-  const std::vector<WhatIfRow> rows = rank_gpus(gpus, model, profile, req);
+  const std::vector<WhatIfRow> rows = rank_gpus(gpus, model, profile, req, predictor);
   std::vector<SensitivityRow> sens;
   if (!rows.empty() && rows.front().error.empty()) {
     for (const auto& g : gpus)
-      if (g.name == rows.front().gpu) sens = sensitivity(g, rows.front().tp, model, profile, req);
+      if (g.name == rows.front().gpu) sens = sensitivity(g, rows.front().tp, model, profile, req, predictor);
   }
 
   if (args.format() == "json") {

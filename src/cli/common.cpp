@@ -75,6 +75,12 @@ nlohmann::json prediction_json(const Prediction& p) {
   return j;
 }
 
+std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(const Args& args) {
+  auto predictor = std::make_shared<Predictor>(args.get("--kernel-model", "learned"));
+  if (!predictor->learned()) return {};
+  return [predictor](const GpuSpec& g, const KernelSpec& s) { return predictor->latency_us(g, s); };
+}
+
 void emit(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 }  // namespace loom::cli

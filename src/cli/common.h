@@ -1,6 +1,8 @@
 // Helpers shared by the CLI commands: choosing GPUs from --gpu/--set, and JSON views of an Analysis.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,10 @@ nlohmann::json analysis_json(const Analysis& a);
 /// JSON of a prediction: analysis_json plus `latency_us` (the model's), `model`, `analytical_latency_us` and, for
 /// learned predictions, `achievable_us`.
 nlohmann::json prediction_json(const Prediction& p);
+
+/// The per-kernel predictor end-to-end commands compose: `--kernel-model learned` (default; the learned efficiency
+/// model where it covers a family, else analytical) or `analytical`. An empty function means e2e's analytical default.
+std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(const Args& args);
 
 /// Writes `text` to stdout.
 void emit(const std::string& text);
