@@ -21,7 +21,7 @@ Predictor::Predictor(const std::string& mode, const std::string& models_dir) {
     model_ = std::make_shared<EfficiencyModel>(EfficiencyModel::load(dir));
 }
 
-Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec) const {
+Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
   Prediction p;
   p.analysis = analyze(gpu, spec);
   p.model = "analytical";
@@ -36,6 +36,7 @@ Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec) const 
   if (auto r = model_->predict_log_ratio(p.analysis.family, s.x.data())) {
     p.model = "learned";
     p.latency_us = p.analysis.ceiling_us * std::exp(*r);
+    if (!with_achievable) return p;
     if (auto q = model_->predict_achievable_log_ratio(p.analysis.family, s.x.data()))
       p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us * std::exp(*q));
   }

@@ -23,9 +23,10 @@ class Predictor {
   /// mode "learned" loads <models_dir> (default data_dir()/models/efficiency) if present, else behaves as
   /// "analytical"; mode "analytical" never loads a model. Other modes throw InputError("--model", ...).
   explicit Predictor(const std::string& mode = "learned", const std::string& models_dir = "");
-  Prediction predict(const GpuSpec& gpu, const KernelSpec& spec) const;
+  /// `with_achievable` = false skips the low-quantile model (end-to-end composition needs only the latency).
+  Prediction predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable = true) const;
   /// Latency only (for end-to-end composition).
-  double latency_us(const GpuSpec& gpu, const KernelSpec& spec) const { return predict(gpu, spec).latency_us; }
+  double latency_us(const GpuSpec& gpu, const KernelSpec& spec) const { return predict(gpu, spec, false).latency_us; }
   bool learned() const { return model_ != nullptr; }
 
  private:
