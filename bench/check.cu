@@ -3,6 +3,7 @@
 #include "attention.h"
 #include "configs.h"
 #include "gemm_loom.h"
+#include "check_util.h"
 #include "runners.h"
 #include <cmath>
 #include <cstdio>
@@ -16,23 +17,6 @@ namespace {
 using bf16 = __nv_bfloat16;
 constexpr double kTol = 1e-2;
 
-std::vector<float> host(const bf16* d, size_t n) {
-  std::vector<bf16> h(n);
-  CK(cudaMemcpy(h.data(), d, n * 2, cudaMemcpyDeviceToHost));
-  std::vector<float> f(n);
-  for (size_t i = 0; i < n; ++i) f[i] = __bfloat162float(h[i]);
-  return f;
-}
-/// ||out - ref|| / ||ref||; infinity when out holds a NaN (e.g. an unwritten, poisoned element).
-double rel_err(const std::vector<float>& out, const std::vector<double>& ref) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < ref.size(); ++i) {
-    if (std::isnan(out[i])) return INFINITY;
-    num += (out[i] - ref[i]) * (out[i] - ref[i]);
-    den += ref[i] * ref[i];
-  }
-  return std::sqrt(num / std::max(den, 1e-30));
-}
 std::vector<double> widen(const std::vector<float>& v) { return {v.begin(), v.end()}; }
 bf16* dev_random(const Ctx& c, size_t n, uint64_t seed, float lo = -1.f, float hi = 1.f) {
   auto* p = (bf16*)c.arena->take(n * 2);
@@ -59,7 +43,7 @@ bool check_gemm(const Ctx& c, std::vector<int>& bad, bool verbose) {
     S s{77, 200, 136};
     bf16 *X = dev_random(c, s.m * s.k, 11), *W = dev_random(c, s.n * s.k, 12), *Y = dev_poisoned(c, s.m * s.n);
     cublaslt_bf16_ref(X, W, Y, s.m, s.n, s.k, c.stream);
-    auto x = host(X, s.m * s.k), w = host(W, s.n * s.k), y = host(Y, s.m * s.n);
+    auto x = host_bf16(X, s.m * s.k), w = host_bf16(W, s.n * s.k), y = host_bf16(Y, s.m * s.n);
     std::vector<double> ref(s.m * s.n);
     for (int i = 0; i < s.m; ++i)
       for (int j = 0; j < s.n; ++j) {
@@ -84,7 +68,7 @@ bool check_gemm(const Ctx& c, std::vector<int>& bad, bool verbose) {
       char shape[64];
       std::snprintf(shape, sizeof shape, "m=%d n=%d k=%d vs cublaslt", s.m, s.n, s.k);
       ok &= report(verbose, "gemm", kGemmCfgs[cfg].name(), shape,
-                   rel_err(host(Y, (size_t)s.m * s.n), widen(host(R, (size_t)s.m * s.n))));
+                   rel_err(host_bf16(Y, (size_t)s.m * s.n), widen(host_bf16(R, (size_t)s.m * s.n))));
     } catch (const CudaFailure& e) {
       if (e.sticky) throw;
       std::fprintf(stderr, "check gemm %s: FAIL: %s\n", kGemmCfgs[cfg].name().c_str(), e.what());
@@ -117,7 +101,7 @@ bool check_moe(const Ctx& c, std::vector<int>& bad, bool verbose) {
       p.sorted_ids = ids, p.tile_expert = te, p.num_valid = rows, p.a_row_div = w13 ? topk : 1;
       CK(moe_launcher(cfg)(p, (int)r.tile_expert.size(), c.stream));
       CK(cudaStreamSynchronize(c.stream));
-      auto a = host(A, (size_t)a_rows * K), b = host(B, (size_t)E * N * K), out = host(C, (size_t)rows * N);
+      auto a = host_bf16(A, (size_t)a_rows * K), b = host_bf16(B, (size_t)E * N * K), out = host_bf16(C, (size_t)rows * N);
       std::vector<double> ref((size_t)rows * N);
       for (int row = 0; row < rows; ++row) {
         int e = row % E;  // route_uniform: row id t*topk+j goes to expert (t*topk+j) % E
@@ -164,7 +148,7 @@ bool check_attention(const Ctx& c, bool verbose) {
       char shape[80];
       std::snprintf(shape, sizeof shape, "b=%d s=%d h=8/2 d=%d causal=%d", a.batch, a.seq_kv, d, (int)a.causal);
       all &= report(verbose, decode ? "attn_dec" : "attn_pre", decode ? std::string("split512") : kAttnCfgs[mode / 2].name(),
-                    shape, rel_err(host(o, nq), widen(host(ref, nq))));
+                    shape, rel_err(host_bf16(o, nq), widen(host_bf16(ref, nq))));
     } catch (const CudaFailure& e) {
       if (e.sticky) throw;
       std::fprintf(stderr, "check attention mode %d d=%d: FAIL: %s\n", mode, d, e.what());

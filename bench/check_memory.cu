@@ -1,4 +1,5 @@
 // --check for the memory-bound families: fp32 row-wise kernels and bf16 rotary against host fp64 references.
+#include "check_util.h"
 #include "runners.h"
 #include <cuda_bf16.h>
 #include <cmath>
@@ -11,22 +12,6 @@ std::vector<float> fetch(const void* d, size_t n) {
   std::vector<float> h(n);
   CK(cudaMemcpy(h.data(), d, n * 4, cudaMemcpyDeviceToHost));
   return h;
-}
-std::vector<float> fetch_bf16(const void* d, size_t n) {
-  std::vector<__nv_bfloat16> h(n);
-  CK(cudaMemcpy(h.data(), d, n * 2, cudaMemcpyDeviceToHost));
-  std::vector<float> f(n);
-  for (size_t i = 0; i < n; ++i) f[i] = __bfloat162float(h[i]);
-  return f;
-}
-double rel(const std::vector<float>& out, const std::vector<double>& ref) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < ref.size(); ++i) {
-    if (std::isnan(out[i])) return INFINITY;
-    num += (out[i] - ref[i]) * (out[i] - ref[i]);
-    den += ref[i] * ref[i];
-  }
-  return std::sqrt(num / std::max(den, 1e-30));
 }
 }  // namespace
 
@@ -69,7 +54,7 @@ bool check_memory(const Ctx& ctx, bool verbose) {
         ref[(size_t)r * C + c] = o;
       }
     }
-    double e = rel(y, ref);
+    double e = rel_err(y, ref);
     bool ok = e < 1e-4;
     if (verbose || !ok) std::fprintf(stderr, "check %-10s %-18s rows=37 cols=1000 fp32 vs host fp64  rel_err %.2e %s\n",
                                      "memory", names[t], e, ok ? "ok" : "FAIL");
@@ -87,13 +72,13 @@ bool check_memory(const Ctx& ctx, bool verbose) {
     MemBufs m = g_mem_last;
     CK(cudaStreamSynchronize(ctx.stream));
     const int T = 5, H = 4, D = 128, n = T * H * D;
-    auto q0 = fetch_bf16(m.a, n);
+    auto q0 = host_bf16(m.a, n);
     std::vector<int> pos(T);
     CK(cudaMemcpy(pos.data(), m.pos, T * 4, cudaMemcpyDeviceToHost));
     v[0].launch();
     CK_LAUNCH();
     CK(cudaStreamSynchronize(ctx.stream));
-    auto q1 = fetch_bf16(m.a, n);
+    auto q1 = host_bf16(m.a, n);
     std::vector<double> ref(n);
     for (int t = 0; t < T; ++t) {
       auto cache = fetch((const float*)m.cache + (size_t)pos[t] * D, D);
@@ -105,7 +90,7 @@ bool check_memory(const Ctx& ctx, bool verbose) {
           ref[base + D / 2 + i] = x2 * c + x1 * s;
         }
     }
-    double e = rel(q1, ref);
+    double e = rel_err(q1, ref);
     bool ok = e < 1e-2;
     if (verbose || !ok) std::fprintf(stderr, "check %-10s %-18s tokens=5 heads=4 d=128 bf16 vs host    rel_err %.2e %s\n",
                                      "memory", "rotary", e, ok ? "ok" : "FAIL");
