@@ -29,6 +29,7 @@ struct Args {
   uint64_t tune_seed = 2026;
   std::string plan;  ///< --plan FILE: run exactly these loom specs (from `loom tune --plan`)
   bool quick = false, list = false, check = false;
+  bool flush_write = false;  ///< --flush write: the pre-Nov-22-2026 L2 flush (dirty lines), for comparisons
   std::set<std::string> families;
   std::string command;
 };
@@ -36,7 +37,8 @@ struct Args {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "loom-bench: %s\nusage: loom-bench --out PREFIX [--sms N] [--quick] [--families a,b] [--reps 7]\n"
-               "                  [--device 0] [--max-seconds S] [--plan FILE] [--tune-seed N] | --list [--sms N] [--quick] | --check\n",
+               "                  [--device 0] [--max-seconds S] [--plan FILE] [--tune-seed N] [--flush read|write]\n"
+               "       loom-bench --list [--sms N] [--quick] | --check\n",
                why);
   std::exit(2);
 }
@@ -60,6 +62,11 @@ Args parse(int argc, char** argv) {
     else if (s == "--max-seconds") a.max_seconds = std::atof(val().c_str());
     else if (s == "--plan") a.plan = val();
     else if (s == "--tune-seed") a.tune_seed = std::strtoull(val().c_str(), nullptr, 10);
+    else if (s == "--flush") {
+      std::string v = val();
+      if (v != "read" && v != "write") usage("--flush takes read or write");
+      a.flush_write = v == "write";
+    }
     else if (s == "--families") {
       std::stringstream ss(val());
       std::string f;
@@ -130,6 +137,7 @@ int do_run(const Args& a) {
   CK(cudaMemGetInfo(&free_b, &total_b));
   arena.init(std::min<size_t>(free_b / 2, size_t(24) << 30));
   Ctx ctx{part.stream, &arena, (size_t)l2, part.sms, 12345};
+  set_flush_write(a.flush_write);
   timing_init(ctx);
   cublaslt_init(ctx);
   std::fprintf(stderr, "loom-bench: %s, %d of %d SMs, L2 %d B, arena %zu MiB\n", prop.name, part.sms,
@@ -155,7 +163,7 @@ int do_run(const Args& a) {
                 {"driver", std::to_string(drv)}, {"cuda", std::to_string(rt)},
                 {"clock_mhz", std::to_string(clock_khz / 1000)}, {"sm_clock_now_mhz", std::to_string(nvml_mhz)},
                 {"l2_bytes", std::to_string(l2)}, {"date", utc_now()}, {"command", a.command},
-                {"tool", "loom-bench"}});
+                {"tool", "loom-bench"}, {"flush", a.flush_write ? "write" : "read"}});
   auto t0 = std::chrono::steady_clock::now(), last = t0;
   int next_id = 0, skipped = 0;
   std::signal(SIGTERM, on_signal);

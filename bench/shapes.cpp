@@ -245,6 +245,11 @@ std::vector<Case> plan_from_file(const std::string& path, const PlanOptions& o) 
         if (cfgs[i].name() == kvs["config"]) return i;
       throw std::invalid_argument(where + ": config '" + kvs["config"] + "' is not one of loom-bench's kernels");
     };
+    if (family == "gemm" && !kvs.count("config")) {  // no config=: the library's (cuBLASLt heuristic) kernel
+      if (kvs.count("dtype") && kvs["dtype"] != "bf16") throw std::invalid_argument(where + ": plans run bf16 only");
+      p.gemm_lib(DType::bf16, {num("m")}, {{num("n"), num("k")}}, false);
+      continue;
+    }
     if (kvs.count("dtype") && kvs["dtype"] != "bf16") throw std::invalid_argument(where + ": loom's kernels are bf16 only");
     if (family == "gemm") {
       p.gemm_loom({num("m")}, {{num("n"), num("k")}}, {cfg_index(kGemmCfgs, kNumGemmCfgs)}, "plan");

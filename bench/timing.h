@@ -14,6 +14,8 @@ struct Timing {
   double median_us = 0, p10_us = 0, p90_us = 0;
 };
 
+/// L2 flush by overwriting (true: the corpus before Nov 22 2026) or by reading (false, the default).
+void set_flush_write(bool write);
 /// Allocates the L2-flush buffer (> 2x L2) and the events; call once after the context is current.
 void timing_init(const Ctx& ctx);
 

@@ -41,10 +41,11 @@ left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
 # --- what runs --------------------------------------------------------------------------------------------------
 has() { [ -z "$ONLY" ] && return 0; local t; for t in ${ONLY//,/ }; do for w in "$@"; do [ "$t" = "$w" ] && return 0; done; done; return 1; }
 BENCH_FAMS=""
-for t in ${ONLY//,/ }; do case "$t" in bench|torch|e2e) ;; *) BENCH_FAMS="${BENCH_FAMS:+$BENCH_FAMS,}$t" ;; esac; done
+for t in ${ONLY//,/ }; do case "$t" in bench|torch|e2e|hf_ops) ;; *) BENCH_FAMS="${BENCH_FAMS:+$BENCH_FAMS,}$t" ;; esac; done
 RUN_BENCH=0; { [ -z "$ONLY" ] || has bench || [ -n "$BENCH_FAMS" ]; } && RUN_BENCH=1
 RUN_ATTN=0; has torch attention attention_prefill attention_decode && RUN_ATTN=1
 RUN_MEM=0; has torch memory rms_norm layer_norm softmax elementwise rotary && RUN_MEM=1
+RUN_HF=0; has torch memory hf_ops elementwise && RUN_HF=1
 RUN_E2E=0; has torch e2e && [ "$NO_E2E" = 0 ] && RUN_E2E=1
 QFLAG=""; [ "$QUICK" = 1 ] && QFLAG="--quick"
 
@@ -69,7 +70,8 @@ if [ "$BUILD" = 1 ]; then
   cfg "${LOOM_CUDA_ARCH:-90a}" || { say "configure with ${LOOM_CUDA_ARCH:-90a} failed; retrying with 90"; rm -rf "$BUILD_DIR"; cfg 90; }
   rc=$?
   # Each target on its own, so a broken loom-bench still leaves the collector (and the torch sweeps) usable.
-  for target in loom_cupti loom-bench; do
+  targets=(loom_cupti); [ "$RUN_BENCH" = 1 ] && targets+=(loom-bench)
+  for target in "${targets[@]}"; do
     ninja -C "$BUILD_DIR" -j"$(nproc)" "$target" >> "$WORK/build.log" 2>&1 || { rc=1; say "build of $target FAILED (build.log)"; }
   done
   printf 'build\t-\t%s\t%s\n' "$rc" $(( $(date +%s) - t )) >> "$STEPS"
@@ -111,8 +113,8 @@ E2E_S=0; [ "$RUN_E2E" = 1 ] && E2E_S=$(( QUICK ? 70 : 120 ))
 PENDING=$E2E_S
 RESERVE=40      # checks + packing
 MIN_STEP_S=30
-W_BENCH=$(( RUN_BENCH * 5 )); W_ATTN=$(( RUN_ATTN * 3 )); W_MEM=$(( RUN_MEM * 2 ))
-W=$(( W_BENCH + W_ATTN + W_MEM )); [ "$W" -gt 0 ] || W=1
+W_BENCH=$(( RUN_BENCH * 5 )); W_ATTN=$(( RUN_ATTN * 3 )); W_MEM=$(( RUN_MEM * 2 )); W_HF=$(( RUN_HF * 2 ))
+W=$(( W_BENCH + W_ATTN + W_MEM + W_HF )); [ "$W" -gt 0 ] || W=1
 for i in "${!PLIST[@]}"; do
   n=${PLIST[$i]}
   dir="$RUN/sms$n"; mkdir -p "$dir"
@@ -130,6 +132,10 @@ for i in "${!PLIST[@]}"; do
   if [ "$RUN_MEM" = 1 ]; then
     step memory_ops "$n" $(( share * W_MEM / W )) "$dir/memory_ops" -- python3 scripts/torch/memory_ops.py \
       --sms "$n" --out "$dir/memory_ops" --max-seconds @MAXS@ $QFLAG
+  fi
+  if [ "$RUN_HF" = 1 ]; then
+    step hf_ops "$n" $(( share * W_HF / W )) "$dir/hf_ops" -- python3 scripts/torch/hf_ops.py \
+      --sms "$n" --out "$dir/hf_ops" --max-seconds @MAXS@ $QFLAG
   fi
 done
 if [ "$RUN_E2E" = 1 ]; then

@@ -242,10 +242,16 @@ class Sweep:
             meta["partition_check"] = "8192^3 bf16 matmul %.3f ms on all SMs, %.3f ms on %d SMs" % (
                 full_ms, part_ms, self.part.sms)
             print("partition check: %s" % meta["partition_check"], flush=True)
+        meta["flush"] = "none" if args.no_flush else "read"
         meta.update(extra or {})
         self.cases = CaseList(args.out, tool, self.part.sms, meta)
+        # L2 flush by *reading* 2x L2 bytes of a buffer written once (a sum into one scalar): it evicts the
+        # previous rep's lines and leaves L2 clean. Flushing by writing (fill_) left L2 full of dirty lines whose
+        # write-back the timed kernel then paid (scripts/torch/flush_check.py: +3 us on a 1x2048x8192 GEMV on
+        # H200). Sweeps before Nov 22 2026 flushed by writing; the case list says which (`flush`).
         flush_bytes = 2 * max(torch.cuda.get_device_properties(0).L2_cache_size, 16 << 20)
-        self.flush_buf = None if args.no_flush else torch.empty(flush_bytes // 4, device="cuda", dtype=torch.int32)
+        self.flush_buf = None if args.no_flush else torch.ones(flush_bytes // 4, device="cuda", dtype=torch.float32)
+        self.flush_sink = torch.empty((), device="cuda", dtype=torch.float32)
         self.failed = 0
         self.skipped_budget = 0
 
@@ -254,7 +260,7 @@ class Sweep:
 
     def flush_l2(self):
         if self.flush_buf is not None:
-            self.flush_buf.fill_(1)  # writes 2x L2 bytes: evicts the previous rep's data
+            torch.sum(self.flush_buf, dim=0, out=self.flush_sink)  # reads 2x L2 bytes: L2 ends clean
 
     def run(self, family, spec, impl, fn, reps=None):
         """Times fn() (which launches the case's GPU work); returns the case id or None if skipped/failed."""
@@ -296,6 +302,9 @@ class Sweep:
             self.failed += 1
             print("case %d (%s) FAILED: %s" % (case_id, spec, (str(exc).splitlines() or ["?"])[0][:200]), flush=True)
             return None
+        # Cool-down: idle 3x the case's GPU time (at most 50 ms) so heavy cases back to back do not push the GPU
+        # into its power limit (an H200 drops to ~1470 MHz after seconds of sustained GEMMs; traces/checks/).
+        time.sleep(min(0.05, 3e-6 * sum(times_us) * (reps + self.args.warmup) / reps))
         self.cases.add(case_id, family, spec, impl, times_us)
         if self.cases.rows % 25 == 0:
             print("  %d cases, %.0f s" % (self.cases.rows, time.time() - self.t0), flush=True)

@@ -160,6 +160,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d) {
   a.min_dram_bytes = d.min_dram_bytes;
   a.l2_bytes = l2_total;
   a.fixed_overhead_us = d.fixed_overhead_us;
+  a.variant = d.variant;
   a.latency_us = (d.ctas > 0 || a.ceiling_us > 0) ? slowest + d.fixed_overhead_us : 0;
   a.notes = d.notes;
   if (d.ctas >= sms && L.waves >= 1 && L.last_wave_fill < 0.75)

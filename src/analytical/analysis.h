@@ -53,6 +53,7 @@ struct Analysis {
   std::string bottleneck;      ///< name of that pipeline
   double fixed_overhead_us = 0;///< launch/prologue/epilogue latency the pipelines do not capture
   double latency_us = 0;       ///< pure analytical latency: ceiling / nominal efficiency + fixed overhead
+  int variant = 0;             ///< Demand::variant
   std::vector<std::string> notes;  ///< human remarks (e.g. "working set 120 MB > L2 50 MB: B re-read from DRAM")
 };
 

@@ -167,9 +167,18 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
   const double kv_bytes = double(s.batch) * s.kv_heads * s.seq_kv * hd * b * 2.0;
   const double q_bytes = double(s.batch) * s.heads * hd * b, o_bytes = double(s.batch) * s.heads * hd * ob;
   d.min_dram_bytes = kv_bytes + q_bytes + o_bytes;
+  if (s.masked) {
+    // SDPA with attn_mask (HF StaticCache decode): the boolean [batch, 1, 1, seq_kv] mask is turned into an
+    // additive one by a separate elementwise kernel and read by every head's CTA; cuDNN/mem-efficient kernels run.
+    d.min_dram_bytes += double(s.batch) * s.seq_kv * (1.0 + b);
+    d.per_iter.alu += double(c.bn) * c.bm;  // mask add per score
+    d.fixed_overhead_us += kKernelStartupUs;  // the mask conversion launch
+    d.variant = 1;
+    d.notes.push_back("explicit attention mask: converted by a separate kernel, added to every score");
+  }
   d.dram_bytes = d.min_dram_bytes;
   d.working_set_bytes = d.min_dram_bytes;
-  d.fixed_overhead_us = kKernelStartupUs;
+  d.fixed_overhead_us += kKernelStartupUs;
   if (c.splits > 1) {
     // Combine kernel (flash_fwd_splitkv_combine_kernel): reads every split's fp32 partial O and LSE, writes O.
     const double partials = double(s.batch) * s.heads * c.splits * (hd + 1) * 4.0;

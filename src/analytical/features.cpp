@@ -51,6 +51,7 @@ std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSp
   add("working_set_over_l2", (a && gpu && gpu->l2_bytes > 0) ? a->min_dram_bytes / double(gpu->l2_bytes) : 0);
   add("l2_over_dram", (a && a->dram_bytes > 0) ? a->l2_bytes / a->dram_bytes : 0);
   add("config_pinned", a && a->config_pinned ? 1 : 0);
+  add("variant", a ? a->variant : 0);
   add("sms", gpu ? gpu->sms : 0);
   add("clock_ghz", gpu ? gpu->sustained_clock_mhz / 1000.0 : 0);
   add("log_dram_tb_s", gpu ? log1(gpu->dram_bytes_per_s / 1e12) : 0);

@@ -62,7 +62,28 @@ Demand rowwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c)
 Demand elementwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c) {
   Demand d;
   d.config = c;
-  const double b = dtype_bytes(s.dtype);
+  const double b = dtype_bytes(s.dtype), ob = dtype_bytes(s.out_dtype);
+  if (is_row_reduction(s.op)) {
+    // PyTorch reduce_kernel over the last dim: a CTA of 512 threads reduces 16 rows (32 lanes each) when rows
+    // are many, or splits one row over its warps when they are few; one value (fp32 mean, int64 argmax) per row.
+    const double in = double(s.rows) * s.cols, out_b = s.op == "argmax" ? 8.0 : ob;
+    const int64_t rows_per_cta = std::max<int64_t>(1, std::min<int64_t>(16, 512 / std::max<int64_t>(1, cdiv(s.cols, 4096))));
+    d.ctas = cdiv(s.rows, rows_per_cta);
+    const double cta_in = in / double(d.ctas);
+    d.loop_iters = std::max<int64_t>(1, cdiv(s.cols * rows_per_cta, 32LL * c.warps * c.elems_per_thread));
+    d.per_cta.fma = 2.0 * cta_in;
+    d.per_cta.alu = 3.0 * cta_in + 64.0 * c.warps;  // compare/convert per element + the tree reduction
+    d.per_cta.smem = 2.0 * 4.0 * 32.0 * c.warps;     // cross-warp partials
+    d.per_cta.l2 = cta_in * b + rows_per_cta * out_b;
+    d.flops = in;
+    d.min_dram_bytes = in * b + double(s.rows) * out_b;
+    d.dram_bytes = d.min_dram_bytes;
+    d.working_set_bytes = d.min_dram_bytes;
+    d.tile_waste = 1.0 - double(s.rows) / (double(d.ctas) * rows_per_cta);
+    d.fixed_overhead_us = kKernelStartupUs;
+    d.variant = 2;
+    return d;
+  }
   const double out = double(s.rows) * s.cols;
   const int64_t per_cta = 32LL * c.warps * c.elems_per_thread;
   // silu_mul (vLLM act_and_mul_kernel) works row by row; PyTorch's elementwise kernels see a flat tensor.
@@ -70,19 +91,26 @@ Demand elementwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig
   d.loop_iters = c.elems_per_thread;
   // Per output element: FP32 instructions and SFU ops. add/mul: 1. silu x/(1+exp(-x)): neg, add, mul (3) + ex2,
   // rcp (2 SFU). gelu (PyTorch default, erf form): ~10 FP32 ops for the erf polynomial + 1 SFU (ex2 in erff).
-  // silu_mul: silu + the multiply.
-  double fp32_ops = 1, sfu = 0, inputs = 2;
+  // silu_mul: silu + the multiply. Copies and casts: none. `inputs`: full-size tensors read per output element
+  // (a broadcast operand is a row or column: ~0; repeat_kv's source is a quarter of its output, Llama-3 GQA).
+  double fp32_ops = 1, sfu = 0, inputs = 2, index_ops = 2;
   if (s.op == "silu") fp32_ops = 3, sfu = 2, inputs = 1;
   if (s.op == "gelu") fp32_ops = 10, sfu = 1, inputs = 1;
   if (s.op == "silu_mul") fp32_ops = 4, sfu = 2, inputs = 2;
+  if (s.op == "copy" || s.op == "to_fp32" || s.op == "to_bf16") fp32_ops = 0, inputs = 1;
+  // Non-contiguous or broadcast operands go through TensorIterator's offset calculator (elementwise_kernel, no
+  // vector loads): ~3 integer divmods per dimension per element.
+  if (s.op == "copy_strided") fp32_ops = 0, inputs = 1, index_ops = 12, d.variant = 1;
+  if (s.op == "mul_bcast") inputs = 1, index_ops = 12, d.variant = 1;
+  if (s.op == "expand_copy") fp32_ops = 0, inputs = 0.25, index_ops = 16, d.variant = 1;
   const double cta_out = double(per_cta);
   d.per_cta.fma = 2.0 * fp32_ops * cta_out;
   d.per_cta.sfu = sfu * cta_out;
-  // ALU estimate: a conversion per element read and written + ~2 index ops per element.
-  d.per_cta.alu = (inputs + 1 + 2) * cta_out;
-  d.per_cta.l2 = (inputs + 1) * cta_out * b;
+  // ALU estimate: a conversion per element read and written + index ops per element.
+  d.per_cta.alu = (std::ceil(inputs) + 1 + index_ops) * cta_out;
+  d.per_cta.l2 = (std::ceil(inputs) * b + ob) * cta_out;
   d.flops = fp32_ops * out;
-  d.min_dram_bytes = (inputs + 1) * out * b;
+  d.min_dram_bytes = (inputs * b + ob) * out;
   d.dram_bytes = d.min_dram_bytes;
   d.working_set_bytes = d.min_dram_bytes;
   d.tile_waste = 1.0 - out / (double(d.ctas) * cta_out);

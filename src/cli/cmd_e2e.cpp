@@ -187,7 +187,8 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
 
 int cmd_e2e(const std::vector<std::string>& argv) {
   Args args(argv, {"--gpu", "--set", "--model", "--phase", "--batch", "--seq", "--context", "--tp", "--profile",
-                   "--mode", "--format", "--trace-out", "--top", "--replay", "--from", "--kernel-model"});
+                   "--mode", "--format", "--trace-out", "--top", "--replay", "--from", "--kernel-model",
+                   "--cache-len"});
   const Catalog catalog = Catalog::load();
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
   if (gpus.size() != 1) throw InputError("--gpu", "e2e predicts on one GPU; use `loom whatif --gpus ...` to compare");
@@ -207,6 +208,17 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     work = decode_workload(batch, ctx, tp);
   } else {
     throw InputError("--phase", "'" + phase + "' is not a phase; use prefill or decode");
+  }
+  if (args.has("--cache-len")) {
+    if (profile.kv_cache != "static")
+      throw InputError("--cache-len", "sizes a static KV cache; profile '" + profile.name + "' has kv_cache: " +
+                                          profile.kv_cache);
+    work.static_cache_len = integer(args, "--cache-len", 0);
+    int64_t longest = 0;
+    for (size_t i = 0; i < work.context.size(); ++i) longest = std::max(longest, work.context[i] + work.new_tokens[i]);
+    if (work.static_cache_len < longest)
+      throw InputError("--cache-len", std::to_string(work.static_cache_len) +
+                                          " is smaller than the context + new tokens; the cache must hold them");
   }
   std::optional<ExecMode> mode;
   if (args.has("--mode")) mode = parse_mode(args.get("--mode"));

@@ -29,7 +29,7 @@ commands:
   train [--traces DIR] [--out DIR]  learn the efficiency model (XGBoost) from the corpus
   validate [--check] [--max-mape X] accuracy per split/family/GPU/partition vs roofline and analytical
   validate --e2e [--traces DIR]     traced end-to-end runs (traces/e2e) vs loom's end-to-end prediction
-  e2e --gpu G --model M --phase prefill|decode --batch B --seq S [--context C] [--tp N]
+  e2e --gpu G --model M --phase prefill|decode --batch B --seq S [--context C] [--cache-len N] [--tp N]
       [--profile vllm|sglang|hf-eager|hf-sdpa] [--mode eager|graph|megakernel] [--trace-out FILE.json]
       [--kernel-model learned|analytical]
                                     one LLM step: TTFT/TPOT, breakdown, memory fit, timeline

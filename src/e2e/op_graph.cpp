@@ -92,6 +92,12 @@ Shards shard(const ModelConfig& m, int tp) {
 
 namespace {
 
+/// HF StaticCache + sdpa launches, besides the cache copies and attention, small kernels per step (cache_position
+/// arithmetic, the causal mask) and per layer (arange, two long adds, two fills and a `where` building the layer's
+/// mask): counted in traces/e2e/*/graph_decode.lct.gz (transformers 5.17).
+constexpr int kStaticCacheStepOps = 5;
+constexpr int kStaticCacheLayerOps = 6;
+
 /// Shape of one request group: `count` requests with `q` new tokens attending to `kv` keys.
 struct Group {
   int64_t count, q, kv;
@@ -113,6 +119,7 @@ class Builder {
       groups.clear();
       groups[{max_q, max_kv}] = w.batch();
     }
+    max_kv_ = max_kv;
     for (const auto& [qk, n] : groups) {
       groups_.push_back({n, qk.first, qk.second});
       tokens_ += n * qk.first;
@@ -121,7 +128,11 @@ class Builder {
 
   std::vector<Op> build() {
     const int64_t H = m_.hidden;
-    add("embed", -1, eltwise("silu", tokens_, H));  // embedding gather: one read, one write per element
+    add("embed", -1, eltwise("copy", tokens_, H));  // embedding gather: one read, one write per element
+    // Per-step bookkeeping kernels (HF: position ids, rotary inv_freq x positions, cos/sin tables; StaticCache adds
+    // cache-position and mask kernels): each touches a few hundred bytes, so each costs a launch.
+    const int small = p_.step_small_ops + (p_.kv_cache == "static" ? kStaticCacheStepOps : 0);
+    for (int i = 0; i < small; ++i) add("step_small_op", -1, eltwise("copy", 1, 128, "fp32"));
     all_reduce("embed_all_reduce", -1, tokens_ * H);
     // Layers of one kind (first or not, MoE or dense) launch the same shapes: build each kind once and stamp it.
     std::map<std::pair<bool, bool>, std::vector<Op>> kinds;
@@ -141,7 +152,8 @@ class Builder {
     add("lm_head", -1, gemm(logit_rows, s_.vocab, H));
     // vLLM gathers the vocab-sharded logits; an all-gather of X bytes moves as much as a ring all-reduce of X/2.
     all_reduce("logits_gather", -1, logit_rows * m_.vocab / 2);
-    if (p_.sampler_softmax) add("sampler_softmax", -1, kspec("softmax", {{"rows", logit_rows}, {"cols", m_.vocab}}));
+    if (p_.sampler == "softmax") add("sampler_softmax", -1, kspec("softmax", {{"rows", logit_rows}, {"cols", m_.vocab}}));
+    if (p_.sampler == "argmax") add("sampler_argmax", -1, eltwise("argmax", logit_rows, m_.vocab));
     return std::move(ops_);
   }
 
@@ -153,6 +165,9 @@ class Builder {
   std::string dtype_;
   std::vector<Group> groups_;
   int64_t tokens_ = 0;  // rows of every token-parallel tensor (padded when the profile pads)
+  int64_t max_kv_ = 0;  // longest context + new tokens
+
+  int64_t cache_len() const { return std::max(w_.static_cache_len, max_kv_); }
   std::vector<Op> ops_;
 
   KernelSpec kspec(const std::string& family, std::initializer_list<std::pair<const char*, int64_t>> params,
@@ -172,6 +187,12 @@ class Builder {
     KernelSpec k = kspec("elementwise", {{"rows", rows}, {"cols", cols}}, dtype);
     k.params["op"] = op;
     return k;
+  }
+  /// A profile list entry "op" or "op:dtype" over (rows x cols); the model's dtype when none is given.
+  KernelSpec profile_op(const std::string& entry, int64_t rows, int64_t cols) {
+    const size_t colon = entry.find(':');
+    if (colon == std::string::npos) return eltwise(entry, rows, cols);
+    return eltwise(entry.substr(0, colon), rows, cols, entry.substr(colon + 1));
   }
   void add(const std::string& name, int layer, KernelSpec k) { add_parts(name, layer, {std::move(k)}); }
   void add_parts(const std::string& name, int layer, std::vector<KernelSpec> parts) {
@@ -199,13 +220,21 @@ class Builder {
       return;
     }
     for (size_t i = 0; i < p_.norm_ops.size(); ++i)
-      add(name + ".op" + std::to_string(i), layer, eltwise(p_.norm_ops[i], rows, cols, "fp32"));
+      add(name + ".op" + std::to_string(i), layer, profile_op(p_.norm_ops[i], rows, cols));
     for (int i = 0; i < p_.norm_row_ops; ++i)
       add(name + ".row_op" + std::to_string(i), layer, eltwise("mul", rows, 1, "fp32"));
   }
 
   void attention(int l) {
     const int64_t hd = m_.head_dim, hq = s_.q_heads, hkv = s_.kv_heads;
+    if (p_.attention == "flash" && p_.kv_cache == "static" && w_.phase == Phase::decode) {
+      // sdpa over the whole preallocated cache with the StaticCache mask; K/V were expanded to every query head.
+      KernelSpec k = kspec("attention_decode", {{"batch", w_.batch()}, {"heads", hq}, {"kv_heads", hq},
+                                                {"seq_kv", cache_len()}, {"head_dim", hd}});
+      k.params["mask"] = "1";
+      add("attention", l, std::move(k));
+      return;
+    }
     if (p_.attention == "flash") {
       std::vector<KernelSpec> parts;
       for (const auto& g : groups_) {
@@ -228,14 +257,14 @@ class Builder {
     for (const auto& g : groups_) {
       const int64_t bh = g.count * hq;
       if (hq != hkv) {
-        add("attn.repeat_k", l, eltwise("silu", bh * g.kv, hd));
-        add("attn.repeat_v", l, eltwise("silu", bh * g.kv, hd));
+        add("attn.repeat_k", l, eltwise("expand_copy", bh * g.kv, hd));
+        add("attn.repeat_v", l, eltwise("expand_copy", bh * g.kv, hd));
       }
       add("attn.qk", l, gemm(g.q, g.kv, hd, bh));
       add("attn.mask_add", l, eltwise("add", bh * g.q, g.kv));
       add("attn.softmax", l, kspec("softmax", {{"rows", bh * g.q}, {"cols", g.kv}}));
       add("attn.pv", l, gemm(g.q, hd, g.kv, bh));
-      add("attn.transpose", l, eltwise("silu", g.count * g.q * hq, hd));
+      add("attn.transpose", l, eltwise("copy_strided", g.count * g.q * hq, hd));
     }
   }
 
@@ -248,7 +277,7 @@ class Builder {
     for (const char* t : {"q", "k"}) {
       const int64_t rows = tokens_ * (t[0] == 'q' ? s_.q_heads : s_.kv_heads);
       for (size_t i = 0; i < p_.rotary_ops.size(); ++i)
-        add(std::string("rotary.") + t + std::to_string(i), l, eltwise(p_.rotary_ops[i], rows, hd));
+        add(std::string("rotary.") + t + std::to_string(i), l, profile_op(p_.rotary_ops[i], rows, hd));
     }
   }
 
@@ -260,19 +289,18 @@ class Builder {
       // request (context + new tokens) each step: one copy (1 read, 1 write) per element.
       int64_t rows = 0;
       for (const auto& g : groups_) rows += g.count * g.kv * hkv;
-      add("kv_cache.cat_k", l, eltwise("silu", rows, hd));
-      add("kv_cache.cat_v", l, eltwise("silu", rows, hd));
+      add("kv_cache.cat_k", l, eltwise("copy", rows, hd));
+      add("kv_cache.cat_v", l, eltwise("copy", rows, hd));
     } else if (p_.kv_cache == "static") {
       // HF StaticCache.update: index_copy_ of the new rows into the preallocated cache; attention then runs with
       // an explicit mask over the cache, and transformers' sdpa_attention_forward expands the KV heads to the
       // query heads (repeat_kv: a copy of batch x heads x keys x head_dim for K and for V) when hq != hkv.
-      add("kv_cache.index_copy_k", l, eltwise("silu", tokens_ * hkv, hd));
-      add("kv_cache.index_copy_v", l, eltwise("silu", tokens_ * hkv, hd));
+      add("kv_cache.index_copy_k", l, eltwise("copy_strided", tokens_ * hkv, hd));
+      add("kv_cache.index_copy_v", l, eltwise("copy_strided", tokens_ * hkv, hd));
+      for (int i = 0; i < kStaticCacheLayerOps; ++i) add("static_cache.small_op", l, eltwise("copy", 1, 128, "fp32"));
       if (hq != hkv && p_.attention == "flash") {  // attention: eager already charges its own repeat_kv
-        int64_t rows = 0;
-        for (const auto& g : groups_) rows += g.count * g.kv * hq;
-        add("attn.repeat_k", l, eltwise("silu", rows, hd));
-        add("attn.repeat_v", l, eltwise("silu", rows, hd));
+        add("attn.repeat_k", l, eltwise("expand_copy", w_.batch() * hq * cache_len(), hd));
+        add("attn.repeat_v", l, eltwise("expand_copy", w_.batch() * hq * cache_len(), hd));
       }
     }
   }
@@ -315,7 +343,7 @@ class Builder {
       const int64_t per_expert = (tokens_ * k + active - 1) / active;  // uniform routing assumed
       for (int64_t e = 0; e < active; ++e) {
         const std::string p = "experts.";  // one name for every expert: the breakdown sums them
-        add(p + "gather", l, eltwise("silu", per_expert, H));
+        add(p + "gather", l, eltwise("copy_strided", per_expert, H));
         mlp(p, l, per_expert, I);
         add(p + "scale", l, eltwise("mul", per_expert, H));
         add(p + "index_add", l, eltwise("add", per_expert, H));

@@ -21,6 +21,9 @@ struct Workload {
   std::vector<int64_t> new_tokens;  ///< prefill: input length; decode: 1
   std::vector<int64_t> context;     ///< tokens already in the KV cache before the step (prefix / decode context)
   int tp = 1;                       ///< tensor-parallel degree (1-8)
+  /// Capacity of a preallocated static KV cache (HF StaticCache max_cache_len; profile kv_cache: static):
+  /// attention then runs over all of it under a mask. 0 = the longest context + new tokens.
+  int64_t static_cache_len = 0;
 
   int64_t batch() const { return static_cast<int64_t>(new_tokens.size()); }
   int64_t tokens() const;  ///< total new tokens (sum over requests)

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "hw/catalog.h"
+#include "kernels/shape.h"
 
 namespace loom {
 
@@ -51,7 +52,17 @@ double number(const std::string& source, const std::string& key, const YAML::Nod
 std::vector<std::string> op_list(const std::string& source, const std::string& key, const YAML::Node& n) {
   if (!n.IsSequence()) throw InputError(where(source, n), "'" + key + "' must be a list of elementwise ops");
   std::vector<std::string> ops;
-  for (const auto& x : n) ops.push_back(choice(source, key, x, {"add", "mul", "silu", "gelu", "silu_mul"}));
+  for (const auto& x : n) {
+    const std::string v = x.IsScalar() ? x.as<std::string>() : "";
+    const size_t colon = v.find(':');
+    const std::string op = v.substr(0, colon), dtype = colon == std::string::npos ? "" : v.substr(colon + 1);
+    if (std::find(kElementwiseOps.begin(), kElementwiseOps.end(), op) == kElementwiseOps.end())
+      throw InputError(where(source, x), "'" + key + "' has '" + v + "'; ops: " + join(kElementwiseOps) +
+                                             " (optionally op:dtype, e.g. mean:fp32)");
+    if (colon != std::string::npos && dtype != "fp32" && dtype != "bf16" && dtype != "fp16")
+      throw InputError(where(source, x), "'" + key + "' has '" + v + "'; the dtype after ':' is fp32, bf16 or fp16");
+    ops.push_back(v);
+  }
   return ops;
 }
 
@@ -70,7 +81,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
   p.name = fs::path(source).stem().string();
   static const std::vector<std::string> keys = {
       "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm", "norm_ops", "norm_row_ops",
-      "activation", "moe", "lm_head", "sampler_softmax", "decode_mode", "prefill_mode", "graph_gap_us",
+      "step_small_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode", "graph_gap_us",
       "host_overhead_us", "memory_utilization", "megakernel_schedule"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
   for (const auto& kv : root) {
@@ -88,10 +99,11 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "norm") p.norm = choice(source, key, v, {"fused_residual", "kernel", "elementwise"});
     else if (key == "norm_ops") p.norm_ops = op_list(source, key, v);
     else if (key == "norm_row_ops") p.norm_row_ops = static_cast<int>(number(source, key, v, 0, 64));
+    else if (key == "step_small_ops") p.step_small_ops = static_cast<int>(number(source, key, v, 0, 1000));
     else if (key == "activation") p.activation = choice(source, key, v, {"fused", "separate"});
     else if (key == "moe") p.moe = choice(source, key, v, {"fused", "per_expert"});
     else if (key == "lm_head") p.lm_head = choice(source, key, v, {"last_token", "full_sequence"});
-    else if (key == "sampler_softmax") p.sampler_softmax = choice(source, key, v, {"true", "false"}) == "true";
+    else if (key == "sampler") p.sampler = choice(source, key, v, {"softmax", "argmax", "none"});
     else if (key == "decode_mode") p.decode_mode = choice(source, key, v, modes);
     else if (key == "prefill_mode") p.prefill_mode = choice(source, key, v, modes);
     else if (key == "graph_gap_us") p.graph_gap_us = number(source, key, v, 0, 1000);

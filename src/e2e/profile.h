@@ -15,16 +15,18 @@ struct ServingProfile {
   std::string gate_up = "fused";       ///< "fused": one gate_up GEMM | "separate": gate and up GEMMs
   bool batch_padding = false;          ///< true: requests padded to the longest (HF); false: varlen (vLLM)
   std::string rotary = "kernel";       ///< "kernel": one rotary kernel | "elementwise": rotary_ops per q and k
-  std::vector<std::string> rotary_ops; ///< elementwise ops (add|mul|...) per q and per k when rotary=elementwise
+  std::vector<std::string> rotary_ops; ///< elementwise ops ("op" or "op:dtype", kElementwiseOps) per q and per k
+                                       ///< when rotary=elementwise; dtype defaults to the model's
   std::string attention = "flash";     ///< "flash": fused attention kernels | "eager": bmm, softmax, bmm
   std::string kv_cache = "none";      ///< "none": cache write not charged | "cat": HF DynamicCache | "static": HF StaticCache
   std::string norm = "fused_residual"; ///< "fused_residual" | "kernel": rms_norm + separate add | "elementwise"
-  std::vector<std::string> norm_ops;   ///< fp32 full-tensor elementwise ops when norm=elementwise
-  int norm_row_ops = 0;                ///< (rows x 1) elementwise ops (mean, +eps, rsqrt) when norm=elementwise
+  std::vector<std::string> norm_ops;   ///< full-tensor elementwise ops ("op" or "op:dtype") when norm=elementwise
+  int norm_row_ops = 0;                ///< (rows x 1) fp32 elementwise ops (+eps, rsqrt) when norm=elementwise
+  int step_small_ops = 0;              ///< tiny kernels once per step (position ids, rotary cos/sin tables)
   std::string activation = "fused";    ///< "fused": silu_mul | "separate": silu then mul
   std::string moe = "fused";           ///< "fused": moe w13, silu_mul, moe w2 | "per_expert": GEMMs per expert
   std::string lm_head = "last_token";  ///< "last_token": logits of the last position | "full_sequence"
-  bool sampler_softmax = true;         ///< a softmax over the logits (sampling)
+  std::string sampler = "softmax";     ///< "softmax": a softmax over the logits (sampling) | "argmax" | "none"
   std::string decode_mode = "graph";   ///< default execution mode for decode: eager | graph | megakernel
   std::string prefill_mode = "eager";  ///< default execution mode for prefill
   double graph_gap_us = 1.2;           ///< GPU-side idle time between back-to-back kernels (GPU-NOTES.md: H200)

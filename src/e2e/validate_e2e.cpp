@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "e2e/e2e.h"
 #include "hw/catalog.h"
+#include "kernels/shape.h"
 #include "learned/predictor.h"
 #include "trace/gpu_names.h"
 #include "trace/import.h"
@@ -159,11 +160,31 @@ PredictedStep predict(const GpuSpec& gpu, const ModelConfig& model, const Servin
   p.wall_us = s.timing.wall_time_us;
   p.kernels = static_cast<int>(s.timing.kernels.size());
   for (const auto& k : s.timing.kernels) {
-    FamilyTime& f = p.families[trace_family(k.family())];
+    // The trace classifier files PyTorch's reduce_kernel (the RMSNorm mean, argmax) under "reduce".
+    const KernelSpec& spec = k.shape->parts.front();
+    const auto op = spec.params.find("op");
+    const bool reduce = spec.family == "elementwise" && op != spec.params.end() && is_row_reduction(op->second);
+    FamilyTime& f = p.families[reduce ? "reduce" : trace_family(k.family())];
     f.gpu_us += k.gpu_us;
     f.launches += 1;
   }
   return p;
+}
+
+/// graph_decode.py sizes its StaticCache as context + decode steps + warm-up steps + 16; newer case lists say
+/// the extra directly (`max_cache_len_extra`), older ones give decode_steps and ran the default 3 warm-up steps.
+int64_t static_cache_extra(const CaseList& cases) {
+  auto number = [&](const char* key, int64_t fallback) {
+    auto it = cases.meta.find(key);
+    if (it == cases.meta.end()) return fallback;
+    try {
+      return static_cast<int64_t>(std::stoll(it->second));
+    } catch (const std::exception&) {
+      throw InputError(cases.path, std::string("metadata ") + key + "='" + it->second + "' is not an integer");
+    }
+  };
+  const int64_t extra = number("max_cache_len_extra", -1);
+  return extra >= 0 ? extra : number("decode_steps", 10) + 3 + 16;
 }
 
 std::string lct_beside(const fs::path& cases_path) {
@@ -219,17 +240,16 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       const ModelConfig model = load_model(row.spec.model);
       ServingProfile profile = base;
       // The trace's rep is exactly one forward pass: a prefill rep samples nothing (no sampler kernel); a decode
-      // rep ends with a greedy argmax over the logits, charged as the profile's sampler softmax (one row-wise
-      // pass over batch x vocab).
-      if (row.spec.phase == "prefill") profile.sampler_softmax = false;
+      // rep ends with the greedy argmax of the hf profiles' `sampler: argmax`.
+      if (row.spec.phase == "prefill") profile.sampler = "none";
       // graph_decode.py captures the step over HF's StaticCache (case-list metadata decode_impl=hf_static_cache).
       if (row.spec.mode == "cuda_graph") profile.kv_cache = "static";
       const ExecMode mode = row.spec.mode == "cuda_graph" ? ExecMode::graph : ExecMode::eager;
       row.profile = profile.name;
       row.mode = std::string(mode_name(mode));
-      const Workload work = row.spec.phase == "prefill"
-                                ? prefill_workload(row.spec.batch, {row.spec.length}, {}, 1)
-                                : decode_workload(row.spec.batch, {row.spec.length}, 1);
+      Workload work = row.spec.phase == "prefill" ? prefill_workload(row.spec.batch, {row.spec.length}, {}, 1)
+                                                  : decode_workload(row.spec.batch, {row.spec.length}, 1);
+      if (profile.kv_cache == "static") work.static_cache_len = row.spec.length + static_cache_extra(cases);
       row.learned = predict(gpu, model, profile, work, mode, learned_fn);
       row.analytical = predict(gpu, model, profile, work, mode, analytical_predictor());
       row.measured = std::move(m);

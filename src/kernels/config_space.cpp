@@ -229,6 +229,8 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
       if (s.op == "silu_mul") {  // vLLM activation_kernels.cu: grid(num_tokens), block(min(d, 1024)), loop over d
         c.warps = warps_for(std::min<int64_t>(s.cols, 1024));
         c.elems_per_thread = snap_up(table.elems_per_thread, (s.cols + 32 * c.warps - 1) / (32 * c.warps));
+      } else if (is_row_reduction(s.op)) {  // PyTorch Reduce.cuh reduce_kernel<512, 1>: 512 threads per CTA
+        c.warps = 16, c.elems_per_thread = 4;
       } else {  // PyTorch Loops.cuh: num_threads() = 128, thread_work_size() = 4
         c.warps = 4, c.elems_per_thread = 4;
       }

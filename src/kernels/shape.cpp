@@ -221,9 +221,10 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       break;
     }
     case Family::attention_decode: {
-      Params p(spec, {"batch", "heads", "kv_heads", "seq_kv", "head_dim", "dtype"});
+      Params p(spec, {"batch", "heads", "kv_heads", "seq_kv", "head_dim", "dtype", "mask"});
       s.batch = p.size("batch"), s.heads = p.size("heads"), s.kv_heads = p.size("kv_heads");
       s.seq = 1, s.seq_kv = p.size("seq_kv"), s.head_dim = p.size("head_dim");
+      s.masked = p.has("mask") && p.flag("mask");
       s.dtype = p.dtype({Dtype::fp16, Dtype::bf16, Dtype::fp8});
       s.out_dtype = s.dtype == Dtype::fp8 ? Dtype::bf16 : s.dtype;
       check_heads(spec, s);
@@ -243,9 +244,16 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
     }
     case Family::elementwise: {
       Params p(spec, {"op", "rows", "cols", "dtype"});
-      s.op = p.choice("op", {"add", "mul", "silu", "gelu", "silu_mul"}, "");
+      s.op = p.choice("op", kElementwiseOps, "");
       s.rows = p.size("rows"), s.cols = p.size("cols");
       s.dtype = s.out_dtype = p.dtype(kFloatAll);
+      if (s.op == "to_fp32" || s.op == "to_bf16") {
+        const Dtype want = s.op == "to_fp32" ? Dtype::bf16 : Dtype::fp32;
+        if (s.dtype != want && !(s.op == "to_fp32" && s.dtype == Dtype::fp16))
+          throw InputError(spec.where, "op=" + s.op + " casts from " + (s.op == "to_fp32" ? "bf16 or fp16" : "fp32") +
+                                           "; dtype= names the input's type");
+        s.out_dtype = s.op == "to_fp32" ? Dtype::fp32 : Dtype::bf16;
+      }
       check_elements(spec, "input", static_cast<double>(s.rows) * s.cols * (s.op == "silu_mul" ? 2 : 1));
       s.config = p.config();
       break;

@@ -36,10 +36,23 @@ struct KernelShape {
   bool causal = false;
   // row kernels (rms_norm, layer_norm, softmax) and elementwise
   int64_t rows = 0, cols = 0;
-  std::string op;  ///< elementwise op: add | mul | silu | gelu | silu_mul
+  std::string op;  ///< elementwise op (kElementwiseOps); rows x cols = output (maps) or input (row reductions)
+  bool masked = false;  ///< attention_decode mask=1: an explicit attention mask (SDPA attn_mask, HF StaticCache)
   // all_reduce
   int64_t bytes = 0, gpus = 1;
 };
+
+/// Elementwise ops. Maps (rows x cols = output): add, mul, silu_mul (two inputs), silu, gelu, copy (one input,
+/// contiguous, vectorized), to_fp32 / to_bf16 (casts; dtype = the input's), copy_strided (a non-contiguous source
+/// through PyTorch's offset-calculator kernel), mul_bcast (x times a broadcast row or column), expand_copy (GQA
+/// repeat_kv made contiguous: reads a quarter of what it writes). Row reductions (rows x cols = input, one value
+/// per row out): mean, argmax.
+inline const std::vector<std::string> kElementwiseOps = {"add",    "mul",     "silu",         "gelu",
+                                                         "silu_mul", "copy",  "to_fp32",      "to_bf16",
+                                                         "copy_strided", "mul_bcast", "expand_copy", "mean",
+                                                         "argmax"};
+/// True for the elementwise ops that reduce each row to one value.
+inline bool is_row_reduction(const std::string& op) { return op == "mean" || op == "argmax"; }
 
 /// Largest element count (of any one tensor) loom accepts; beyond it a spec is a typo, not a kernel.
 inline constexpr int64_t kMaxElements = int64_t{1} << 40;

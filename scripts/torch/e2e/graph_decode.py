@@ -119,6 +119,7 @@ def main():
                   % (batch, context, impl, statistics.median(times), time.time() - t0), flush=True)
             del graph, out, step, state
     meta.update({"mode": "cuda_graph", "batch_seq": json.dumps(shapes), "decode_steps": steps,
+                 "max_cache_len_extra": steps + args.warmup + 16,
                  "decode_impl": ",".join(sorted(set(impls))) or "none", "families": "e2e_decode"})
     cases = loom_torch.CaseList(args.out, "scripts/torch/e2e/graph_decode.py", part.sms, meta)
     for row in rows:
