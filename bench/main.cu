@@ -27,6 +27,7 @@ struct Args {
   double max_seconds = 0;  ///< > 0: stop starting new cases after this many seconds of sweeping
   std::string out;
   uint64_t tune_seed = 2026;
+  size_t skip = 0;  ///< --skip N: leave out the first N planned cases (a top-up after a run stopped early)
   std::string plan;  ///< --plan FILE: run exactly these loom specs (from `loom tune --plan`)
   bool quick = false, list = false, check = false;
   bool flush_write = false;  ///< --flush write: the pre-Nov-22-2026 L2 flush (dirty lines), for comparisons
@@ -37,7 +38,7 @@ struct Args {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "loom-bench: %s\nusage: loom-bench --out PREFIX [--sms N] [--quick] [--families a,b] [--reps 7]\n"
-               "                  [--device 0] [--max-seconds S] [--plan FILE] [--tune-seed N] [--flush read|write]\n"
+               "                  [--device 0] [--max-seconds S] [--plan FILE] [--tune-seed N] [--flush read|write] [--skip N]\n"
                "       loom-bench --list [--sms N] [--quick] | --check\n",
                why);
   std::exit(2);
@@ -62,6 +63,7 @@ Args parse(int argc, char** argv) {
     else if (s == "--max-seconds") a.max_seconds = std::atof(val().c_str());
     else if (s == "--plan") a.plan = val();
     else if (s == "--tune-seed") a.tune_seed = std::strtoull(val().c_str(), nullptr, 10);
+    else if (s == "--skip") a.skip = std::strtoull(val().c_str(), nullptr, 10);
     else if (s == "--flush") {
       std::string v = val();
       if (v != "read" && v != "write") usage("--flush takes read or write");
@@ -157,6 +159,11 @@ int do_run(const Args& a) {
   po.quick = a.quick;
   po.families = a.families;
   auto cases = a.plan.empty() ? plan_cases(po) : plan_from_file(a.plan, po);
+  if (a.skip > 0) {
+    std::fprintf(stderr, "loom-bench: skipping the first %zu of %zu planned cases (--skip)\n", std::min(a.skip, cases.size()),
+                 cases.size());
+    cases.erase(cases.begin(), cases.begin() + std::min(a.skip, cases.size()));
+  }
   int nvml_mhz = nvml_sm_clock_mhz(a.device);
   CaseWriter w(a.out + ".cases.csv",
                {{"gpu", prop.name}, {"sms", std::to_string(part.sms)}, {"sms_total", std::to_string(part.sms_total)},
@@ -165,7 +172,7 @@ int do_run(const Args& a) {
                 {"l2_bytes", std::to_string(l2)}, {"date", utc_now()}, {"command", a.command},
                 {"tool", "loom-bench"}, {"flush", a.flush_write ? "write" : "read"}});
   auto t0 = std::chrono::steady_clock::now(), last = t0;
-  int next_id = 0, skipped = 0;
+  int next_id = a.skip > 0 ? 1000000 : 0, skipped = 0;  // top-up ids stay apart from the first run's
   std::signal(SIGTERM, on_signal);
   std::signal(SIGINT, on_signal);
   for (size_t i = 0; i < cases.size(); ++i) {

@@ -30,17 +30,19 @@ std::string kind(const E2eRow& r) {
 std::string pct(double v) { return (v >= 0 ? "+" : "") + fmt(v, 1) + "%"; }
 
 struct Mape {
-  double gpu_learned = 0, gpu_analytical = 0, wall = 0;
-  int n = 0;
+  double gpu_learned = 0, gpu_analytical = 0, wall = 0, gpu_cross = 0;
+  int n = 0, n_cross = 0;
   void add(const E2eRow& r) {
     gpu_learned += std::fabs(error_pct(r.learned.gpu_us, r.measured.gpu_us));
     gpu_analytical += std::fabs(error_pct(r.analytical.gpu_us, r.measured.gpu_us));
     wall += std::fabs(error_pct(r.learned.wall_us, r.measured.wall_us));
+    if (r.cross) gpu_cross += std::fabs(error_pct(r.cross->gpu_us, r.measured.gpu_us)), ++n_cross;
     ++n;
   }
   double g() const { return n ? gpu_learned / n : 0; }
   double a() const { return n ? gpu_analytical / n : 0; }
   double w() const { return n ? wall / n : 0; }
+  std::string c() const { return n_cross ? fmt(gpu_cross / n_cross, 1) + "%" : "-"; }
 };
 
 nlohmann::json families_json(const E2eRow& r) {
@@ -73,11 +75,13 @@ std::string breakdown_text(const E2eRow& r) {
 }  // namespace
 
 int cmd_validate_e2e(const std::vector<std::string>& argv) {
-  Args args(argv, {"--traces", "--profile", "--model-dir", "--format", "--max-error", "--breakdown"}, {"--e2e"});
+  Args args(argv, {"--traces", "--profile", "--model-dir", "--cross-model-dir", "--format", "--max-error", "--breakdown"},
+            {"--e2e"});
   E2eOptions opt;
   opt.traces_dir = args.get("--traces", data_dir() + "/traces/e2e");
   opt.profile = args.get("--profile", opt.profile);
   opt.models_dir = args.get("--model-dir", "");
+  opt.cross_models_dir = args.get("--cross-model-dir", "");
   const std::string format = args.format();
   const std::string breakdown = args.get("--breakdown", "first");
   if (breakdown != "first" && breakdown != "all" && breakdown != "none")
@@ -91,8 +95,12 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
   }
   std::vector<std::string> failures;
   if (auto max = args.number("--max-error"))
-    for (const auto& [g, m] : per_gpu)
+    for (const auto& [g, m] : per_gpu) {
       if (m.g() > *max) failures.push_back(g + ": GPU-time MAPE " + fmt(m.g(), 3) + "% > --max-error " + fmt(*max, 3) + "%");
+      if (m.n_cross && m.gpu_cross / m.n_cross > *max)
+        failures.push_back(g + ": GPU-time MAPE with the " + rep.cross_train_gpu + "-only model " + m.c() +
+                           " > --max-error " + fmt(*max, 3) + "%");
+    }
 
   if (format == "json") {
     nlohmann::json j;
@@ -111,24 +119,34 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
                             {"analytical_gpu_error_pct", error_pct(r.analytical.gpu_us, r.measured.gpu_us)},
                             {"wall_error_pct", error_pct(r.learned.wall_us, r.measured.wall_us)},
                             {"families", families_json(r)}});
+      if (r.cross) {
+        j["cases"].back()["cross"] = step(*r.cross);
+        j["cases"].back()["cross_gpu_error_pct"] = error_pct(r.cross->gpu_us, r.measured.gpu_us);
+      }
     }
-    for (const auto& [name, m] : per_gpu)
-      j["summary"][name] = {{"cases", m.n}, {"gpu_mape_pct", m.g()}, {"analytical_gpu_mape_pct", m.a()}, {"wall_mape_pct", m.w()}};
-    for (const auto& [name, m] : per_kind)
-      j["summary_by_kind"][name] = {{"cases", m.n}, {"gpu_mape_pct", m.g()}, {"analytical_gpu_mape_pct", m.a()}, {"wall_mape_pct", m.w()}};
+    auto summary = [](const Mape& m) {
+      nlohmann::json s = {{"cases", m.n}, {"gpu_mape_pct", m.g()}, {"analytical_gpu_mape_pct", m.a()}, {"wall_mape_pct", m.w()}};
+      if (m.n_cross) s["cross_gpu_mape_pct"] = m.gpu_cross / m.n_cross;
+      return s;
+    };
+    for (const auto& [name, m] : per_gpu) j["summary"][name] = summary(m);
+    for (const auto& [name, m] : per_kind) j["summary_by_kind"][name] = summary(m);
+    j["cross_model"] = {{"dir", rep.cross_models_dir}, {"trained_on", rep.cross_train_gpu}};
     j["skipped"] = rep.skipped;
     j["failures"] = failures;
     emit(j.dump(2) + "\n");
   } else {
     Table t;
-    t.columns = {"case", "gpu", "meas gpu us", "pred gpu us", "error", "analytical", "error", "meas wall us",
-                 "pred wall us", "error", "kernels m/p", "host us/launch"};
-    t.right_align = {false, false, true, true, true, true, true, true, true, true, true, true};
+    const std::string cross_name = rep.cross_train_gpu.empty() ? "cross" : rep.cross_train_gpu + "-only";
+    t.columns = {"case", "gpu", "meas gpu us", "pred gpu us", "error", "analytical", "error", cross_name, "error",
+                 "meas wall us", "pred wall us", "error", "kernels m/p", "host us/launch"};
+    t.right_align = {false, false, true, true, true, true, true, true, true, true, true, true, true, true};
     for (const auto& r : rep.rows) {
       const auto& m = r.measured;
       t.add({case_label(r.spec), r.gpu_key, fmt(m.gpu_us, 1), fmt(r.learned.gpu_us, 1),
              pct(error_pct(r.learned.gpu_us, m.gpu_us)), fmt(r.analytical.gpu_us, 1),
-             pct(error_pct(r.analytical.gpu_us, m.gpu_us)), fmt(m.wall_us, 1), fmt(r.learned.wall_us, 1),
+             pct(error_pct(r.analytical.gpu_us, m.gpu_us)), r.cross ? fmt(r.cross->gpu_us, 1) : "-",
+             r.cross ? pct(error_pct(r.cross->gpu_us, m.gpu_us)) : "-", fmt(m.wall_us, 1), fmt(r.learned.wall_us, 1),
              pct(error_pct(r.learned.wall_us, m.wall_us)), fmt(m.kernels, 0) + "/" + std::to_string(r.learned.kernels),
              fmt(m.kernels > 0 ? (m.wall_us - m.gpu_us) / m.kernels : 0, 1)});
     }
@@ -137,14 +155,17 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
     } else {
       emit(t.text());
       Table s;
-      s.columns = {"gpu / kind", "cases", "GPU-time MAPE", "analytical MAPE", "wall MAPE"};
-      s.right_align = {false, true, true, true, true};
+      s.columns = {"gpu / kind", "cases", "GPU-time MAPE", "analytical MAPE", cross_name + " MAPE", "wall MAPE"};
+      s.right_align = {false, true, true, true, true, true};
       for (const auto* group : {&per_gpu, &per_kind})
         for (const auto& [name, m] : *group)
-          s.add({name, std::to_string(m.n), fmt(m.g(), 1) + "%", fmt(m.a(), 1) + "%", fmt(m.w(), 1) + "%"});
+          s.add({name, std::to_string(m.n), fmt(m.g(), 1) + "%", fmt(m.a(), 1) + "%", m.c(), fmt(m.w(), 1) + "%"});
       emit("\nsummary (GPU time: sum of kernel durations; wall: the loom.phase range; predicted with the " +
            std::string(rep.learned_model ? "learned" : "analytical (no learned model found)") +
-           " kernel model, profile " + (rep.rows.empty() ? opt.profile : rep.rows.front().profile) + "):\n" + s.text());
+           " kernel model, profile " + (rep.rows.empty() ? opt.profile : rep.rows.front().profile) + "; " + cross_name +
+           ": the model trained on " + (rep.cross_train_gpu.empty() ? "one GPU" : rep.cross_train_gpu) +
+           "'s corpus only" + (rep.cross_models_dir.empty() ? " (not found)" : " (" + rep.cross_models_dir + ")") +
+           "):\n" + s.text());
       std::set<std::string> shown;
       for (const auto& r : rep.rows) {
         const std::string k = kind(r);

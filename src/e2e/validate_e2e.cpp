@@ -219,6 +219,19 @@ E2eReport validate_e2e(const E2eOptions& opt) {
   E2eReport rep;
   rep.learned_model = learned.learned();
   const KernelPredictor learned_fn = [&](const GpuSpec& g, const KernelSpec& k) { return learned.latency_us(g, k); };
+  std::string cross_dir = opt.cross_models_dir;
+  if (cross_dir.empty()) {
+    const fs::path p = fs::path(data_dir()) / "models" / ("efficiency-" + opt.cross_train_gpu);
+    if (fs::exists(p / "model.json")) cross_dir = p.string();
+  }
+  if (cross_dir == "none") cross_dir.clear();
+  std::optional<Predictor> cross;
+  if (!cross_dir.empty()) {
+    cross.emplace("learned", cross_dir);
+    const std::string root = data_dir() + "/";
+    rep.cross_models_dir = cross_dir.rfind(root, 0) == 0 ? cross_dir.substr(root.size()) : cross_dir;
+    rep.cross_train_gpu = opt.cross_train_gpu;
+  }
   const ServingProfile base = load_profile(opt.profile);
   for (const auto& path : lists) {
     const std::string lct_path = lct_beside(path);
@@ -252,6 +265,9 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       if (profile.kv_cache == "static") work.static_cache_len = row.spec.length + static_cache_extra(cases);
       row.learned = predict(gpu, model, profile, work, mode, learned_fn);
       row.analytical = predict(gpu, model, profile, work, mode, analytical_predictor());
+      if (cross && *key != opt.cross_train_gpu)
+        row.cross = predict(gpu, model, profile, work, mode,
+                            [&](const GpuSpec& g, const KernelSpec& k) { return cross->latency_us(g, k); });
       row.measured = std::move(m);
       rep.rows.push_back(std::move(row));
     }

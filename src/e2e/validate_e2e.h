@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ struct E2eRow {
   E2eCaseSpec spec;
   MeasuredStep measured;
   PredictedStep learned, analytical;
+  /// Predicted with the model trained on E2eOptions::cross_train_gpu's corpus only (rows of other GPUs, when
+  /// that model exists): the cross-GPU check, a GPU the model never saw measured.
+  std::optional<PredictedStep> cross;
 };
 
 struct E2eOptions {
@@ -72,12 +76,18 @@ struct E2eOptions {
   std::string profile = "hf-sdpa";  ///< serving profile for every case (see validate_e2e.cpp for per-case changes)
   std::string models_dir;          ///< learned efficiency model ("" = default)
   std::string gpus_dir;            ///< GPU catalogue ("" = default)
+  /// A learned model trained on one GPU's corpus only (`loom train --traces traces/h200 --out DIR`), used for the
+  /// other GPUs' cases. "" = models/efficiency-<cross_train_gpu> when it exists; "none" = skip.
+  std::string cross_models_dir;
+  std::string cross_train_gpu = "h200";
 };
 
 struct E2eReport {
   std::vector<E2eRow> rows;              ///< by GPU key, then source, then case id
   std::vector<std::string> skipped;      ///< cases or files that could not be used, with the reason
   bool learned_model = false;            ///< false when no learned model was found (learned == analytical)
+  std::string cross_models_dir;          ///< the cross-GPU model used ("" = none)
+  std::string cross_train_gpu;
 };
 
 /// Measures and predicts every traced case below options.traces_dir. Throws InputError when the directory holds no
