@@ -44,7 +44,8 @@ struct Demand {
   double link_bytes = 0;               ///< all_reduce: bytes each GPU sends over its link
   double link_time_us = 0;             ///< all_reduce: link time at peak incl. per-step latency
   /// Kernel variant within the family, a learned-model feature: elementwise 0 = vectorized map, 1 = offset-
-  /// calculator map (strided / broadcast / expand), 2 = row reduction; attention_decode 1 = explicit mask.
+  /// calculator map (strided / broadcast / expand), 2 = row reduction, 3 = unrolled map without vector loads (a
+  /// widening cast); attention_decode 1 = explicit mask.
   int variant = 0;
   std::vector<std::string> notes;
 };

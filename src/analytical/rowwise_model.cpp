@@ -98,6 +98,9 @@ Demand elementwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig
   if (s.op == "gelu") fp32_ops = 10, sfu = 1, inputs = 1;
   if (s.op == "silu_mul") fp32_ops = 4, sfu = 2, inputs = 2;
   if (s.op == "copy" || s.op == "to_fp32" || s.op == "to_bf16") fp32_ops = 0, inputs = 1;
+  // A cast that widens runs PyTorch's unrolled_elementwise_kernel (scalar loads: the input and output vector widths
+  // differ); narrowing casts and same-type copies are vectorized.
+  if (s.op == "to_fp32") index_ops = 4, d.variant = 3;
   // Non-contiguous or broadcast operands go through TensorIterator's offset calculator (elementwise_kernel, no
   // vector loads): ~3 integer divmods per dimension per element.
   if (s.op == "copy_strided") fp32_ops = 0, inputs = 1, index_ops = 12, d.variant = 1;
