@@ -97,6 +97,43 @@ TEST(AnalyticalAttention, DecodeIsDramBoundAndSplitsFillTheChip) {
   EXPECT_GT(b1.l2_bytes, b1.min_dram_bytes);
 }
 
+TEST(AnalyticalElementwise, HfOpsMoveTheirBytes) {
+  const double n = 4096.0 * 2048;
+  // Casts: bf16 in, fp32 out (and back); the widening one is its own variant (unrolled kernel, no vector loads).
+  Analysis up = run("elementwise op=to_fp32 rows=4096 cols=2048 dtype=bf16");
+  Analysis down = run("elementwise op=to_bf16 rows=4096 cols=2048 dtype=fp32");
+  EXPECT_DOUBLE_EQ(up.min_dram_bytes, n * 6);
+  EXPECT_DOUBLE_EQ(down.min_dram_bytes, n * 6);
+  EXPECT_EQ(up.variant, 3);
+  EXPECT_EQ(down.variant, 0);
+  // Row mean: reads the tensor, writes one fp32 per row; a row reduction variant.
+  Analysis mean = run("elementwise op=mean rows=4096 cols=2048 dtype=fp32");
+  EXPECT_DOUBLE_EQ(mean.min_dram_bytes, n * 4 + 4096 * 4);
+  EXPECT_EQ(mean.variant, 2);
+  EXPECT_EQ(run("elementwise op=argmax rows=1 cols=128256 dtype=bf16").launch.ctas, 1);
+  // Broadcast and strided maps read one full tensor through the offset calculator.
+  Analysis bc = run("elementwise op=mul_bcast rows=4096 cols=2048 dtype=bf16");
+  EXPECT_DOUBLE_EQ(bc.min_dram_bytes, n * 4);
+  EXPECT_EQ(bc.variant, 1);
+  // repeat_kv: writes the expanded tensor, reads a quarter of it.
+  EXPECT_DOUBLE_EQ(run("elementwise op=expand_copy rows=4096 cols=2048 dtype=bf16").min_dram_bytes, n * 2 * 1.25);
+  // A cast's dtype names its input.
+  EXPECT_THROW(run("elementwise op=to_fp32 rows=4 cols=4 dtype=fp32"), InputError);
+  EXPECT_THROW(run("elementwise op=to_bf16 rows=4 cols=4 dtype=bf16"), InputError);
+  EXPECT_THROW(run("elementwise op=reduce rows=4 cols=4 dtype=bf16"), InputError);
+}
+
+TEST(AnalyticalAttention, MaskedDecodeReadsTheMask) {
+  Analysis plain = run("attention_decode batch=8 heads=32 kv_heads=32 seq_kv=512 head_dim=64 dtype=bf16");
+  Analysis masked = run("attention_decode batch=8 heads=32 kv_heads=32 seq_kv=512 head_dim=64 dtype=bf16 mask=1");
+  EXPECT_DOUBLE_EQ(masked.min_dram_bytes - plain.min_dram_bytes, 8.0 * 512 * 3);  // bool mask + additive bf16
+  EXPECT_EQ(masked.variant, 1);
+  EXPECT_EQ(plain.variant, 0);
+  EXPECT_GT(masked.latency_us, plain.latency_us);
+  EXPECT_THROW(run("attention_decode batch=8 heads=32 kv_heads=32 seq_kv=512 head_dim=64 dtype=bf16 mask=2"),
+               InputError);
+}
+
 TEST(AnalyticalPartition, SixteenSmPartitionPullsLessDram) {
   const std::string spec = "attention_decode batch=32 heads=32 kv_heads=8 seq_kv=4096 head_dim=128 dtype=bf16";
   Analysis full = run(spec), part = run(spec, test::test_h100_partition(16));

@@ -153,5 +153,53 @@ TEST(E2eValidate, KvCacheModes) {
   EXPECT_THROW(parse_profile("kv_cache: paged\n", "p.yaml"), InputError);
 }
 
+TEST(E2eValidate, StaticCacheAttendsOverTheWholeCacheWithAMask) {
+  const ModelConfig m = load_model("llama-3.2-1b");  // 32 query heads, 8 KV heads, head_dim 64, 16 layers
+  ServingProfile p = load_profile("hf-sdpa");
+  p.kv_cache = "static";
+  Workload w = decode_workload(4, {100}, 1);
+  w.static_cache_len = 300;
+  const auto ops = build_op_graph(m, p, w);
+  const Op* attn = nullptr;
+  const Op* repeat = nullptr;
+  int small = 0, argmax = 0;
+  for (const auto& op : ops) {
+    if (op.name == "attention" && op.layer == 0) attn = &op;
+    if (op.name == "attn.repeat_k" && op.layer == 0) repeat = &op;
+    small += op.name == "step_small_op" || op.name == "static_cache.small_op";
+    argmax += op.name == "sampler_argmax";
+  }
+  ASSERT_NE(attn, nullptr);
+  ASSERT_NE(repeat, nullptr);
+  const KernelSpec& a = attn->parts().front();
+  EXPECT_EQ(a.family, "attention_decode");
+  EXPECT_EQ(a.params.at("seq_kv"), "300");  // the cache's capacity, not context + 1
+  EXPECT_EQ(a.params.at("kv_heads"), "32");  // K/V expanded to every query head (repeat_kv)
+  EXPECT_EQ(a.params.at("mask"), "1");
+  EXPECT_EQ(repeat->parts().front().params.at("op"), "expand_copy");
+  EXPECT_EQ(repeat->parts().front().params.at("rows"), std::to_string(4 * 32 * 300));
+  EXPECT_EQ(small, p.step_small_ops + 5 + 6 * 16);  // per-step and per-layer StaticCache bookkeeping
+  EXPECT_EQ(argmax, 1);
+  // Without a capacity the cache is as long as the longest request.
+  w.static_cache_len = 0;
+  for (const auto& op : build_op_graph(m, p, w))
+    if (op.name == "attention" && op.layer == 0) EXPECT_EQ(op.parts().front().params.at("seq_kv"), "101");
+}
+
+TEST(E2eValidate, ProfileOpListsTakeADtype) {
+  const ServingProfile p = parse_profile("norm: elementwise\nnorm_ops: [to_fp32, mean:fp32, mul_bcast]\n", "p.yaml");
+  ASSERT_EQ(p.norm_ops.size(), 3u);
+  EXPECT_EQ(p.norm_ops[1], "mean:fp32");
+  EXPECT_THROW(parse_profile("norm_ops: [mean:int8]\n", "p.yaml"), InputError);
+  EXPECT_THROW(parse_profile("norm_ops: [reduce]\n", "p.yaml"), InputError);
+  EXPECT_THROW(parse_profile("sampler: topk\n", "p.yaml"), InputError);
+  const ModelConfig m = load_model("llama-3.2-1b");
+  for (const auto& op : build_op_graph(m, p, decode_workload(1, {10}, 1)))
+    if (op.name == "input_norm.op1" && op.layer == 0) {
+      EXPECT_EQ(op.parts().front().params.at("op"), "mean");
+      EXPECT_EQ(op.parts().front().params.at("dtype"), "fp32");
+    }
+}
+
 }  // namespace
 }  // namespace loom

@@ -1,0 +1,1 @@
+e2e --gpu h200 --model llama-3.2-1b --phase decode --context 100 --profile vllm --cache-len 500
