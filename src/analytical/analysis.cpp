@@ -145,15 +145,15 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d) {
   a.pipes.push_back(chip("dram", d.dram_bytes, gpu.dram_bytes_per_s, d.dram_bytes, sm_l2_bw * busy_sms));
   if (s.family == Family::all_reduce) a.pipes.push_back({"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us});
 
-  const std::map<std::string, double> eff = {{"tensor", kTensorEfficiency}, {"fma", kFmaEfficiency},
-                                             {"sfu", kSfuEfficiency},       {"alu", kAluEfficiency},
-                                             {"smem", kSmemEfficiency},     {"l2", kL2Efficiency},
-                                             {"dram", kDramEfficiency},     {"link", kLinkEfficiency}};
+  // Nominal efficiency per pipe, in a.pipes order (tensor, fma, sfu, alu, smem, l2, dram, link).
+  static constexpr double kEff[] = {kTensorEfficiency, kFmaEfficiency, kSfuEfficiency,  kAluEfficiency,
+                                    kSmemEfficiency,   kL2Efficiency,  kDramEfficiency, kLinkEfficiency};
   double slowest = 0;
   a.bottleneck = "none";
-  for (const auto& p : a.pipes) {
+  for (size_t i = 0; i < a.pipes.size(); ++i) {
+    const PipeLoad& p = a.pipes[i];
     if (p.time_us > a.ceiling_us) a.ceiling_us = p.time_us, a.bottleneck = p.pipe;
-    slowest = std::max(slowest, p.time_us / eff.at(p.pipe));
+    slowest = std::max(slowest, p.time_us / kEff[i]);
   }
   a.flops = d.flops;
   a.dram_bytes = d.dram_bytes;
@@ -162,6 +162,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d) {
   a.fixed_overhead_us = d.fixed_overhead_us;
   a.variant = d.variant;
   a.latency_us = (d.ctas > 0 || a.ceiling_us > 0) ? slowest + d.fixed_overhead_us : 0;
+  if (!g_demand_notes) return a;  // a config candidate being scored
   a.notes = d.notes;
   if (d.ctas >= sms && L.waves >= 1 && L.last_wave_fill < 0.75)
     a.notes.push_back("tail: " + std::to_string(L.waves) + " waves, the last only " + pct(L.last_wave_fill) + " full");
@@ -228,35 +229,35 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
         }
       }
     }
-    std::vector<Analysis> results;
-    std::vector<double> areas;  // tile area BM x BN of each result (tie-break)
-    int chosen = -1;
-    for (const auto& c : cands) {
-      if (!resident(gpu, c)) continue;
-      Demand d = build(gpu, s, c);
-      Analysis a = finish(gpu, s, d);
-      a.config_reason = d.config_suffix_reason;
-      results.push_back(std::move(a));
-      areas.push_back(double(c.bm) * c.bn);
-      const int idx = static_cast<int>(results.size()) - 1;
-      if (chosen < 0) {
-        chosen = idx;
-        continue;
+    // Score every candidate without notes, keep the best, then rebuild it with its notes.
+    struct NotesOff {
+      NotesOff() { g_demand_notes = false; }
+      ~NotesOff() { g_demand_notes = true; }
+    };
+    int n = 0;
+    const TileConfig* chosen = nullptr;
+    double t_cur = 0, w_cur = 0, area_cur = 0;
+    {
+      NotesOff quiet;
+      for (const auto& c : cands) {
+        if (!resident(gpu, c)) continue;
+        const Analysis a = finish(gpu, s, build(gpu, s, c));
+        ++n;
+        const double t_new = a.latency_us, w_new = a.launch.tile_waste, area = double(c.bm) * c.bn;
+        // Lower predicted time wins; within 1%, less padding (tile waste), then the larger tile (fewer, fuller
+        // CTAs), as cuBLAS prefers.
+        const bool tie = t_new <= t_cur * 1.01;
+        if (!chosen || t_new < t_cur * 0.99 || (tie && w_new < w_cur - 0.01) ||
+            (tie && std::abs(w_new - w_cur) <= 0.01 && area > area_cur))
+          chosen = &c, t_cur = t_new, w_cur = w_new, area_cur = area;
       }
-      const double t_new = results[idx].latency_us, t_cur = results[chosen].latency_us;
-      // Lower predicted time wins; within 1%, less padding (tile waste), then the larger tile (fewer, fuller
-      // CTAs), as cuBLAS prefers.
-      const double w_new = results[idx].launch.tile_waste, w_cur = results[chosen].launch.tile_waste;
-      bool tie = t_new <= t_cur * 1.01;
-      if (t_new < t_cur * 0.99 || (tie && w_new < w_cur - 0.01) ||
-          (tie && std::abs(w_new - w_cur) <= 0.01 && areas[idx] > areas[chosen]))
-        chosen = idx;
     }
-    if (chosen < 0)
+    if (!chosen)
       throw InputError(s.where, "no " + family_name(s.family) + " config fits gpu '" + gpu.name +
                                     "' for this shape (head_dim or dtype too large for its shared memory/registers)");
-    best = std::move(results[chosen]);
-    const int n = static_cast<int>(results.size());
+    const Demand d = build(gpu, s, *chosen);
+    best = finish(gpu, s, d);
+    best.config_reason = d.config_suffix_reason;
     std::string suffix = best.config_reason;
     std::string why;
     switch (s.family) {

@@ -50,6 +50,10 @@ struct Demand {
   std::vector<std::string> notes;
 };
 
+/// False while analyze() scores config candidates: family models then skip their human notes (string formatting
+/// dominated the search's cost); the chosen config is rebuilt with notes.
+inline thread_local bool g_demand_notes = true;
+
 /// Fraction of the L2 that operand reuse can count on: set conflicts, the other partition's copies on
 /// two-partition chips (A100/H100 "far" L2) and write-back lines make the full capacity optimistic
 /// (loom assumption, to be calibrated against measured DRAM bytes).

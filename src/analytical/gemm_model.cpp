@@ -111,10 +111,10 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
   d.dram_bytes = tr.a_reads + tr.b_reads + tr.c_writes;
   d.working_set_bytes = d.min_dram_bytes;
   if (b_reads > b_sub)
-    d.notes.push_back("B (" + fmt_mib(tr.b_once) + ") re-read from DRAM " + std::to_string(int(b_reads / b_sub)) +
+    if (g_demand_notes) d.notes.push_back("B (" + fmt_mib(tr.b_once) + ") re-read from DRAM " + std::to_string(int(b_reads / b_sub)) +
                       "x: B plus a wave's A panels exceed the usable L2 (" + fmt_mib(l2_eff) + ")");
   if (a_reads > a_sub)
-    d.notes.push_back("A (" + fmt_mib(tr.a_once) + ") re-read from DRAM " + std::to_string(int(a_reads / a_sub)) +
+    if (g_demand_notes) d.notes.push_back("A (" + fmt_mib(tr.a_once) + ") re-read from DRAM " + std::to_string(int(a_reads / a_sub)) +
                       "x: one wave's operand footprint exceeds the usable L2 (" + fmt_mib(l2_eff) + ")");
 
   // Split-K: fp32 partials (written by the CTAs above) are summed by a second kernel (cublasLt splitKreduce_kernel).
@@ -123,7 +123,7 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
     d.extra_l2_bytes = ws + tr.c_writes;
     if (ws > l2_eff) d.dram_bytes += 2 * ws;
     d.fixed_overhead_us += kKernelStartupUs;
-    d.notes.push_back("split-K " + std::to_string(sk) + ": fp32 partials (" + fmt_mib(ws) +
+    if (g_demand_notes) d.notes.push_back("split-K " + std::to_string(sk) + ": fp32 partials (" + fmt_mib(ws) +
                       ") summed by a second reduce kernel, included");
   }
 
@@ -139,7 +139,7 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
 Demand gemm_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c) {
   GemmTraffic tr;
   Demand d = tile_gemm(gpu, c, s.batch, s.m, s.n, s.k, s.dtype, s.out_dtype, tr);
-  if (c.mma == "simt") d.notes.push_back("fp32 GEMM runs on the FMA pipe (SIMT tiles), not on tensor cores");
+  if (c.mma == "simt") if (g_demand_notes) d.notes.push_back("fp32 GEMM runs on the FMA pipe (SIMT tiles), not on tensor cores");
   return d;
 }
 
@@ -167,7 +167,7 @@ Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c)
     // expert the row hits L2 if the hidden states fit.
     a_once = double(s.tokens) * s.hidden * b;
     if (a_once <= 0.5 * kL2UsableFraction * gpu.l2_bytes) a_reads = std::max(a_once, tr.a_reads / s.topk);
-    else d.notes.push_back("hidden states exceed half the usable L2: each token row re-read by its topk experts");
+    else if (g_demand_notes) d.notes.push_back("hidden states exceed half the usable L2: each token row re-read by its topk experts");
   }
   d.min_dram_bytes = a_once + tr.b_once + tr.c_writes + rows_total * 4;
   d.dram_bytes = a_reads + tr.b_reads + tr.c_writes + rows_total * 4 + (d.dram_bytes - tr.a_reads - tr.b_reads -
@@ -176,7 +176,7 @@ Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c)
   char buf[160];
   std::snprintf(buf, sizeof buf, "uniform routing: %lld of %lld experts active, %lld rows each (BLOCK_M %d)",
                 (long long)experts, (long long)s.experts, (long long)rows, c.bm);
-  d.notes.push_back(buf);
+  if (g_demand_notes) d.notes.push_back(buf);
   return d;
 }
 
