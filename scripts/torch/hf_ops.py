@@ -17,6 +17,9 @@ Spec vocabulary (rows x cols = the output for maps, the input for row reductions
   elementwise op=argmax dtype=bf16        logits.argmax(-1)               (reduce_kernel over each row)
   elementwise op=expand_copy dtype=bf16   repeat_kv: [b, kv, L, d] expanded to 4x the heads, made contiguous;
                                           rows = b * heads * L, cols = d (output)
+  elementwise op=cat dtype=bf16           torch.cat as HF launches it (CatArrayBatchedCopy): rotate_half's
+                                          cat((-x2, x1), -1) over q/k laid out [b, h, s, d] as a transposed view,
+                                          and DynamicCache's cat([cache, new], -2); rows x cols = the output
   attention_decode ... mask=1             SDPA with a boolean [b, 1, 1, L] mask over K/V already expanded to
                                           every query head (kv_heads = heads), as HF StaticCache decode runs it
 """
@@ -36,6 +39,10 @@ MAX_ELEMS = 32768 * 8192
 # repeat_kv: (batch, kv_heads, seq_kv, head_dim) with 4x query heads (Llama-3 GQA)
 EXPAND = [(b, 8, L, d) for b in (1, 8, 32, 64) for L in (128, 512, 2048) for d in (64, 128)]
 # masked decode attention: (batch, heads, seq_kv, head_dim)
+# rotate_half cat: (heads, head_dim) x tokens; DynamicCache cat: (batch, kv_heads, cached, new, head_dim)
+CAT_ROTARY = [(h, d, t) for h, d in ((32, 64), (8, 64), (32, 128), (8, 128)) for t in (1, 8, 64, 512, 2048, 8192, 32768)]
+CAT_KV = [(b, 8, L, n, d) for b in (1, 8, 32, 64) for L, n in ((0, 128), (0, 512), (128, 1), (512, 1), (2048, 1))
+          for d in (64, 128)]
 MASKED = [(b, h, L, d) for b in (1, 8, 32, 64) for L in (128, 512, 2048, 8192) for h, d in ((32, 64), (32, 128), (64, 128))]
 
 
@@ -66,28 +73,45 @@ def map_cases(rows, cols):
 
 
 def main():
-    args = loom_torch.common_args(__doc__).parse_args()
+    p = loom_torch.common_args(__doc__)
+    p.add_argument("--ops", default="", help="comma-separated subset of op groups: map,argmax,expand,masked,cat")
+    args = p.parse_args()
+    groups = set(args.ops.split(",")) if args.ops else {"map", "argmax", "expand", "masked", "cat"}
     sweep = loom_torch.Sweep(args, "scripts/torch/hf_ops.py", {"families": "elementwise,attention_decode"})
     rows_list = [8, 2048] if args.quick else ROWS
     cols_list = [4096] if args.quick else COLS
     cases = []  # (size, family, builder): smallest first so a time budget drops the largest
-    for rows in rows_list:
+    for rows in (rows_list if "map" in groups else []):
         for cols in cols_list:
             if rows * cols <= MAX_ELEMS:
                 cases.append((rows * cols, "elementwise", lambda rows=rows, cols=cols: map_cases(rows, cols)))
-    for rows in ([1, 64] if args.quick else ARGMAX_ROWS):
+    for rows in ([1, 64] if args.quick else ARGMAX_ROWS) if "argmax" in groups else []:
         for vocab in ([128256] if args.quick else VOCAB):
             def argmax(rows=rows, vocab=vocab):
                 x = bf(rows, vocab)
                 return [("elementwise op=argmax rows=%d cols=%d dtype=bf16" % (rows, vocab), lambda: x.argmax(-1))]
             cases.append((rows * vocab, "elementwise", argmax))
-    for b, kv, L, d in (EXPAND[:2] if args.quick else EXPAND):
+    for b, kv, L, d in (EXPAND[:2] if args.quick else EXPAND) if "expand" in groups else []:
         def expand(b=b, kv=kv, L=L, d=d):
             k = bf(b, kv, L, d)
             fn = lambda: k[:, :, None, :, :].expand(b, kv, 4, L, d).reshape(b, kv * 4, L, d)
             return [("elementwise op=expand_copy rows=%d cols=%d dtype=bf16" % (b * kv * 4 * L, d), fn)]
         cases.append((b * kv * 4 * L * d, "elementwise", expand))
-    for b, h, L, d in (MASKED[:3] if args.quick else MASKED):
+    for h, d, t in (CAT_ROTARY[:3] if args.quick else CAT_ROTARY) if "cat" in groups else []:
+        def cat_rotary(h=h, d=d, t=t):
+            b = 1 if t < 64 else 8
+            q = bf(b, t // b, h, d).transpose(1, 2)  # [b, h, s, d] as HF's view(...).transpose(1, 2)
+            x1, nx2 = q[..., : d // 2], -q[..., d // 2:]
+            return [("elementwise op=cat rows=%d cols=%d dtype=bf16" % (t * h, d), lambda: torch.cat((nx2, x1), dim=-1))]
+        cases.append((t * h * d, "elementwise", cat_rotary))
+    for b, kv, L, n, d in (CAT_KV[:2] if args.quick else CAT_KV) if "cat" in groups else []:
+        def cat_kv(b=b, kv=kv, L=L, n=n, d=d):
+            cache = bf(b, kv, L, d)
+            new = bf(b, n, kv, d).transpose(1, 2)
+            spec = "elementwise op=cat rows=%d cols=%d dtype=bf16" % (b * kv * (L + n), d)
+            return [(spec, lambda: torch.cat([cache, new], dim=-2))]
+        cases.append((b * kv * (L + n) * d, "elementwise", cat_kv))
+    for b, h, L, d in (MASKED[:3] if args.quick else MASKED) if "masked" in groups else []:
         def masked(b=b, h=h, L=L, d=d):
             q, k, v = bf(b, h, 1, d), bf(b, h, L, d), bf(b, h, L, d)
             mask = torch.ones(b, 1, 1, L, device="cuda", dtype=torch.bool)
