@@ -106,6 +106,9 @@ Demand elementwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig
   if (s.op == "copy_strided") fp32_ops = 0, inputs = 1, index_ops = 12, d.variant = 1;
   if (s.op == "mul_bcast") inputs = 1, index_ops = 12, d.variant = 1;
   if (s.op == "expand_copy") fp32_ops = 0, inputs = 0.25, index_ops = 16, d.variant = 1;
+  // torch.cat (CatArrayBatchedCopy): each input element copied once to its place in the output, through per-input
+  // strides (HF's rotate_half cat reads a strided half of q/k; DynamicCache's cat a transposed new token).
+  if (s.op == "cat") fp32_ops = 0, inputs = 1, index_ops = 10, d.variant = 1;
   const double cta_out = double(per_cta);
   d.per_cta.fma = 2.0 * fp32_ops * cta_out;
   d.per_cta.sfu = sfu * cta_out;

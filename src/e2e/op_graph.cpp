@@ -289,8 +289,8 @@ class Builder {
       // request (context + new tokens) each step: one copy (1 read, 1 write) per element.
       int64_t rows = 0;
       for (const auto& g : groups_) rows += g.count * g.kv * hkv;
-      add("kv_cache.cat_k", l, eltwise("copy", rows, hd));
-      add("kv_cache.cat_v", l, eltwise("copy", rows, hd));
+      add("kv_cache.cat_k", l, eltwise("cat", rows, hd));
+      add("kv_cache.cat_v", l, eltwise("cat", rows, hd));
     } else if (p_.kv_cache == "static") {
       // HF StaticCache.update: index_copy_ of the new rows into the preallocated cache; attention then runs with
       // an explicit mask over the cache, and transformers' sdpa_attention_forward expands the KV heads to the

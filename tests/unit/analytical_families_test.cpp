@@ -115,6 +115,10 @@ TEST(AnalyticalElementwise, HfOpsMoveTheirBytes) {
   Analysis bc = run("elementwise op=mul_bcast rows=4096 cols=2048 dtype=bf16");
   EXPECT_DOUBLE_EQ(bc.min_dram_bytes, n * 4);
   EXPECT_EQ(bc.variant, 1);
+  // torch.cat: every input element read once and written once, through per-input strides.
+  Analysis cat = run("elementwise op=cat rows=4096 cols=2048 dtype=bf16");
+  EXPECT_DOUBLE_EQ(cat.min_dram_bytes, n * 4);
+  EXPECT_EQ(cat.variant, 1);
   // repeat_kv: writes the expanded tensor, reads a quarter of it.
   EXPECT_DOUBLE_EQ(run("elementwise op=expand_copy rows=4096 cols=2048 dtype=bf16").min_dram_bytes, n * 2 * 1.25);
   // A cast's dtype names its input.
