@@ -12,6 +12,9 @@ import time
 
 import torch
 
+# Memory-bound families whose specs take l2=warm (kernels/README.md).
+WARM_FAMILIES = ("elementwise", "rms_norm", "layer_norm", "softmax", "rotary")
+
 CASE_HEADER = "case_id,family,spec,impl,reps,event_median_us,event_p10_us,event_p90_us"
 
 
@@ -70,6 +73,9 @@ def common_args(description):
     p.add_argument("--warmup", type=int, default=3, help="untimed launches per case, inside the case range")
     p.add_argument("--max-seconds", type=float, default=120.0, help="stop starting new cases after this")
     p.add_argument("--no-flush", action="store_true", help="do not flush L2 before each repetition")
+    p.add_argument("--warm", action="store_true",
+                   help="no flush, and memory-bound specs get l2=warm: each rep finds its inputs in L2 (written by "
+                        "the previous rep), as a kernel in a model step finds what the kernel before it wrote")
     return p
 
 
@@ -242,6 +248,8 @@ class Sweep:
             meta["partition_check"] = "8192^3 bf16 matmul %.3f ms on all SMs, %.3f ms on %d SMs" % (
                 full_ms, part_ms, self.part.sms)
             print("partition check: %s" % meta["partition_check"], flush=True)
+        if getattr(args, "warm", False):
+            args.no_flush = True
         meta["flush"] = "none" if args.no_flush else "read"
         meta.update(extra or {})
         self.cases = CaseList(args.out, tool, self.part.sms, meta)
@@ -268,6 +276,8 @@ class Sweep:
             self.skipped_budget += 1
             return None
         reps = reps or self.args.reps
+        if getattr(self.args, "warm", False) and family in WARM_FAMILIES:
+            spec += " l2=warm"
         case_id = self.cases.new_id()
         nvtx = torch.cuda.nvtx
         depth = 0
