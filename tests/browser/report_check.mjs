@@ -1,87 +1,17 @@
-// Opens a loom HTML report in headless Chromium through chromedriver (W3C WebDriver over plain fetch(), no npm
-// packages) and checks it the way a person would see it: no script errors, every section and chart present and
-// laid out, hover box shows numbers, timeline zoom works, nothing fetched from outside. Saves screenshots.
+// Opens a loom HTML report in headless Chromium (tests/browser/webdriver.mjs) and checks it the way a person would
+// see it: no script errors, every section and chart present and laid out, hover box shows numbers, timeline zoom
+// works, nothing fetched from outside. Saves screenshots.
 // usage: node report_check.mjs REPORT.html ARTIFACT_DIR    (exit 0 = all checks passed)
-import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { runBrowserChecks } from "./webdriver.mjs";
 
 const [reportPath, artifactDir] = process.argv.slice(2);
 if (!reportPath || !artifactDir) {
   console.error("usage: node report_check.mjs REPORT.html ARTIFACT_DIR");
   process.exit(2);
 }
-const chromium = process.env.LOOM_CHROMIUM || "/usr/bin/chromium";
-const driverBin = process.env.LOOM_CHROMEDRIVER || "/usr/bin/chromedriver";
-const port = 9600 + Math.floor(Math.random() * 300);
-const base = `http://127.0.0.1:${port}`;
-const failures = [];
-const check = (ok, what) => {
-  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
-  if (!ok) failures.push(what);
-};
-
-async function wd(method, path, body) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json.value).slice(0, 400)}`);
-  return json.value;
-}
-
-async function startDriver() {
-  const proc = spawn(driverBin, [`--port=${port}`], { stdio: ["ignore", "pipe", "pipe"] });
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(base + "/status");
-      if (r.ok && (await r.json()).value.ready) return proc;
-    } catch (_) { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill();
-  throw new Error(`chromedriver did not start on port ${port}`);
-}
-
-const profile = mkdtempSync(join(tmpdir(), "loom-chromium-"));
-const driver = await startDriver();
-let sid = null;
-try {
-  const session = await wd("POST", "/session", {
-    capabilities: {
-      alwaysMatch: {
-        browserName: "chrome",
-        "goog:chromeOptions": {
-          binary: chromium,
-          // Needed as root on a bare machine; no network, no background services.
-          args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--hide-scrollbars", `--user-data-dir=${profile}`,
-                 "--window-size=1400,1000"],
-        },
-        "goog:loggingPrefs": { browser: "ALL" },
-      },
-    },
-  });
-  sid = session.sessionId;
-  const s = (p) => `/session/${sid}${p}`;
-
-  // Our own error collector, installed before any of the page's script runs.
-  await wd("POST", s("/goog/cdp/execute"), {
-    cmd: "Page.addScriptToEvaluateOnNewDocument",
-    params: {
-      source: `window.__loomErrors = [];
-        window.addEventListener("error", e => window.__loomErrors.push("error: " + e.message));
-        window.addEventListener("unhandledrejection", e => window.__loomErrors.push("rejection: " + e.reason));
-        const ce = console.error; console.error = (...a) => { window.__loomErrors.push("console: " + a.join(" ")); ce(...a); };`,
-    },
-  });
-  await wd("POST", s("/url"), { url: "file://" + resolve(reportPath) });
-  const js = (script, args = []) => wd("POST", s("/execute/sync"), { script, args });
+await runBrowserChecks(reportPath, async ({ check, wd, s, js, find, click, screenshot }) => {
 
   const facts = await js(`
     const ids = ["roofline", "sol", "scatter", "timeline", "whatif", "demo-banner"];
@@ -111,7 +41,7 @@ try {
   check(facts.external.length === 0, `no external requests (${facts.external.join(", ") || "none"})`);
 
   // Hover a predicted point on the roofline: the hover box must show its numbers.
-  const pt = await wd("POST", s("/element"), { using: "css selector", value: "#roofline-h100-sxm .pt-pred" });
+  const pt = await find("#roofline-h100-sxm .pt-pred");
   await wd("POST", s("/actions"), { actions: [{ type: "pointer", id: "mouse", parameters: { pointerType: "mouse" },
     actions: [{ type: "pointerMove", duration: 0, origin: pt, x: 0, y: 0 }] }] });
   const tip = await js(`const t = document.getElementById("loom-tip"); return { hidden: t.hidden, text: t.textContent };`);
@@ -123,9 +53,9 @@ try {
   const before = await js(`const tl = document.querySelector(".tl");
     return { vb: tl.querySelector("svg").getAttribute("viewBox"), axis: tl.querySelector(".tl-axis").textContent,
              aggVisible: [...tl.querySelectorAll(".tl-agg")].some(e => e.getBoundingClientRect().width > 0) };`);
-  const zoomIn = await wd("POST", s("/element"), { using: "css selector", value: "#timeline [data-zoom=in]" });
-  await wd("POST", s(`/element/${Object.values(zoomIn)[0]}/click`), {});
-  await wd("POST", s(`/element/${Object.values(zoomIn)[0]}/click`), {});
+  const zoomIn = await find("#timeline [data-zoom=in]");
+  await click(zoomIn);
+  await click(zoomIn);
   const after = await js(`const tl = document.querySelector(".tl");
     return { vb: tl.querySelector("svg").getAttribute("viewBox"), axis: tl.querySelector(".tl-axis").textContent,
              zoomed: tl.classList.contains("zoomed"),
@@ -134,10 +64,9 @@ try {
   check(after.zoomed && after.axis !== before.axis, "zoomed timeline relabels its time axis");
   check(before.aggVisible && after.detailVisible, "zooming in shows the single events behind the aggregates");
   mkdirSync(artifactDir, { recursive: true });
-  const tlFig = await wd("POST", s("/element"), { using: "css selector", value: "#timeline figure" });
+  const tlFig = await find("#timeline figure");
   await js("arguments[0].scrollIntoView({ block: 'center' });", [tlFig]);
-  writeFileSync(join(artifactDir, "report-timeline-zoomed.png"),
-                Buffer.from(await wd("GET", s(`/element/${Object.values(tlFig)[0]}/screenshot`)), "base64"));
+  await screenshot(tlFig, join(artifactDir, "report-timeline-zoomed.png"));
   // Wheel over the plot zooms too (as a person would).
   const wheel = await js(`const svg = document.querySelector(".tl svg"); const r = svg.getBoundingClientRect();
     const vb0 = svg.getAttribute("viewBox");
@@ -145,8 +74,7 @@ try {
                                                bubbles: true, cancelable: true }));
     return [vb0, svg.getAttribute("viewBox")];`);
   check(wheel[0] !== wheel[1], `wheel zooms the timeline (${wheel[0]} -> ${wheel[1]})`);
-  const reset = await wd("POST", s("/element"), { using: "css selector", value: "#timeline [data-zoom=reset]" });
-  await wd("POST", s(`/element/${Object.values(reset)[0]}/click`), {});
+  await click(await find("#timeline [data-zoom=reset]"));
 
   // Errors: our collector, and Chromium's own console log (SEVERE = errors, failed loads).
   const errors = await js("return window.__loomErrors;");
@@ -164,19 +92,8 @@ try {
   const h = Math.min(Math.ceil(facts.height) + 20, 16000);
   await wd("POST", s("/window/rect"), { width: 1400, height: h });
   await js("window.scrollTo(0, 0);");
-  writeFileSync(join(artifactDir, "report.png"), Buffer.from(await wd("GET", s("/screenshot")), "base64"));
-  for (const id of ["roofline", "sol", "scatter", "timeline", "whatif"]) {
-    const el = await wd("POST", s("/element"), { using: "css selector", value: "#" + id });
-    const png = await wd("GET", s(`/element/${Object.values(el)[0]}/screenshot`));
-    writeFileSync(join(artifactDir, `report-${id}.png`), Buffer.from(png, "base64"));
-  }
+  await screenshot(null, join(artifactDir, "report.png"));
+  for (const id of ["roofline", "sol", "scatter", "timeline", "whatif"])
+    await screenshot(await find("#" + id), join(artifactDir, `report-${id}.png`));
   console.log(`screenshots: ${join(artifactDir, "report.png")} (+ report-<section>.png)`);
-} catch (e) {
-  check(false, `browser session: ${e.message}`);
-} finally {
-  if (sid) await wd("DELETE", `/session/${sid}`).catch(() => {});
-  driver.kill();
-  rmSync(profile, { recursive: true, force: true });
-}
-console.log(failures.length ? `${failures.length} check(s) failed` : "all browser checks passed");
-process.exit(failures.length ? 1 : 0);
+}, { portBase: 9600, passed: "all browser checks passed" });
