@@ -189,21 +189,20 @@ std::vector<std::string_view> split_tabs(std::string_view line) {
   }
 }
 
-std::optional<int64_t> parse_i64(std::string_view s) {
-  int64_t v = 0;
+namespace {
+/// The whole of `s` as one number (std::from_chars: no leading spaces, no trailing text).
+template <typename T>
+std::optional<T> parse_whole(std::string_view s) {
+  T v{};
   if (s.empty()) return std::nullopt;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
   return v;
 }
+}  // namespace
 
-std::optional<double> parse_f64(std::string_view s) {
-  double v = 0;
-  if (s.empty()) return std::nullopt;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
+std::optional<int64_t> parse_i64(std::string_view s) { return parse_whole<int64_t>(s); }
+std::optional<double> parse_f64(std::string_view s) { return parse_whole<double>(s); }
 
 std::optional<std::pair<std::string, std::string>> parse_meta(std::string_view line) {
   if (line.size() < 2 || line[0] != '#') return std::nullopt;
