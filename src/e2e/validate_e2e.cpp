@@ -13,6 +13,7 @@
 #include "trace/gpu_names.h"
 #include "trace/import.h"
 #include "trace/kernel_names.h"
+#include "trace/text_io.h"
 
 namespace fs = std::filesystem;
 
@@ -177,11 +178,9 @@ int64_t static_cache_extra(const CaseList& cases) {
   auto number = [&](const char* key, int64_t fallback) {
     auto it = cases.meta.find(key);
     if (it == cases.meta.end()) return fallback;
-    try {
-      return static_cast<int64_t>(std::stoll(it->second));
-    } catch (const std::exception&) {
-      throw InputError(cases.path, std::string("metadata ") + key + "='" + it->second + "' is not an integer");
-    }
+    const auto v = trace_io::parse_i64(it->second);
+    if (!v) throw InputError(cases.path, std::string("metadata ") + key + "='" + it->second + "' is not an integer");
+    return *v;
   };
   const int64_t extra = number("max_cache_len_extra", -1);
   return extra >= 0 ? extra : number("decode_steps", 10) + 3 + 16;
