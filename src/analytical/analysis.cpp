@@ -29,18 +29,18 @@ constexpr double kLinkEfficiency = 0.80;
 /// Above this many CTAs with non-uniform work the busiest SM is estimated instead of simulated.
 constexpr int64_t kMaxSimulatedCtas = 4096;  // keeps analyze() of causal attention ~0.1 ms
 
-Demand build(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c) {
+Demand build(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes) {
   switch (s.family) {
-    case Family::gemm: return gemm_demand(gpu, s, c);
-    case Family::moe: return moe_demand(gpu, s, c);
-    case Family::attention_prefill: return attention_prefill_demand(gpu, s, c);
-    case Family::attention_decode: return attention_decode_demand(gpu, s, c);
+    case Family::gemm: return gemm_demand(gpu, s, c, notes);
+    case Family::moe: return moe_demand(gpu, s, c, notes);
+    case Family::attention_prefill: return attention_prefill_demand(gpu, s, c, notes);
+    case Family::attention_decode: return attention_decode_demand(gpu, s, c, notes);
     case Family::rms_norm:
     case Family::layer_norm:
-    case Family::softmax: return rowwise_demand(gpu, s, c);
-    case Family::elementwise: return elementwise_demand(gpu, s, c);
-    case Family::rotary: return rotary_demand(gpu, s, c);
-    case Family::all_reduce: return all_reduce_demand(gpu, s, c);
+    case Family::softmax: return rowwise_demand(gpu, s, c, notes);
+    case Family::elementwise: return elementwise_demand(gpu, s, c, notes);
+    case Family::rotary: return rotary_demand(gpu, s, c, notes);
+    case Family::all_reduce: return all_reduce_demand(gpu, s, c, notes);
   }
   return {};
 }
@@ -82,7 +82,7 @@ std::string pct(double f) {
   return buf;
 }
 
-Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d) {
+Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool notes) {
   Analysis a;
   a.gpu = gpu.name;
   a.family = family_name(s.family);
@@ -162,7 +162,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d) {
   a.fixed_overhead_us = d.fixed_overhead_us;
   a.variant = d.variant;
   a.latency_us = (d.ctas > 0 || a.ceiling_us > 0) ? slowest + d.fixed_overhead_us : 0;
-  if (!g_demand_notes) return a;  // a config candidate being scored
+  if (!notes) return a;  // a config candidate being scored
   a.notes = d.notes;
   if (d.ctas >= sms && L.waves >= 1 && L.last_wave_fill < 0.75)
     a.notes.push_back("tail: " + std::to_string(L.waves) + " waves, the last only " + pct(L.last_wave_fill) + " full");
@@ -207,8 +207,8 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     if (!resident(gpu, c))
       throw InputError(s.where, "config '" + c.name + "' cannot be resident on one SM of gpu '" + gpu.name +
                                     "' (registers x threads exceed the register file); pick a smaller config");
-    Demand d = build(gpu, s, c);
-    best = finish(gpu, s, d);
+    Demand d = build(gpu, s, c, true);
+    best = finish(gpu, s, d, true);
     best.config_pinned = true;
     best.config_reason = "pinned by config=" + d.config_suffix_reason;
   } else {
@@ -230,33 +230,26 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
       }
     }
     // Score every candidate without notes, keep the best, then rebuild it with its notes.
-    struct NotesOff {
-      NotesOff() { g_demand_notes = false; }
-      ~NotesOff() { g_demand_notes = true; }
-    };
     int n = 0;
     const TileConfig* chosen = nullptr;
     double t_cur = 0, w_cur = 0, area_cur = 0;
-    {
-      NotesOff quiet;
-      for (const auto& c : cands) {
-        if (!resident(gpu, c)) continue;
-        const Analysis a = finish(gpu, s, build(gpu, s, c));
-        ++n;
-        const double t_new = a.latency_us, w_new = a.launch.tile_waste, area = double(c.bm) * c.bn;
-        // Lower predicted time wins; within 1%, less padding (tile waste), then the larger tile (fewer, fuller
-        // CTAs), as cuBLAS prefers.
-        const bool tie = t_new <= t_cur * 1.01;
-        if (!chosen || t_new < t_cur * 0.99 || (tie && w_new < w_cur - 0.01) ||
-            (tie && std::abs(w_new - w_cur) <= 0.01 && area > area_cur))
-          chosen = &c, t_cur = t_new, w_cur = w_new, area_cur = area;
-      }
+    for (const auto& c : cands) {
+      if (!resident(gpu, c)) continue;
+      const Analysis a = finish(gpu, s, build(gpu, s, c, false), false);
+      ++n;
+      const double t_new = a.latency_us, w_new = a.launch.tile_waste, area = double(c.bm) * c.bn;
+      // Lower predicted time wins; within 1%, less padding (tile waste), then the larger tile (fewer, fuller
+      // CTAs), as cuBLAS prefers.
+      const bool tie = t_new <= t_cur * 1.01;
+      if (!chosen || t_new < t_cur * 0.99 || (tie && w_new < w_cur - 0.01) ||
+          (tie && std::abs(w_new - w_cur) <= 0.01 && area > area_cur))
+        chosen = &c, t_cur = t_new, w_cur = w_new, area_cur = area;
     }
     if (!chosen)
       throw InputError(s.where, "no " + family_name(s.family) + " config fits gpu '" + gpu.name +
                                     "' for this shape (head_dim or dtype too large for its shared memory/registers)");
-    const Demand d = build(gpu, s, *chosen);
-    best = finish(gpu, s, d);
+    const Demand d = build(gpu, s, *chosen, true);
+    best = finish(gpu, s, d, true);
     best.config_reason = d.config_suffix_reason;
     std::string suffix = best.config_reason;
     std::string why;

@@ -45,15 +45,9 @@ PipeWork cta_work(const TileConfig& c, double d, double b, double out_b) {
   return w;
 }
 
-std::string fmt_mib(double b) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024.0 * 1024.0));
-  return buf;
-}
-
 }  // namespace
 
-Demand attention_prefill_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c) {
+Demand attention_prefill_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes) {
   Demand d;
   d.config = c;
   d.tensor_dtype = s.dtype;
@@ -111,15 +105,15 @@ Demand attention_prefill_demand(const GpuSpec& gpu, const KernelShape& s, const 
   d.dram_bytes = q_bytes + kv_reads + o_bytes;
   d.working_set_bytes = d.min_dram_bytes;
   if (kv_reads > kv_bytes)
-    if (g_demand_notes) d.notes.push_back("K/V (" + fmt_mib(kv_bytes) + ") re-read from DRAM: the query heads of a KV group are too far "
+    if (notes) d.notes.push_back("K/V (" + fmt_mib(kv_bytes) + ") re-read from DRAM: the query heads of a KV group are too far "
                       "apart in launch order for K/V to stay in L2 (" + fmt_mib(l2_eff) + " usable)");
-  if (s.causal) if (g_demand_notes) d.notes.push_back("causal: CTAs skip KV blocks above the diagonal; loop_iters is the mean");
+  if (s.causal && notes) d.notes.push_back("causal: CTAs skip KV blocks above the diagonal; loop_iters is the mean");
   d.fixed_overhead_us = kKernelStartupUs + (c.bm * hd * b + 2.0 * c.bn * hd * b) /
                                                std::max(1.0, gpu.l2_bytes_per_clk_per_sm) / gpu.clock_hz() * 1e6;
   return d;
 }
 
-Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& cfg) {
+Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& cfg, bool notes) {
   Demand d;
   TileConfig c = cfg;
   d.tensor_dtype = s.dtype;
@@ -174,7 +168,7 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
     d.per_iter.alu += double(c.bn) * c.bm;  // mask add per score
     d.fixed_overhead_us += kKernelStartupUs;  // the mask conversion launch
     d.variant = 1;
-    if (g_demand_notes) d.notes.push_back("explicit attention mask: converted by a separate kernel, added to every score");
+    if (notes) d.notes.push_back("explicit attention mask: converted by a separate kernel, added to every score");
   }
   d.dram_bytes = d.min_dram_bytes;
   d.working_set_bytes = d.min_dram_bytes;
@@ -185,10 +179,10 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
     d.extra_l2_bytes = partials + o_bytes;
     if (partials > kL2UsableFraction * gpu.l2_bytes) d.dram_bytes += 2 * partials;
     d.fixed_overhead_us += kKernelStartupUs;
-    if (g_demand_notes) d.notes.push_back("split-KV " + std::to_string(c.splits) + ": partial results combined by a second kernel, "
+    if (notes) d.notes.push_back("split-KV " + std::to_string(c.splits) + ": partial results combined by a second kernel, "
                       "included");
   }
-  if (g_demand_notes) d.notes.push_back("K and V (" + fmt_mib(kv_bytes) + ") streamed once; GQA group of " + std::to_string(group) +
+  if (notes) d.notes.push_back("K and V (" + fmt_mib(kv_bytes) + ") streamed once; GQA group of " + std::to_string(group) +
                     " query heads shares each KV head");
   return d;
 }

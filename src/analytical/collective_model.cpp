@@ -18,7 +18,7 @@ constexpr int kNcclChannels = 16;
 
 }  // namespace
 
-Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c) {
+Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes) {
   Demand d;
   d.config = c;
   d.config.threads = 512;  // NCCL_MAX_NTHREADS / LL128 threads per channel
@@ -26,7 +26,7 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
   if (s.gpus <= 1) {
     d.ctas = 0;
     d.loop_iters = 0;
-    d.notes.push_back("gpus=1: nothing to reduce, no kernel is launched");
+    if (notes) d.notes.push_back("gpus=1: nothing to reduce, no kernel is launched");
     return d;
   }
   const double g = double(s.gpus), bytes = double(s.bytes);
@@ -47,7 +47,7 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
   d.per_cta.l2 = d.dram_bytes / d.ctas;
   d.flops = (g - 1) / g * bytes / dtype_bytes(Dtype::bf16);
   d.fixed_overhead_us = kKernelStartupUs + kNcclSetupUs;
-  d.notes.push_back(std::string("ring over ") + (nvlink ? "NVLink" : "PCIe") + ": " + std::to_string(int(steps)) +
+  if (notes) d.notes.push_back(std::string("ring over ") + (nvlink ? "NVLink" : "PCIe") + ": " + std::to_string(int(steps)) +
                     " steps, 2(g-1)/g of the buffer per GPU");
   return d;
 }

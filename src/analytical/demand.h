@@ -50,10 +50,6 @@ struct Demand {
   std::vector<std::string> notes;
 };
 
-/// False while analyze() scores config candidates: family models then skip their human notes (string formatting
-/// dominated the search's cost); the chosen config is rebuilt with notes.
-inline thread_local bool g_demand_notes = true;
-
 /// Fraction of the L2 that operand reuse can count on: set conflicts, the other partition's copies on
 /// two-partition chips (A100/H100 "far" L2) and write-back lines make the full capacity optimistic
 /// (loom assumption, to be calibrated against measured DRAM bytes).
@@ -63,14 +59,18 @@ inline constexpr double kL2UsableFraction = 0.75;
 /// (loom assumption: an empty kernel measures ~2 us on A100/H100; the learned model corrects it).
 inline constexpr double kKernelStartupUs = 2.0;
 
-// Family models (gemm_model.cpp, attention_model.cpp, rowwise_model.cpp, collective_model.cpp).
-Demand gemm_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
-Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
-Demand attention_prefill_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
-Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
-Demand rowwise_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
-Demand elementwise_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
-Demand rotary_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
-Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c);
+/// "12.3 MiB", for notes.
+std::string fmt_mib(double bytes);
+
+// Family models (gemm_model.cpp, attention_model.cpp, rowwise_model.cpp, collective_model.cpp). `notes`: build the
+// human notes; false while analyze() scores config candidates (it keeps one and rebuilds it with notes).
+Demand gemm_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
+Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
+Demand attention_prefill_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
+Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
+Demand rowwise_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
+Demand elementwise_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
+Demand rotary_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
+Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
 
 }  // namespace loom

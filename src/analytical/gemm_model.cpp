@@ -12,12 +12,6 @@ namespace {
 
 double mib(double b) { return b / (1024.0 * 1024.0); }
 
-std::string fmt_mib(double b) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MiB", mib(b));
-  return buf;
-}
-
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// Warp grid over the CTA tile for warp-level MMA / SIMT: near-square warp tiles, more warps along the longer side.
@@ -36,7 +30,7 @@ struct GemmTraffic {
 
 /// `problems` independent GEMMs of m x n x k under config c (split-K included).
 Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int64_t m, int64_t n, int64_t k,
-                 Dtype dt, Dtype odt, GemmTraffic& tr) {
+                 Dtype dt, Dtype odt, GemmTraffic& tr, bool notes) {
   Demand d;
   d.config = c;
   d.tensor_dtype = dt;
@@ -111,10 +105,10 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
   d.dram_bytes = tr.a_reads + tr.b_reads + tr.c_writes;
   d.working_set_bytes = d.min_dram_bytes;
   if (b_reads > b_sub)
-    if (g_demand_notes) d.notes.push_back("B (" + fmt_mib(tr.b_once) + ") re-read from DRAM " + std::to_string(int(b_reads / b_sub)) +
+    if (notes) d.notes.push_back("B (" + fmt_mib(tr.b_once) + ") re-read from DRAM " + std::to_string(int(b_reads / b_sub)) +
                       "x: B plus a wave's A panels exceed the usable L2 (" + fmt_mib(l2_eff) + ")");
   if (a_reads > a_sub)
-    if (g_demand_notes) d.notes.push_back("A (" + fmt_mib(tr.a_once) + ") re-read from DRAM " + std::to_string(int(a_reads / a_sub)) +
+    if (notes) d.notes.push_back("A (" + fmt_mib(tr.a_once) + ") re-read from DRAM " + std::to_string(int(a_reads / a_sub)) +
                       "x: one wave's operand footprint exceeds the usable L2 (" + fmt_mib(l2_eff) + ")");
 
   // Split-K: fp32 partials (written by the CTAs above) are summed by a second kernel (cublasLt splitKreduce_kernel).
@@ -123,7 +117,7 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
     d.extra_l2_bytes = ws + tr.c_writes;
     if (ws > l2_eff) d.dram_bytes += 2 * ws;
     d.fixed_overhead_us += kKernelStartupUs;
-    if (g_demand_notes) d.notes.push_back("split-K " + std::to_string(sk) + ": fp32 partials (" + fmt_mib(ws) +
+    if (notes) d.notes.push_back("split-K " + std::to_string(sk) + ": fp32 partials (" + fmt_mib(ws) +
                       ") summed by a second reduce kernel, included");
   }
 
@@ -136,14 +130,20 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
 
 }  // namespace
 
-Demand gemm_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c) {
+std::string fmt_mib(double b) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", mib(b));
+  return buf;
+}
+
+Demand gemm_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes) {
   GemmTraffic tr;
-  Demand d = tile_gemm(gpu, c, s.batch, s.m, s.n, s.k, s.dtype, s.out_dtype, tr);
-  if (c.mma == "simt") if (g_demand_notes) d.notes.push_back("fp32 GEMM runs on the FMA pipe (SIMT tiles), not on tensor cores");
+  Demand d = tile_gemm(gpu, c, s.batch, s.m, s.n, s.k, s.dtype, s.out_dtype, tr, notes);
+  if (c.mma == "simt" && notes) d.notes.push_back("fp32 GEMM runs on the FMA pipe (SIMT tiles), not on tensor cores");
   return d;
 }
 
-Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c) {
+Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes) {
   // Uniform routing: each token picks topk distinct experts; an expert is idle with probability (1 - topk/E)^T.
   const double E = double(s.experts);
   const double rows_total = double(s.tokens) * s.topk;
@@ -154,7 +154,7 @@ Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c)
   const int64_t k = s.moe_w2 ? s.inter : s.hidden;
   const int64_t n = s.moe_w2 ? s.hidden : 2 * s.inter;
   GemmTraffic tr;
-  Demand d = tile_gemm(gpu, c, experts, rows, n, k, s.dtype, s.out_dtype, tr);
+  Demand d = tile_gemm(gpu, c, experts, rows, n, k, s.dtype, s.out_dtype, tr, notes);
   const double b = dtype_bytes(s.dtype);
   // Per CTA: BM sorted token ids (int32) and the block's expert id.
   d.per_cta.l2 += c.bm * 4.0 + 4.0;
@@ -167,7 +167,7 @@ Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c)
     // expert the row hits L2 if the hidden states fit.
     a_once = double(s.tokens) * s.hidden * b;
     if (a_once <= 0.5 * kL2UsableFraction * gpu.l2_bytes) a_reads = std::max(a_once, tr.a_reads / s.topk);
-    else if (g_demand_notes) d.notes.push_back("hidden states exceed half the usable L2: each token row re-read by its topk experts");
+    else if (notes) d.notes.push_back("hidden states exceed half the usable L2: each token row re-read by its topk experts");
   }
   d.min_dram_bytes = a_once + tr.b_once + tr.c_writes + rows_total * 4;
   d.dram_bytes = a_reads + tr.b_reads + tr.c_writes + rows_total * 4 + (d.dram_bytes - tr.a_reads - tr.b_reads -
@@ -176,7 +176,7 @@ Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c)
   char buf[160];
   std::snprintf(buf, sizeof buf, "uniform routing: %lld of %lld experts active, %lld rows each (BLOCK_M %d)",
                 (long long)experts, (long long)s.experts, (long long)rows, c.bm);
-  if (g_demand_notes) d.notes.push_back(buf);
+  if (notes) d.notes.push_back(buf);
   return d;
 }
 

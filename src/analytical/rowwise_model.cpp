@@ -19,7 +19,7 @@ constexpr double kShufflesPerReduction = 5;
 
 }  // namespace
 
-Demand rowwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c) {
+Demand rowwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c, bool /*notes*/) {
   Demand d;
   d.config = c;
   const double b = dtype_bytes(s.dtype);
@@ -59,7 +59,7 @@ Demand rowwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c)
   return d;
 }
 
-Demand elementwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c) {
+Demand elementwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c, bool /*notes*/) {
   Demand d;
   d.config = c;
   const double b = dtype_bytes(s.dtype), ob = dtype_bytes(s.out_dtype);
@@ -124,7 +124,7 @@ Demand elementwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig
   return d;
 }
 
-Demand rotary_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c) {
+Demand rotary_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c, bool notes) {
   // vLLM rotary_embedding_kernel (neox and gptj styles move the same bytes): one CTA per token rotates every head
   // of q and k in place; `heads` is the total rotated (q heads + kv heads). cos/sin cache row per token position.
   Demand d;
@@ -144,7 +144,7 @@ Demand rotary_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c) 
   d.working_set_bytes = d.min_dram_bytes;
   d.tile_waste = 1.0 - double(s.tokens) / (double(d.ctas) * rows);
   d.fixed_overhead_us = kKernelStartupUs;
-  d.notes.push_back("heads counts every rotated head (q heads + kv heads), as vLLM rotates q and k together");
+  if (notes) d.notes.push_back("heads counts every rotated head (q heads + kv heads), as vLLM rotates q and k together");
   return d;
 }
 
