@@ -10,7 +10,7 @@
 // (traces/FORMAT.md section 2). Passes over a buffer of 2.5x L2 so no input line survives in L2. Mode read (the
 // default since Nov 22 2026): sums the buffer, one value per CTA, so L2 ends full of clean lines. Mode write (the
 // earlier corpus): overwrites it, leaving L2 full of dirty lines whose write-back the timed kernel then pays
-// (scripts/torch/flush_check.py, traces/checks/).
+// (scripts/torch/context_check.py, traces/checks/).
 extern "C" __global__ void loom_l2_flush(float* p, size_t n, float v, float* sink, int write) {
   size_t stride = (size_t)gridDim.x * blockDim.x;
   float acc = 0.f;

@@ -255,7 +255,7 @@ class Sweep:
         self.cases = CaseList(args.out, tool, self.part.sms, meta)
         # L2 flush by *reading* 2x L2 bytes of a buffer written once (a sum into one scalar): it evicts the
         # previous rep's lines and leaves L2 clean. Flushing by writing (fill_) left L2 full of dirty lines whose
-        # write-back the timed kernel then paid (scripts/torch/flush_check.py: +3 us on a 1x2048x8192 GEMV on
+        # write-back the timed kernel then paid (scripts/torch/context_check.py: +3 us on a 1x2048x8192 GEMV on
         # H200). Sweeps before Nov 22 2026 flushed by writing; the case list says which (`flush`).
         flush_bytes = 2 * max(torch.cuda.get_device_properties(0).L2_cache_size, 16 << 20)
         self.flush_buf = None if args.no_flush else torch.ones(flush_bytes // 4, device="cuda", dtype=torch.float32)
