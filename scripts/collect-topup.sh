@@ -10,9 +10,8 @@ BUDGET=450; [ "${1:-}" = "--budget" ] && { BUDGET=$2; shift 2; }
 DEST="${OUT:-$PWD/collect-out}"; mkdir -p "$DEST"
 WORK=/tmp/loom-topup; rm -rf "$WORK"; mkdir -p "$WORK"
 B=build-gpu; T0=$(date +%s)
-cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CPU=OFF -DLOOM_CUDA=ON \
-  -DCMAKE_CUDA_ARCHITECTURES="${LOOM_CUDA_ARCH:-90a}" > "$WORK/build.log" 2>&1
-ninja -C $B loom_cupti loom-bench >> "$WORK/build.log" 2>&1 || { tail -20 "$WORK/build.log"; exit 1; }
+. scripts/lib/gpu-build.sh
+gpu_build $B "$WORK/build.log" loom_cupti loom-bench || { tail -20 "$WORK/build.log"; exit 1; }
 LIB=$(find $B -name libloom_cupti.so -print -quit)
 NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 case "$NAME" in *H200*) KEY=h200 ;; *H100*) KEY=h100 ;; *) KEY=unknown ;; esac

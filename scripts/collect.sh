@@ -61,19 +61,14 @@ GPU_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head 
 RUN="$WORK/$GPU_KEY"; mkdir -p "$RUN"
 say "GPU '$GPU_NAME' -> key $GPU_KEY; partitions $PARTS; quick=$QUICK; only='${ONLY:-all}'; budget ${BUDGET}s"
 
+. "$ROOT/scripts/lib/gpu-build.sh"
 # --- build -------------------------------------------------------------------------------------------------------
 BUILD_DIR="$ROOT/build-gpu"
 if [ "$BUILD" = 1 ]; then
   t=$(date +%s)
-  cfg() { cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CPU=OFF -DLOOM_CUDA=ON \
-          -DCMAKE_CUDA_ARCHITECTURES="$1" >> "$WORK/build.log" 2>&1; }
-  cfg "${LOOM_CUDA_ARCH:-90a}" || { say "configure with ${LOOM_CUDA_ARCH:-90a} failed; retrying with 90"; rm -rf "$BUILD_DIR"; cfg 90; }
-  rc=$?
   # Each target on its own, so a broken loom-bench still leaves the collector (and the torch sweeps) usable.
   targets=(loom_cupti); [ "$RUN_BENCH" = 1 ] && targets+=(loom-bench)
-  for target in "${targets[@]}"; do
-    ninja -C "$BUILD_DIR" -j"$(nproc)" "$target" >> "$WORK/build.log" 2>&1 || { rc=1; say "build of $target FAILED (build.log)"; }
-  done
+  rc=0; gpu_build "$BUILD_DIR" "$WORK/build.log" "${targets[@]}" 2>> "$LOG" || rc=1
   printf 'build\t-\t%s\t%s\n' "$rc" $(( $(date +%s) - t )) >> "$STEPS"
   say "build done (rc=$rc)"
 fi

@@ -8,9 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 DEST="${OUT:-$PWD/out}"; mkdir -p "$DEST"
 B=build-gpu
-cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CPU=OFF -DLOOM_CUDA=ON \
-  -DCMAKE_CUDA_ARCHITECTURES="${LOOM_CUDA_ARCH:-90a}" > "$DEST/build.log" 2>&1
-ninja -C $B loom_cupti loom-bench >> "$DEST/build.log" 2>&1 || { tail -20 "$DEST/build.log"; exit 1; }
+. scripts/lib/gpu-build.sh
+gpu_build $B "$DEST/build.log" loom_cupti loom-bench || { tail -20 "$DEST/build.log"; exit 1; }
 LIB=$(find $B -name libloom_cupti.so -print -quit)
 for mode in write read; do
   CUDA_INJECTION64_PATH=$LIB LOOM_TRACE_OUT="$DEST/state_$mode.lct" $B/bench/loom-bench \
