@@ -8,5 +8,8 @@ if [ -x /usr/local/cuda/bin/nvcc ]; then
 else
   cuda=(-DLOOM_CUDA=OFF)
 fi
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${cuda[@]}" >/dev/null
+launcher=()
+# ccache, where installed, shares objects between checkouts (worktrees); CI builds without it.
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache); fi
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${cuda[@]}" "${launcher[@]}" >/dev/null
 ninja -C build -j"$(nproc)"

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "hw/catalog.h"
 #include "kernels/config_space.h"
 
 namespace loom {
@@ -99,8 +100,7 @@ TileEntry read_tile(const std::string& file, const YAML::Node& n, const std::str
 }  // namespace
 
 std::string kernels_dir() {
-  if (const char* home = std::getenv("LOOM_HOME"); home && *home) return std::string(home) + "/kernels";
-  return std::string(LOOM_SOURCE_DIR) + "/kernels";
+  return data_dir() + "/kernels";
 }
 
 ConfigTable load_config_table(const std::string& path) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/error.h"
+#include "hw/catalog.h"
 #include "trace/text_io.h"
 
 namespace loom {
@@ -26,13 +27,7 @@ std::string trim(std::string_view s) {
 }  // namespace
 
 std::string GpuNameTable::default_gpu_names_path() {
-  const char* home = std::getenv("LOOM_HOME");
-#ifdef LOOM_SOURCE_DIR
-  std::string root = home && *home ? home : LOOM_SOURCE_DIR;
-#else
-  std::string root = home && *home ? home : ".";
-#endif
-  return root + "/traces/gpu_names.tsv";
+  return data_dir() + "/traces/gpu_names.tsv";
 }
 
 GpuNameTable GpuNameTable::load(const std::string& path) {
