@@ -213,7 +213,7 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     best.config_reason = "pinned by config=" + d.config_suffix_reason;
   } else {
     std::vector<TileConfig> cands = candidate_configs(s, gpu);
-    if (s.family == Family::gemm) {  // split-K variants when the tile grid alone leaves SMs idle
+    if (s.family == Family::gemm && s.impl != "cutlass") {  // split-K variants when the tiles leave SMs idle
       const ConfigTable& table = config_table(s.family);
       const size_t base = cands.size();
       for (size_t i = 0; i < base; ++i) {
@@ -255,6 +255,11 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     std::string why;
     switch (s.family) {
       case Family::gemm:
+        if (s.impl == "cutlass") {
+          why = "vLLM's CUTLASS sm90 fp8 dispatch by M (" + std::to_string(best.launch.waves) + " waves, last " +
+                pct(best.launch.last_wave_fill) + " full); " + s.scales + " scales";
+          break;
+        }
         why = "cuBLAS-like heuristic: lowest predicted time of " + std::to_string(n) + " " + gpu.architecture +
               " candidates (incl. wave quantization; " + std::to_string(best.launch.waves) + " waves, last " +
               pct(best.launch.last_wave_fill) + " full)";

@@ -140,6 +140,26 @@ Demand gemm_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c
   GemmTraffic tr;
   Demand d = tile_gemm(gpu, c, s.batch, s.m, s.n, s.k, s.dtype, s.out_dtype, tr, notes);
   if (c.mma == "simt" && notes) d.notes.push_back("fp32 GEMM runs on the FMA pipe (SIMT tiles), not on tensor cores");
+  if (s.dtype == Dtype::fp8) {
+    // Dequantisation. tensor: one scalar per operand, one FP32 multiply per output element in the epilogue.
+    // rowwise (per-token x per-channel): the CTA reads BM + BN fp32 scales and multiplies each accumulator by
+    // both. block (1x128 activation, 128x128 weight blocks, DeepSeek-style): the accumulator is promoted and
+    // scaled once per 128 of K (one FMA per accumulator element), with BM + BN/128 scales read per 128 of K.
+    const double tile_elems = double(c.bm) * c.bn;
+    if (s.scales == "rowwise") {
+      d.per_cta.fma += 2 * tile_elems;
+      d.per_cta.l2 += (c.bm + c.bn) * 4.0;
+      d.min_dram_bytes += double(s.batch) * (s.m + s.n) * 4.0, d.dram_bytes += double(s.batch) * (s.m + s.n) * 4.0;
+    } else if (s.scales == "block") {
+      const double per_iter = double(c.bk) / 128.0;
+      d.per_iter.fma += tile_elems * per_iter;
+      d.per_iter.l2 += (c.bm + std::max(1.0, c.bn / 128.0)) * 4.0 * per_iter;
+      const double sb = (double(s.m) * ((s.k + 127) / 128) + double((s.n + 127) / 128) * ((s.k + 127) / 128)) * 4.0;
+      d.min_dram_bytes += s.batch * sb, d.dram_bytes += s.batch * sb;
+    } else {
+      d.per_cta.fma += tile_elems;
+    }
+  }
   return d;
 }
 

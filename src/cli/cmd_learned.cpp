@@ -148,16 +148,21 @@ int cmd_train(const Argv& argv) {
   manifest["split"] = splits[0].description;
   manifest["fingerprint"] = model.fingerprint();
   manifest["validation"] = report_json(rep, false);
-  manifest["layout_comparison"] = {
-      {"chosen", opt.per_family ? "per_family" : "global"},
-      {opt.per_family ? "per_family_shapes_mape" : "global_shapes_mape", rep.splits.at(0).learned.mape},
-      {opt.per_family ? "global_shapes_mape" : "per_family_shapes_mape", alt.splits.at(0).learned.mape}};
+  // The layout comparison needs a shapes split with test rows (a corpus of public data sets alone has none).
+  const bool have_shapes = !rep.splits.empty() && rep.splits[0].split == "shapes" && !alt.splits.empty();
+  if (have_shapes)
+    manifest["layout_comparison"] = {
+        {"chosen", opt.per_family ? "per_family" : "global"},
+        {opt.per_family ? "per_family_shapes_mape" : "global_shapes_mape", rep.splits[0].learned.mape},
+        {opt.per_family ? "global_shapes_mape" : "per_family_shapes_mape", alt.splits[0].learned.mape}};
   // Regression thresholds for the CI gate: today's learned MAPE per split, plus a margin for run-to-run noise.
   for (const auto& s : rep.splits) manifest["thresholds"][s.split] = s.learned.mape * 1.10 + 0.5;
   std::ofstream(std::filesystem::path(out) / "manifest.json") << manifest.dump(2) << "\n";
   emit(report_text(rep));
-  emit("\nlayout: per-family MAPE (shapes) " + fmt(opt.per_family ? rep.splits[0].learned.mape : alt.splits[0].learned.mape, 3) +
-       "%, global " + fmt(opt.per_family ? alt.splits[0].learned.mape : rep.splits[0].learned.mape, 3) + "%\n");
+  if (have_shapes)
+    emit("\nlayout: per-family MAPE (shapes) " +
+         fmt(opt.per_family ? rep.splits[0].learned.mape : alt.splits[0].learned.mape, 3) + "%, global " +
+         fmt(opt.per_family ? alt.splits[0].learned.mape : rep.splits[0].learned.mape, 3) + "%\n");
   emit("model written to " + out + "\n");
   return 0;
 }
@@ -201,8 +206,9 @@ int cmd_validate(const Argv& argv) {
       // predicts what the corpus teaches. Compare predictions on every corpus kernel.
       double worst = 0;
       for (const auto& smp : l.dataset.samples) {
-        auto a = model.predict_log_ratio(smp.m.family, smp.x.data());
-        auto b = again.predict_log_ratio(smp.m.family, smp.x.data());
+        const std::string key = model_key(smp.m.family, impl_class(smp.m.impl));
+        auto a = model.predict_log_ratio(key, smp.x.data());
+        auto b = again.predict_log_ratio(key, smp.x.data());
         if (a.has_value() != b.has_value()) worst = 1e9;
         else if (a) worst = std::max(worst, std::fabs(*a - *b));
       }

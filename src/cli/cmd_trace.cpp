@@ -11,11 +11,17 @@
 #include "core/error.h"
 #include "trace/chrome_trace.h"
 #include "trace/import.h"
+#include "trace/import_public.h"
 #include "trace/summary.h"
 
 namespace loom::cli {
 
 namespace {
+
+std::string trace_io_meta(const Corpus& co, const std::string& key) {
+  auto it = co.meta.find(key);
+  return it == co.meta.end() ? "" : it->second;
+}
 
 int import_chrome(const Args& args) {
   ChromeTrace t = read_chrome_trace(args.require("--chrome"));
@@ -50,6 +56,28 @@ int import_run_cmd(const Args& args) {
     std::fprintf(stderr, "  unmatched %s case %lld: %s\n", r.stats.unmatched[i].case_file.c_str(),
                  (long long)r.stats.unmatched[i].case_id, r.stats.unmatched[i].reason.c_str());
   for (const auto& w : r.stats.warnings) std::fprintf(stderr, "  warning: %s\n", w.c_str());
+  return 0;
+}
+
+/// `trace import --from SOURCE FILE... --out DIR [--split train|test]`: public profiling data -> corpus files
+/// DIR/<split>/<gpu_key>.corpus.csv.gz.
+int import_public_cmd(const Args& args) {
+  const auto& pos = args.positional();
+  std::vector<std::string> files(pos.begin() + 1, pos.end());
+  if (files.empty())
+    throw InputError("--from", "give the files to import: loom trace import --from pipeweave FILE... --out DIR");
+  const std::string out = args.require("--out");
+  PublicImport r = import_public(args.get("--from"), files, args.get("--split", ""));
+  for (const Corpus& co : r.corpora) {
+    const std::string dir = out + "/" + trace_io_meta(co, "dataset_split");
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw InputError(dir, "cannot create directory: " + ec.message());
+    write_corpus(co, dir + "/" + co.gpu_key + ".corpus.csv.gz");
+    std::fprintf(stderr, "loom: %s: %zu %s rows on %s -> %s/%s.corpus.csv.gz\n", r.format.c_str(), co.rows.size(),
+                 trace_io_meta(co, "dataset_split").c_str(), co.gpu_key.c_str(), dir.c_str(), co.gpu_key.c_str());
+  }
+  std::fprintf(stderr, "loom: imported %zu rows from %zu file(s)\n", r.rows, files.size());
   return 0;
 }
 
@@ -108,11 +136,13 @@ int summary_cmd(const Args& args) {
 }  // namespace
 
 int cmd_trace(const Argv& argv) {
-  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format"}, {"--lenient"});
+  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format", "--from", "--split"}, {"--lenient"});
   const auto& pos = args.positional();
   if (pos.empty()) throw InputError("trace", "usage: loom trace import|summary ...; see `loom --help`");
   if (pos[0] == "import") {
     if (args.has("--chrome")) return import_chrome(args);
+    if (args.has("--from")) return import_public_cmd(args);
+    if (pos.size() > 1) throw InputError(pos[1], "unexpected argument; files to import follow --from SOURCE");
     return import_run_cmd(args);
   }
   if (pos[0] == "summary") return summary_cmd(args);

@@ -171,8 +171,29 @@ TileConfig pinned_config(const KernelShape& s, const GpuSpec& gpu) {
   return c;
 }
 
+namespace {
+
+/// vLLM's CUTLASS 3.x w8a8 fp8 GEMM on sm90 picks its kernel by M alone
+/// (csrc/quantization/cutlass_w8a8/c3x/scaled_mm_sm90_fp8_dispatch.cuh: M rounded up to a power of two, at least
+/// 64; <= 64: 64x64x128 tiles in 1x8 clusters, <= 128: 64x128x128, else 128x128x128 in 2x1 clusters), with
+/// CUTLASS's automatic stage count (as many operand stages as fit beside the epilogue).
+std::vector<TileConfig> cutlass_fp8_configs(const KernelShape& s, const GpuSpec& gpu, const ConfigTable& table) {
+  const int bm = s.m <= 64 ? 64 : s.m <= 128 ? 64 : 128, bn = s.m <= 64 ? 64 : 128, warps = bm == 128 ? 8 : 4;
+  for (int stages = 7; stages >= 2; --stages) {
+    TileConfig c = parse_config(table, s.family,
+                                std::to_string(bm) + "x" + std::to_string(bn) + "x128_s" + std::to_string(stages) +
+                                    "_w" + std::to_string(warps),
+                                s.where);
+    if (fit_config(c, table, s, gpu).empty()) return {c};
+  }
+  return {};
+}
+
+}  // namespace
+
 std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& gpu) {
   const ConfigTable& table = config_table(s.family);
+  if (s.family == Family::gemm && s.impl == "cutlass") return cutlass_fp8_configs(s, gpu, table);
   std::vector<TileConfig> out;
   auto add = [&](TileConfig c) {
     c.name = config_name(table, c);

@@ -22,12 +22,14 @@ class Params {
  public:
   Params(const KernelSpec& spec, std::vector<std::string> keys) : spec_(spec) {
     keys.push_back("config");
-    // impl= says which implementation runs the kernel (the learned model's efficiency depends on it; the
-    // analytical demand does not): the production library (cuBLAS/cuDNN), PyTorch's native kernels, or loom's own.
+    // impl= says which implementation runs the kernel: the production library (cuBLAS/cuDNN), PyTorch's native
+    // kernels, loom's own, or (gemm dtype=fp8 only) the CUTLASS w8a8 scaled GEMM that vLLM and SGLang run. The
+    // learned model's efficiency depends on it; the analytical demand only for cutlass (its own tile dispatch).
     keys.push_back("impl");
-    if (auto it = spec.params.find("impl");
-        it != spec.params.end() && it->second != "library" && it->second != "torch" && it->second != "loom")
-      throw InputError(spec.where, "impl=" + it->second + " is not an implementation; use library, torch or loom");
+    if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second != "library" &&
+                                            it->second != "torch" && it->second != "loom" && it->second != "cutlass")
+      throw InputError(spec.where,
+                       "impl=" + it->second + " is not an implementation; use library, torch, loom or cutlass");
     for (const auto& [k, v] : spec.params) {
       bool known = false;
       for (const auto& key : keys) known = known || key == k;
@@ -175,9 +177,24 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
   s.family = static_cast<Family>(idx);
   switch (s.family) {
     case Family::gemm: {
-      Params p(spec, {"m", "n", "k", "batch", "dtype"});
+      Params p(spec, {"m", "n", "k", "batch", "dtype", "scales"});
       s.m = p.size("m"), s.n = p.size("n"), s.k = p.size("k"), s.batch = p.size_or("batch", 1);
       s.dtype = p.dtype({Dtype::fp32, Dtype::tf32, Dtype::fp16, Dtype::bf16, Dtype::fp8});
+      s.impl = p.choice("impl", {"library", "torch", "loom", "cutlass"}, "library");
+      if (p.has("scales") && s.dtype != Dtype::fp8)
+        throw InputError(spec.where, "scales= applies to dtype=fp8 only (the dequantisation scales of a w8a8 GEMM)");
+      s.scales = p.choice("scales", {"tensor", "rowwise", "block"}, "tensor");
+      if (s.impl == "cutlass") {
+        if (s.dtype != Dtype::fp8)
+          throw InputError(spec.where, "impl=cutlass is the w8a8 scaled GEMM of vLLM/SGLang: it needs dtype=fp8");
+        if (s.batch != 1) throw InputError(spec.where, "impl=cutlass runs one GEMM per launch; drop batch=");
+        if (gpu.architecture != "hopper")
+          throw InputError(spec.where, "impl=cutlass is modelled for Hopper (vLLM's sm90 fp8 dispatch); gpu '" +
+                                           gpu.name + "' is " + gpu.architecture + "; use impl=library");
+        if (s.scales == "block")
+          throw InputError(spec.where, "impl=cutlass with scales=block is not modelled; block-scaled fp8 runs "
+                                       "impl=library (cuBLASLt) here");
+      }
       s.out_dtype = (s.dtype == Dtype::fp32 || s.dtype == Dtype::tf32) ? Dtype::fp32
                     : s.dtype == Dtype::fp8                           ? Dtype::bf16
                                                                       : s.dtype;

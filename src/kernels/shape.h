@@ -28,6 +28,8 @@ struct KernelShape {
   std::optional<std::string> config;  ///< pinned tile config (config=), validated later against the config space
   // gemm (C[m,n] = A[m,k] B[k,n], `batch` independent problems)
   int64_t m = 0, n = 0, k = 0, batch = 1;
+  std::string impl = "library";  ///< gemm: library (cuBLASLt), torch, loom, cutlass (vLLM's w8a8 scaled GEMM)
+  std::string scales = "tensor";  ///< gemm dtype=fp8: dequantisation scales, tensor | rowwise | block
   // moe (fused-MoE grouped GEMM)
   int64_t tokens = 0, experts = 0, topk = 0, hidden = 0, inter = 0;
   bool moe_w2 = false;  ///< stage=w2 (down projection) instead of w13 (gate+up)

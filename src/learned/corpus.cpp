@@ -37,6 +37,8 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
       m.median_us = r.median_us;
       m.spread_pct = r.spread_pct;
       m.source = c.path + ":case " + std::to_string(r.case_id);
+      if (auto it = c.meta.find("dataset"); it != c.meta.end()) m.dataset = it->second;
+      if (auto it = c.meta.find("dataset_split"); it != c.meta.end()) m.dataset_split = it->second;
       set.rows.push_back(std::move(m));
     }
   }

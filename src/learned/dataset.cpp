@@ -31,7 +31,7 @@ uint64_t shape_group(const KernelSpec& spec) {
 
 std::string impl_class(const std::string& impl) {
   if (impl.rfind("cublas", 0) == 0 || impl == "library") return "library";
-  if (impl == "torch" || impl == "loom") return impl;
+  if (impl == "torch" || impl == "loom" || impl == "cutlass") return impl;
   return "library";
 }
 
@@ -39,6 +39,10 @@ std::string default_impl(const std::string& family) {
   if (family == "gemm") return "library";  // cuBLAS(Lt)
   if (family == "moe") return "loom";      // no library grouped GEMM in the corpus; loom's fused-MoE kernel
   return "torch";                          // SDPA / PyTorch native kernels
+}
+
+std::string model_key(const std::string& family, const std::string& impl_class) {
+  return impl_class == "cutlass" ? family + "@cutlass" : family;
 }
 
 const std::vector<std::string>& impl_feature_names() {

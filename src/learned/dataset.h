@@ -23,6 +23,8 @@ struct Measurement {
   double median_us = 0;
   double spread_pct = 0;
   std::string source;    ///< "FILE:LINE"
+  std::string dataset;        ///< a public data set with its own protocol (corpus `#dataset=`), "" for loom's own
+  std::string dataset_split;  ///< "train" | "test" within that data set
 };
 
 struct Sample {
@@ -53,6 +55,10 @@ Dataset build_dataset(const std::vector<Measurement>& rows, const Catalog& catal
 std::string impl_class(const std::string& impl);
 /// What runs a family when the spec says no impl=: the production path a serving stack would take.
 std::string default_impl(const std::string& family);
+/// The learned model that predicts a kernel: its family's, except for implementations measured only in public data
+/// sets with their own protocol (impl class "cutlass": vLLM's fp8 GEMM), which get a model of their own
+/// ("gemm@cutlass") so they neither shift nor borrow from the family model of loom's own traces.
+std::string model_key(const std::string& family, const std::string& impl_class);
 /// Names of the implementation one-hot features appended to the analytical features.
 const std::vector<std::string>& impl_feature_names();
 

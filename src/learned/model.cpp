@@ -59,7 +59,7 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
   // (a model trained on other families says nothing trustworthy about it). Global: one model, family one-hot.
   std::map<std::string, std::vector<size_t>> groups;
   if (opt.per_family)
-    for (size_t r : rows) groups[ds.samples[r].m.family].push_back(r);
+    for (size_t r : rows) groups[model_key(ds.samples[r].m.family, impl_class(ds.samples[r].m.impl))].push_back(r);
   else
     groups["_all"] = rows;
   std::vector<std::string> keys;
@@ -75,6 +75,10 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
       x.insert(x.end(), ds.samples[r].x.begin(), ds.samples[r].x.end());
       y.push_back(static_cast<float>(ds.samples[r].target));
     }
+    for (const auto& name : opt.masked_features)
+      for (size_t c = 0; c < cols; ++c)
+        if (ds.feature_names[c] == name)
+          for (size_t i = 0; i < idx.size(); ++i) x[i * cols + c] = 0.0f;
     if (progress) progress(step++, keys.size() * 2, key);
     m.json_[key] = xgb_train(x, idx.size(), cols, y, opt.params);
     XgbParams q = opt.params;

@@ -20,6 +20,9 @@ struct TrainOptions {
   size_t min_family_samples = 200;    ///< below this a family uses the global model
   double achievable_quantile = 0.1;   ///< quantile of log(measured/ceiling) used as "achievable"
   XgbParams params;
+  /// Features held constant in training (so no tree splits on them and predictions ignore them): e.g. the
+  /// per-GPU constants when only two GPUs are in the training set, where they can only memorise GPU identity.
+  std::vector<std::string> masked_features;
 };
 
 class EfficiencyModel {

@@ -28,16 +28,19 @@ Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool w
   p.latency_us = p.analysis.latency_us;
   if (!model_) return p;
   auto impl = spec.params.find("impl");
-  Sample s = make_sample(p.analysis, gpu, impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
+  const std::string impl_cls =
+      impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
+  Sample s = make_sample(p.analysis, gpu, impl_cls);
+  const std::string key = model_key(p.analysis.family, impl_cls);
   if (s.x.size() != model_->feature_names().size())
     throw InputError(default_model_dir(), "the efficiency model was trained on " +
                                               std::to_string(model_->feature_names().size()) + " features, loom now computes " +
                                               std::to_string(s.x.size()) + "; retrain with `loom train`");
-  if (auto r = model_->predict_log_ratio(p.analysis.family, s.x.data())) {
+  if (auto r = model_->predict_log_ratio(key, s.x.data())) {
     p.model = "learned";
     p.latency_us = p.analysis.ceiling_us * std::exp(*r);
     if (!with_achievable) return p;
-    if (auto q = model_->predict_achievable_log_ratio(p.analysis.family, s.x.data()))
+    if (auto q = model_->predict_achievable_log_ratio(key, s.x.data()))
       p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us * std::exp(*q));
   }
   return p;

@@ -59,6 +59,7 @@ struct ValidationReport {
 struct Split {
   std::string name, description;
   std::vector<size_t> train, test;
+  std::vector<std::string> masked_features;  ///< held constant when training this split's model
 };
 std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::string& train_gpu = "h200");
 
