@@ -140,6 +140,19 @@ Demand gemm_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c
   GemmTraffic tr;
   Demand d = tile_gemm(gpu, c, s.batch, s.m, s.n, s.k, s.dtype, s.out_dtype, tr, notes);
   if (c.mma == "simt" && notes) d.notes.push_back("fp32 GEMM runs on the FMA pipe (SIMT tiles), not on tensor cores");
+  // The learned model tells code paths apart by `variant`: 0 = the library's fast path with 16-byte operands (every
+  // GEMM of loom's own sweeps); otherwise 10 x path (1 wgmma, 2 mma_sync, 3 wmma, 4 Turing-shaped, 5 SIMT, 6 GEMV)
+  // + log2 of the operand alignment in bytes.
+  const std::string fast = s.dtype == Dtype::fp32 ? "simt" : "wgmma";
+  if (s.path && (s.align_bytes < 16 || s.path->path != fast)) {
+    static const std::vector<std::string> codes = {"", "wgmma", "mma_sync", "wmma", "sm75", "simt", "gemv"};
+    int code = 0;
+    for (size_t i = 1; i < codes.size(); ++i)
+      if (codes[i] == s.path->path) code = static_cast<int>(i);
+    int lg = 0;
+    while ((1 << (lg + 1)) <= s.align_bytes) ++lg;
+    d.variant = 10 * code + lg;
+  }
   if (s.dtype == Dtype::fp8) {
     // Dequantisation. tensor: one scalar per operand, one FP32 multiply per output element in the epilogue.
     // rowwise (per-token x per-channel): the CTA reads BM + BN fp32 scales and multiplies each accumulator by

@@ -11,8 +11,10 @@
 #include "core/error.h"
 #include "trace/chrome_trace.h"
 #include "trace/import.h"
+#include "trace/gemm_path_table.h"
 #include "trace/import_public.h"
 #include "trace/summary.h"
+#include "trace/text_io.h"
 
 namespace loom::cli {
 
@@ -48,7 +50,17 @@ int import_run_cmd(const Args& args) {
   if (lcts.empty() || cases.empty()) throw InputError("trace import", "give --lct FILE (repeatable) and --cases FILE (repeatable)");
   ImportOptions opts;
   opts.lenient = args.has("--lenient");
+  if (args.has("--dataset") != args.has("--split"))
+    throw InputError(args.has("--dataset") ? "--dataset" : "--split", "--dataset NAME and --split train|test go together");
+  if (args.has("--split") && args.get("--split") != "train" && args.get("--split") != "test")
+    throw InputError("--split", "'" + args.get("--split") + "' is not a split; use train or test");
   ImportResult r = import_run(lcts, cases, args.has("-o") ? args.get("-o") : args.require("--out"), opts);
+  if (args.has("--dataset")) {  // a data set with its own protocol (loom validate's dataset:NAME split)
+    Corpus co = read_corpus(r.out_path);
+    co.meta["dataset"] = args.get("--dataset");
+    co.meta["dataset_split"] = args.get("--split");
+    write_corpus(co, r.out_path);
+  }
   std::fprintf(stderr, "loom: imported %lld of %lld cases (%s, %lld SMs) into %s; %zu unmatched; %lld dropped records\n",
                (long long)r.stats.cases_written, (long long)r.stats.cases_in, r.gpu.c_str(), (long long)r.sms,
                r.out_path.c_str(), r.stats.unmatched.size(), (long long)r.lct_dropped);
@@ -78,6 +90,23 @@ int import_public_cmd(const Args& args) {
                  trace_io_meta(co, "dataset_split").c_str(), co.gpu_key.c_str(), dir.c_str(), co.gpu_key.c_str());
   }
   std::fprintf(stderr, "loom: imported %zu rows from %zu file(s)\n", r.rows, files.size());
+  return 0;
+}
+
+/// `trace paths [DIR] [-o FILE]`: learns which GEMM code path cuBLAS runs per shape class (kernels/gemm_paths.json).
+int paths_cmd(const Args& args) {
+  const auto& pos = args.positional();
+  if (pos.size() > 2) throw InputError(pos[2], "unexpected argument; usage: loom trace paths [TRACES_DIR] [-o FILE]");
+  const std::string dir = pos.size() > 1 ? pos[1] : data_dir() + "/traces";
+  const nlohmann::json t = build_gemm_path_table(read_corpus_dir(dir), Catalog::load());
+  const std::string text = t.dump(1) + "\n";
+  if (args.has("-o")) {
+    trace_io::write_text(args.get("-o"), text);
+    std::fprintf(stderr, "loom: %d traced GEMMs -> %zu path entries in %s\n", t["rows_used"].get<int>(),
+                 t["entries"].size(), args.get("-o").c_str());
+  } else {
+    emit(text);
+  }
   return 0;
 }
 
@@ -136,7 +165,8 @@ int summary_cmd(const Args& args) {
 }  // namespace
 
 int cmd_trace(const Argv& argv) {
-  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format", "--from", "--split"}, {"--lenient"});
+  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format", "--from", "--split", "--dataset"},
+            {"--lenient"});
   const auto& pos = args.positional();
   if (pos.empty()) throw InputError("trace", "usage: loom trace import|summary ...; see `loom --help`");
   if (pos[0] == "import") {
@@ -146,7 +176,8 @@ int cmd_trace(const Argv& argv) {
     return import_run_cmd(args);
   }
   if (pos[0] == "summary") return summary_cmd(args);
-  throw InputError("trace " + pos[0], "unknown subcommand; use import or summary");
+  if (pos[0] == "paths") return paths_cmd(args);
+  throw InputError("trace " + pos[0], "unknown subcommand; use import, summary or paths");
 }
 
 }  // namespace loom::cli

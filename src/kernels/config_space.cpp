@@ -200,7 +200,14 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
     if (fit_config(c, table, s, gpu).empty()) out.push_back(c);
   };
   if (table.naming == "tile" || table.naming == "attention") {
-    auto it = table.parsed_candidates.find(gpu.architecture);
+    // A GEMM that cuBLAS was traced running off the Hopper fast path (misaligned K/N) is chosen among the tiles
+    // of the path it falls back to: Ampere mma.sync / WMMA tiles, or Turing-shaped two-stage tiles.
+    std::string arch = gpu.architecture;
+    if (s.family == Family::gemm && s.path && (arch == "hopper" || arch == "blackwell")) {
+      if (s.path->path == "mma_sync" || s.path->path == "wmma") arch = "ampere";
+      else if (s.path->path == "sm75") arch = "turing";
+    }
+    auto it = table.parsed_candidates.find(arch);
     if (it == table.parsed_candidates.end()) return valid_configs(s, gpu);
     for (const TileConfig& c : it->second) {
       if (table.naming == "tile") {  // lower the stage count until the operand ring fits

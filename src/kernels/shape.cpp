@@ -198,6 +198,8 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       s.out_dtype = (s.dtype == Dtype::fp32 || s.dtype == Dtype::tf32) ? Dtype::fp32
                     : s.dtype == Dtype::fp8                           ? Dtype::bf16
                                                                       : s.dtype;
+      s.align_bytes = gemm_align_bytes(s.k, s.n, s.dtype);
+      if (s.impl == "library") s.path = lookup_gemm_path(gpu.architecture, s.dtype, s.align_bytes, s.batch > 1, s.m);
       double b = static_cast<double>(s.batch);
       check_elements(spec, "A", b * s.m * s.k), check_elements(spec, "B", b * s.k * s.n);
       check_elements(spec, "C", b * s.m * s.n);

@@ -9,6 +9,7 @@
 
 #include "core/dtype.h"
 #include "hw/gpu_spec.h"
+#include "kernels/gemm_paths.h"
 #include "kernels/kernel_spec.h"
 
 namespace loom {
@@ -30,6 +31,8 @@ struct KernelShape {
   int64_t m = 0, n = 0, k = 0, batch = 1;
   std::string impl = "library";  ///< gemm: library (cuBLASLt), torch, loom, cutlass (vLLM's w8a8 scaled GEMM)
   std::string scales = "tensor";  ///< gemm dtype=fp8: dequantisation scales, tensor | rowwise | block
+  int align_bytes = 16;           ///< gemm: largest power-of-two byte alignment shared by K and N (<= 16)
+  std::optional<GemmPathChoice> path;  ///< gemm impl=library: the code path cuBLAS was traced taking (learned)
   // moe (fused-MoE grouped GEMM)
   int64_t tokens = 0, experts = 0, topk = 0, hidden = 0, inter = 0;
   bool moe_w2 = false;  ///< stage=w2 (down projection) instead of w13 (gate+up)

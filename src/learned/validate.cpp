@@ -50,6 +50,8 @@ std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::stri
         // GPU a row came from, and an unseen GPU would inherit one of them by where its constants fall.
         d.masked_features = {"sms", "clock_ghz", "log_dram_tb_s", "log_l2_mib", "compute_capability"};
       (m.dataset_split == "test" ? d.test : d.train).push_back(i);
+      if (d.train.empty() && m.dataset_split == "test")
+        d.description = "held-out measurements, never trained on: the committed model as it is";
       if (m.dataset_split != "test") shapes.train.push_back(i);
       continue;
     }
@@ -94,8 +96,11 @@ ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, c
                           const EfficiencyModel* shapes_model, const std::function<void(const std::string&)>& progress) {
   ValidationReport rep;
   for (const auto& sp : splits) {
-    if (sp.train.empty() || sp.test.empty()) continue;
-    const bool reuse = sp.name == "shapes" && shapes_model;
+    // A data set with test rows only (held-out measurements, e.g. traces/heldout/) is a check of the committed
+    // model itself: nothing is trained for it.
+    const bool heldout = sp.train.empty() && sp.name.rfind("dataset:", 0) == 0 && shapes_model;
+    if ((sp.train.empty() && !heldout) || sp.test.empty()) continue;
+    const bool reuse = (sp.name == "shapes" || heldout) && shapes_model;
     if (progress)
       progress("split " + sp.name + (reuse ? ": committed model on " + std::to_string(sp.test.size()) + " held-out kernels"
                                            : ": training on " + std::to_string(sp.train.size()) + " kernels"));

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "kernels/config_space.h"
+#include "kernels/gemm_paths.h"
 #include "test_gpus.h"
 
 namespace loom {
@@ -35,7 +36,7 @@ TEST(ConfigSpace, GemmOnH100AndA100) {
   ConfigSpace a = config_space(test::test_a100(), parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=bf16"));
   EXPECT_FALSE(has(a.configs, "128x256x64_s4_w8"));  // wgmma tiles are Hopper+
   EXPECT_TRUE(has(a.configs, "256x128x32_s3_w8"));
-  ConfigSpace tf = config_space(h, parse_kernel_spec("gemm m=64 n=64 k=4096 dtype=tf32"));
+  ConfigSpace tf = config_space(h, parse_kernel_spec("gemm m=1024 n=1024 k=4096 dtype=tf32"));
   EXPECT_TRUE(has(tf.candidates, "128x256x32_s4_w8"));  // 128x256x32_s6 lowered to 4 stages for 4-byte tf32
 }
 
@@ -106,4 +107,31 @@ TEST(ConfigSpace, BadYamlReportsFileAndLine) {
 }
 
 }  // namespace
+}  // namespace loom
+
+namespace loom {
+
+TEST(GemmPaths, AlignmentAndBuckets) {
+  EXPECT_EQ(gemm_align_bytes(4096, 4096, Dtype::bf16), 16);
+  EXPECT_EQ(gemm_align_bytes(4098, 4096, Dtype::bf16), 4);   // K = 2 mod 4 elements: 4-byte rows
+  EXPECT_EQ(gemm_align_bytes(4097, 4096, Dtype::bf16), 2);   // odd K: element alignment only
+  EXPECT_EQ(gemm_align_bytes(4096, 4100, Dtype::fp32), 16);  // fp32: 4 elements = 16 bytes
+  EXPECT_EQ(gemm_align_bytes(4096, 4098, Dtype::fp32), 8);
+  EXPECT_EQ(gemm_m_bucket(1), "m1");
+  EXPECT_EQ(gemm_m_bucket(8), "m2-8");
+  EXPECT_EQ(gemm_m_bucket(513), "m513+");
+  EXPECT_EQ(gemm_path_key("hopper", Dtype::bf16, 4, false, 100), "hopper|bf16|a4|s|m33-128");
+}
+
+TEST(GemmPaths, MisalignedBf16RunsOffTheWgmmaPathOnHopper) {
+  // kernels/gemm_paths.json is learned from traced cuBLAS launches (loom trace paths): on Hopper a bf16 GEMM whose
+  // K is odd falls back to Turing-shaped align-1 kernels; an aligned one runs nvjet (wgmma).
+  auto slow = lookup_gemm_path("hopper", Dtype::bf16, 2, false, 4096);
+  auto fast = lookup_gemm_path("hopper", Dtype::bf16, 16, false, 4096);
+  ASSERT_TRUE(slow && fast);
+  EXPECT_NE(slow->path, "wgmma");
+  EXPECT_EQ(fast->path, "wgmma");
+  EXPECT_FALSE(lookup_gemm_path("volta", Dtype::bf16, 16, false, 4096));  // nothing traced there
+}
+
 }  // namespace loom
