@@ -197,6 +197,25 @@ std::string default_rule(const KernelShape& s) {
 
 const std::vector<std::string>& kernel_families() { return family_names(); }
 
+namespace {
+
+/// "K=7658 is not a multiple of 8: ..." when misaligned operands push cuBLAS off its fast path.
+void gemm_alignment_note(const KernelShape& s, std::vector<std::string>& notes) {
+  const int per16 = static_cast<int>(16 / dtype_bytes(s.dtype));
+  if (s.align_bytes >= 16 || per16 <= 1) return;
+  std::string what;
+  for (auto [name, v] : {std::pair<const char*, int64_t>{"K", s.k}, {"N", s.n}})
+    if (v % per16 != 0)
+      what += std::string(what.empty() ? "" : ", ") + name + "=" + std::to_string(v) + " (pad to " +
+              std::to_string((v + per16 - 1) / per16 * per16) + ")";
+  notes.push_back(what + " not a multiple of " + std::to_string(per16) + " " + std::string(dtype_name(s.dtype)) +
+                  " elements: cuBLAS cannot use 16-byte operand loads and falls back from its " +
+                  (s.dtype == Dtype::fp32 ? "vectorised" : "Hopper wgmma") + " kernels to the " + s.path->path +
+                  " path traced for such shapes; padding restores the fast path");
+}
+
+}  // namespace
+
 Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
   if (gpu.sms <= 0 || gpu.sustained_clock_mhz <= 0)
     throw InputError(spec.where, "gpu '" + gpu.name + "' has no SM count or clock; check its YAML");
@@ -260,10 +279,17 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
                 pct(best.launch.last_wave_fill) + " full); " + s.scales + " scales";
           break;
         }
-        why = "cuBLAS-like heuristic: lowest predicted time of " + std::to_string(n) + " " + gpu.architecture +
+        why = "cuBLAS-like heuristic: lowest predicted time of " + std::to_string(n) + " " +
+              (s.path && s.path->path != "wgmma" && s.path->path != "simt" && s.path->path != "gemv" ? s.path->path : gpu.architecture) +
               " candidates (incl. wave quantization; " + std::to_string(best.launch.waves) + " waves, last " +
               pct(best.launch.last_wave_fill) + " full)";
         if (best.config.find("_sk") != std::string::npos) why += "; split-K because the tiles alone leave SMs idle";
+        if (s.path) {
+          why += "; traced cuBLAS path: " + s.path->path + " (" + pct(s.path->share) + " of " +
+                 std::to_string(s.path->n) + " traced shapes like it, split-K in " + pct(s.path->split_k_share) +
+                 "; e.g. " + s.path->kernel + ")";
+          gemm_alignment_note(s, best.notes);
+        }
         break;
       case Family::moe:
         why = "stand-in for vLLM's tuned fused_moe configs: lowest predicted time of " + std::to_string(n) +

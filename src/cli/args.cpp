@@ -2,6 +2,8 @@
 #include "cli/args.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 #include "core/error.h"
@@ -69,10 +71,32 @@ std::vector<std::string> Args::all(const std::string& flag) const {
 std::optional<double> Args::number(const std::string& flag) const {
   if (!has(flag)) return std::nullopt;
   const std::string v = get(flag);
-  char* end = nullptr;
-  double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0') throw InputError(flag, "'" + v + "' is not a number");
+  // Plain decimal only: no hex ("0x10"), no spaces, no trailing text, no NaN/inf, no overflow.
+  double d = 0;
+  const char* first = v.data() + (!v.empty() && v[0] == '+' ? 1 : 0);
+  auto [ptr, ec] = std::from_chars(first, v.data() + v.size(), d, std::chars_format::general);
+  if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || !std::isfinite(d) ||
+      v.find_first_of("xXnNiI") != std::string::npos)
+    throw InputError(flag, "'" + v + "' is not a finite decimal number");
   return d;
+}
+
+int64_t Args::integer(const std::string& flag, int64_t lo, int64_t hi, int64_t fallback) const {
+  if (!has(flag)) return fallback;
+  const std::string v = get(flag);
+  int64_t x = 0;
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (v.empty() || ec == std::errc::invalid_argument || ptr != v.data() + v.size())
+    throw InputError(flag, "'" + v + "' is not an integer; write a plain decimal number");
+  if (ec == std::errc::result_out_of_range || x < lo || x > hi)
+    throw InputError(flag, "'" + v + "' is out of range; use " + std::to_string(lo) + " to " + std::to_string(hi));
+  return x;
+}
+
+void Args::no_positionals(const std::string& command) const {
+  if (!positional_.empty())
+    throw InputError(positional_[0], "unexpected argument for `loom " + command +
+                                         "` (values follow their flag; several GPUs: --gpu a,b)");
 }
 
 std::string Args::format() const {

@@ -1,6 +1,7 @@
 // Command-line arguments: `loom <command> [subcommand] --flag value ...`. Repeated flags keep every value.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,7 +22,12 @@ class Args {
   /// The value of a required flag; throws InputError naming it.
   std::string require(const std::string& flag) const;
   std::vector<std::string> all(const std::string& flag) const;
+  /// A finite plain-decimal number (no hex, NaN, inf, spaces or trailing text); nullopt when the flag is absent.
   std::optional<double> number(const std::string& flag) const;
+  /// A plain decimal integer in [lo, hi], or `fallback` when the flag is absent; throws InputError naming the flag.
+  int64_t integer(const std::string& flag, int64_t lo, int64_t hi, int64_t fallback) const;
+  /// Throws InputError when positional arguments were given to a command that takes none.
+  void no_positionals(const std::string& command) const;
   const std::vector<std::string>& positional() const { return positional_; }
   /// "table" | "json" | "csv" from --format (default table); anything else is an error.
   std::string format() const;

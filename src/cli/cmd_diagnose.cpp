@@ -48,8 +48,26 @@ std::string advice(const Analysis& a, double measured_us) {
 
 }  // namespace
 
+/// A GEMM with K or N padded to a multiple of 16 bytes, when the analysis noted misaligned operands.
+std::optional<KernelSpec> padded_gemm(const KernelSpec& spec, const Analysis& a) {
+  if (a.family != "gemm") return std::nullopt;
+  bool noted = false;
+  for (const auto& n : a.notes) noted = noted || n.find("pad to") != std::string::npos;
+  if (!noted) return std::nullopt;
+  auto dt = parse_dtype(spec.params.at("dtype"));
+  if (!dt) return std::nullopt;
+  const int64_t per16 = static_cast<int64_t>(16 / dtype_bytes(*dt));
+  KernelSpec p = spec;
+  for (const char* key : {"k", "n"}) {
+    const int64_t v = std::stoll(spec.params.at(key));  // parse_shape already checked it is a positive integer
+    p.params[key] = std::to_string((v + per16 - 1) / per16 * per16);
+  }
+  return p;
+}
+
 int cmd_diagnose(const Argv& argv) {
   Args args(argv, {"--gpu", "--set", "--kernel", "--format", "--measured-us", "--model"});
+  args.no_positionals("diagnose");
   Catalog catalog = Catalog::load();
   KernelSpec spec = parse_kernel_spec(args.require("--kernel"), "--kernel");
   std::vector<GpuSpec> gpus = select_gpus(catalog, args);
@@ -76,7 +94,7 @@ int cmd_diagnose(const Argv& argv) {
       j["fraction_of_ceiling"] = a.ceiling_us / *measured;
       j["advice"] = advice(a, *measured);
     }
-    emit(j.dump(2) + "\n");
+    emit(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     return 0;
   }
   if (format == "csv") {
@@ -104,6 +122,11 @@ int cmd_diagnose(const Argv& argv) {
     s += "advice   " + advice(a, *measured) + "\n";
   }
   for (const auto& n : a.notes) s += "note     " + n + "\n";
+  if (auto padded = padded_gemm(spec, a)) {  // what padding K/N to the fast path's alignment would buy
+    Prediction pp = Predictor(args.get("--model", "learned")).predict(gpus[0], *padded);
+    s += "padded   " + padded->to_string() + ": " + fmt(pp.latency_us) + " us predicted, " +
+         fmt(pred.latency_us / pp.latency_us, 3) + "x faster than as given\n";
+  }
   emit(s);
   return 0;
 }

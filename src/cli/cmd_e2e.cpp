@@ -37,12 +37,10 @@ std::vector<int64_t> lengths(const Args& args, const std::string& flag) {
   return v;
 }
 
+/// Upper limits of e2e's integer flags: beyond them a value is a typo, not a deployment.
 int64_t integer(const Args& args, const std::string& flag, int64_t fallback) {
-  if (!args.has(flag)) return fallback;
-  const double d = *args.number(flag);
-  if (d < 1 || d != static_cast<double>(static_cast<int64_t>(d)))
-    throw InputError(flag, "'" + args.get(flag) + "' must be a positive integer");
-  return static_cast<int64_t>(d);
+  const int64_t hi = flag == "--tp" ? 1024 : flag == "--batch" ? 1'000'000 : int64_t{1} << 30;
+  return args.integer(flag, 1, hi, fallback);
 }
 
 nlohmann::json share_json(const std::vector<Share>& v) {
@@ -163,7 +161,7 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
                         {"measured_wall_time_us", r.measured_span_us}, {"idle_us", r.idle_us},
                         {"gpu_time_us", r.target_gpu_us}, {"wall_time_us", r.target_span_us}, {"mapped", r.mapped},
                         {"unmapped", r.unmapped}, {"breakdown", fj}, {"kernels", ks}}
-             .dump(2) + "\n");
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     return 0;
   }
   std::ostringstream o;
@@ -189,6 +187,7 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   Args args(argv, {"--gpu", "--set", "--model", "--phase", "--batch", "--seq", "--context", "--tp", "--profile",
                    "--mode", "--format", "--trace-out", "--top", "--replay", "--from", "--kernel-model",
                    "--cache-len"});
+  args.no_positionals("e2e");
   const Catalog catalog = Catalog::load();
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
   if (gpus.size() != 1) throw InputError("--gpu", "e2e predicts on one GPU; use `loom whatif --gpus ...` to compare");
@@ -227,10 +226,10 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     const std::string path = args.get("--trace-out");
     std::ofstream out(path);
     if (!out) throw InputError("--trace-out", "cannot write '" + path + "'; check the directory");
-    out << chrome_trace(step).dump() << "\n";
+    out << chrome_trace(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   }
   const std::string format = args.format();
-  if (format == "json") emit(step_json(step, model).dump(2) + "\n");
+  if (format == "json") emit(step_json(step, model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   else if (format == "csv") {
     Table t{{"index", "name", "layer", "family", "kernel", "gpu_us", "start_us", "end_us", "wall_us"}, {}, {}};
     for (size_t i = 0; i < step.timing.kernels.size(); ++i) {

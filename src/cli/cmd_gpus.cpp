@@ -44,7 +44,7 @@ int cmd_gpus(const Argv& argv) {
         for (size_t c = 0; c < t.columns.size(); ++c) o[t.columns[c]] = row[c];
         arr.push_back(o);
       }
-      emit(arr.dump(2) + "\n");
+      emit(arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } else {
       emit(format == "csv" ? t.csv() : t.text());
     }
@@ -58,7 +58,7 @@ int cmd_gpus(const Argv& argv) {
   if (format == "json") {
     nlohmann::json o;
     for (const auto& f : describe(g)) o[f.key] = {{"value", f.value}, {"unit", f.unit}};
-    emit(o.dump(2) + "\n");
+    emit(o.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } else {
     emit(format == "csv" ? t.csv() : g.full_name + " (" + g.source_file + ")\n\n" + t.text());
   }

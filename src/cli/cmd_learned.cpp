@@ -47,8 +47,8 @@ Loaded load(const std::string& traces_dir) {
 TrainOptions options_from(const Args& args) {
   TrainOptions opt;
   opt.per_family = !args.has("--global");
-  if (auto r = args.number("--rounds")) opt.params.rounds = static_cast<int>(*r);
-  if (auto s = args.number("--seed")) opt.params.seed = static_cast<uint64_t>(*s);
+  opt.params.rounds = static_cast<int>(args.integer("--rounds", 1, 100000, opt.params.rounds));
+  opt.params.seed = static_cast<uint64_t>(args.integer("--seed", 0, int64_t{1} << 62, int64_t(opt.params.seed)));
   return opt;
 }
 
@@ -116,8 +116,13 @@ std::string report_text(const ValidationReport& r) {
 }  // namespace
 
 int cmd_train(const Argv& argv) {
-  Args args(argv, {"--traces", "--out", "--seed", "--rounds"}, {"--global"});
+  Args args(argv, {"--traces", "--out", "--seed", "--rounds"}, {"--global", "--force"});
+  args.no_positionals("train");
   const std::string traces = args.get("--traces", data_dir() + "/traces");
+  // The committed model is only rewritten on purpose: without --out, --force is required.
+  if (!args.has("--out") && !args.has("--force"))
+    throw InputError("--out", "train writes a model directory: give --out DIR, or --force to overwrite the committed "
+                              "model (" + default_model_dir() + ")");
   const std::string out = args.get("--out", default_model_dir());
   TrainOptions opt = options_from(args);
   Loaded l = load(traces);
@@ -157,7 +162,7 @@ int cmd_train(const Argv& argv) {
         {opt.per_family ? "global_shapes_mape" : "per_family_shapes_mape", alt.splits[0].learned.mape}};
   // Regression thresholds for the CI gate: today's learned MAPE per split, plus a margin for run-to-run noise.
   for (const auto& s : rep.splits) manifest["thresholds"][s.split] = s.learned.mape * 1.10 + 0.5;
-  std::ofstream(std::filesystem::path(out) / "manifest.json") << manifest.dump(2) << "\n";
+  std::ofstream(std::filesystem::path(out) / "manifest.json") << manifest.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   emit(report_text(rep));
   if (have_shapes)
     emit("\nlayout: per-family MAPE (shapes) " +
@@ -170,6 +175,9 @@ int cmd_train(const Argv& argv) {
 int cmd_validate(const Argv& argv) {
   if (std::find(argv.begin(), argv.end(), "--e2e") != argv.end()) return cmd_validate_e2e(argv);
   Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check"});
+  args.no_positionals("validate");
+  const std::optional<double> max_mape = args.number("--max-mape");  // checked before minutes of retraining
+  if (max_mape && *max_mape <= 0) throw InputError("--max-mape", "must be a percentage > 0");
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   const std::string dir = args.get("--model-dir", default_model_dir());
   const std::string format = args.format();
@@ -227,15 +235,16 @@ int cmd_validate(const Argv& argv) {
         s.learned.mape > manifest["thresholds"][s.split].get<double>())
       failures.push_back("split " + s.split + ": learned MAPE " + fmt(s.learned.mape, 3) + "% > threshold " +
                          fmt(manifest["thresholds"][s.split].get<double>(), 3) + "%");
-    if (auto max = args.number("--max-mape"); max && s.learned.mape > *max)
-      failures.push_back("split " + s.split + ": learned MAPE " + fmt(s.learned.mape, 3) + "% > --max-mape " + fmt(*max, 3));
+    if (max_mape && s.learned.mape > *max_mape)
+      failures.push_back("split " + s.split + ": learned MAPE " + fmt(s.learned.mape, 3) + "% > --max-mape " +
+                         fmt(*max_mape, 3));
   }
   nlohmann::json j = report_json(rep, true);
   j["corpus_hash"] = l.measurements.corpus_hash;
   j["model_fingerprint"] = model.fingerprint();
   j["failures"] = failures;
-  if (args.has("--out")) std::ofstream(args.get("--out")) << j.dump(2) << "\n";
-  if (format == "json") emit(j.dump(2) + "\n");
+  if (args.has("--out")) std::ofstream(args.get("--out")) << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (format == "json") emit(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   else emit(report_text(rep));
   for (const auto& f : failures) std::fprintf(stderr, "loom: validate: %s\n", f.c_str());
   if (!failures.empty()) rc = 1;

@@ -63,11 +63,11 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
   const std::string format = args.format();
   if (format == "json") {
     if (results.size() == 1) {
-      emit(prediction_json(results[0]).dump(2) + "\n");
+      emit(prediction_json(results[0]).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } else {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& p : results) arr.push_back(prediction_json(p));
-      emit(arr.dump(2) + "\n");
+      emit(arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     }
     return 0;
   }
@@ -130,7 +130,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     arr.push_back(prediction_json(p));
   }
   const std::string format = args.format();
-  if (format == "json") emit(arr.dump(2) + "\n");
+  if (format == "json") emit(arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   else if (format == "csv") emit(out.csv());
   else emit(out.text());
   return 0;
@@ -140,6 +140,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
 
 int cmd_predict(const Argv& argv) {
   Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model"});
+  args.no_positionals("predict");
   Catalog catalog = Catalog::load();
   if (args.has("--batch") == args.has("--kernel"))
     throw InputError("predict", "give exactly one of --kernel SPEC or --batch FILE.csv");

@@ -35,7 +35,7 @@ int import_chrome(const Args& args) {
                    {"op", k.spec_op}, {"op_chain", k.op_chain}, {"spec", k.spec}, {"name", k.name}});
   }
   const std::string format = args.format();
-  if (format == "json") emit(nlohmann::json{{"device", t.device_name}, {"kernels", arr}}.dump(2) + "\n");
+  if (format == "json") emit(nlohmann::json{{"device", t.device_name}, {"kernels", arr}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   else if (format == "csv") emit(tab.csv());
   else
     emit(tab.text() + std::to_string(t.kernels.size()) + " kernels, " + std::to_string(t.kernels_with_spec) +
@@ -99,7 +99,7 @@ int paths_cmd(const Args& args) {
   if (pos.size() > 2) throw InputError(pos[2], "unexpected argument; usage: loom trace paths [TRACES_DIR] [-o FILE]");
   const std::string dir = pos.size() > 1 ? pos[1] : data_dir() + "/traces";
   const nlohmann::json t = build_gemm_path_table(read_corpus_dir(dir), Catalog::load());
-  const std::string text = t.dump(1) + "\n";
+  const std::string text = t.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (args.has("-o")) {
     trace_io::write_text(args.get("-o"), text);
     std::fprintf(stderr, "loom: %d traced GEMMs -> %zu path entries in %s\n", t["rows_used"].get<int>(),
@@ -144,7 +144,7 @@ int summary_cmd(const Args& args) {
     j["kernels_total"] = s.kernels_total;
     j["unmatched_kernels"] = s.unmatched_kernels;
     for (const auto& sk : s.skipped) j["skipped"].push_back({{"path", sk.path}, {"reason", sk.reason}});
-    emit(j.dump(2) + "\n");
+    emit(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     return 0;
   }
   if (format == "csv") {

@@ -158,7 +158,7 @@ int run_validate(const Args& args) {
                                                          : std::map<std::string, double>{},
                                       opt);
   p.finish(std::to_string(report.heldout_shapes) + " held-out shapes");
-  emit(args.format() == "json" ? validation_json(report).dump(1) + "\n" : validation_text(report));
+  emit(args.format() == "json" ? validation_json(report).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : validation_text(report));
   return 0;
 }
 
@@ -191,7 +191,7 @@ int run_decide(const Args& args) {
     std::nth_element(ns.begin(), ns.begin() + ns.size() / 2, ns.end());
     median_ns = ns[ns.size() / 2];
   }
-  emit(args.format() == "json" ? decision_json(ct, shape, c, median_ns, reps).dump(1) + "\n"
+  emit(args.format() == "json" ? decision_json(ct, shape, c, median_ns, reps).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                                : decision_text(ct, shape, c, median_ns, reps));
   return 0;
 }
@@ -203,6 +203,7 @@ int cmd_tune(const std::vector<std::string>& argv) {
             {"--gpu", "--family", "--kernel", "--traces", "--out", "--tables", "--format", "--sample-fraction",
              "--extrapolate", "--reps", "--anchors-per-bucket", "--heldout-traces"},
             {"--plan", "--fit", "--validate", "--export", "--no-timing"});
+  args.no_positionals("tune");
   const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export");
   if (modes > 1) throw InputError("tune", "give at most one of --plan, --fit, --validate, --export");
   if (args.has("--plan")) return run_plan(args);

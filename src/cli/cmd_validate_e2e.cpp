@@ -77,6 +77,7 @@ std::string breakdown_text(const E2eRow& r) {
 int cmd_validate_e2e(const std::vector<std::string>& argv) {
   Args args(argv, {"--traces", "--profile", "--model-dir", "--cross-model-dir", "--format", "--max-error", "--breakdown"},
             {"--e2e"});
+  args.no_positionals("validate");
   E2eOptions opt;
   opt.traces_dir = args.get("--traces", data_dir() + "/traces/e2e");
   opt.profile = args.get("--profile", opt.profile);
@@ -134,7 +135,7 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
     j["cross_model"] = {{"dir", rep.cross_models_dir}, {"trained_on", rep.cross_train_gpu}};
     j["skipped"] = rep.skipped;
     j["failures"] = failures;
-    emit(j.dump(2) + "\n");
+    emit(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } else {
     Table t;
     const std::string cross_name = rep.cross_train_gpu.empty() ? "cross" : rep.cross_train_gpu + "-only";

@@ -67,6 +67,7 @@ std::string per_dollar(const std::optional<double>& v) { return v ? human(*v, "t
 int cmd_whatif(const std::vector<std::string>& argv) {
   Args args(argv, {"--model", "--batch", "--input-len", "--output-len", "--gpus", "--tp", "--set", "--profile",
                    "--format", "--kernel-model"});
+  args.no_positionals("whatif");
   const Catalog catalog = Catalog::load();
   const auto predictor = kernel_predictor(args);
   const ModelConfig model = load_model(args.require("--model"));
@@ -110,7 +111,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
     emit(nlohmann::json{{"model", model.name}, {"profile", profile.name}, {"batch", req.batch},
                         {"input_len", req.input_len}, {"output_len", req.output_len}, {"ranked", ranked},
                         {"sensitivity", sj}}
-             .dump(2) +
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n");
     return 0;
   }

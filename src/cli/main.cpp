@@ -1,5 +1,10 @@
 // loom: the command-line driver. Parses the command word, runs it, and is the only place that reports errors.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <vector>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -10,12 +15,17 @@
 #include "cli/commands_report.h"
 #include "cli/commands_tune.h"
 #include "core/error.h"
+#include "hw/catalog.h"
+
+#ifndef LOOM_GIT_COMMIT
+#define LOOM_GIT_COMMIT "unknown"
+#endif
 
 namespace {
 
 constexpr const char* kUsage = R"(loom: predict GPU kernel and LLM inference latency from GPU descriptions
 
-usage: loom <command> [options]
+usage: loom <command> [options]        (loom <command> --help: that command's usage; loom --version)
 
 commands:
   gpus [show NAME]                  the GPU catalogue (gpus/*.yaml)
@@ -54,6 +64,56 @@ kernel specs, e.g.:  "gemm m=4096 n=4096 k=4096 dtype=bf16"   (see kernels/READM
 
 bool use_color() { return isatty(STDERR_FILENO) != 0; }
 
+/// `loom CMD --help`: the usage lines of kUsage that belong to CMD (its lines and their continuation lines).
+bool print_command_help(const std::string& command) {
+  std::string out, line;
+  bool in = false;
+  for (const char* p = kUsage; *p; ++p) {
+    if (*p != '\n') {
+      line += *p;
+      continue;
+    }
+    if (line.rfind("  " + command + " ", 0) == 0 || line == "  " + command) in = true;
+    else if (line.rfind("      ", 0) != 0 && line.rfind("                    ", 0) != 0) in = false;
+    if (in) out += line + "\n";
+    line.clear();
+  }
+  if (out.empty()) return false;
+  std::fputs(("usage: loom " + command + " ...\n" + out +
+              "\ncommon options: --gpu NAME|PATH|all|a,b,c  --set key=value  --format table|json|csv\n").c_str(),
+             stdout);
+  return true;
+}
+
+/// FNV-1a of a file's bytes (16 hex digits), or "missing".
+std::string file_fingerprint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "missing";
+  uint64_t h = 1469598103934665603ull;
+  for (char c; in.get(c);) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+void print_version() {
+  namespace fs = std::filesystem;
+  const std::string root = loom::data_dir();
+  std::string gpus;
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(root + "/gpus", ec))
+    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) gpus += file_fingerprint(f);
+  uint64_t h = 1469598103934665603ull;
+  for (char c : gpus) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  std::printf("loom %s (git %s)\nmodel    %s/models/efficiency/manifest.json %s\ncatalogue %zu GPUs, %016llx\n",
+              LOOM_VERSION, LOOM_GIT_COMMIT, root.c_str(),
+              file_fingerprint(root + "/models/efficiency/manifest.json").c_str(), files.size(),
+              static_cast<unsigned long long>(h));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,6 +125,16 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   Argv rest(argv + 2, argv + argc);
+  if (command == "--version" || command == "version") {
+    print_version();
+    return 0;
+  }
+  for (const auto& a : rest)
+    if (a == "--help" || a == "-h") {
+      if (print_command_help(command)) return 0;
+      std::cerr << "loom: " << command << ": unknown command; run `loom --help` for the list\n";
+      return 2;
+    }
   try {
     if (command == "gpus") return cmd_gpus(rest);
     if (command == "predict") return cmd_predict(rest);

@@ -105,7 +105,7 @@ std::vector<std::string> EfficiencyModel::save(const std::string& dir) const {
     index["models"][key] = {{"file", file}, {"hash", fnv1a_hex(json)}};
     written.push_back((fs::path(dir) / file).string());
   }
-  std::ofstream(fs::path(dir) / "model.json") << index.dump(2) << "\n";
+  std::ofstream(fs::path(dir) / "model.json") << index.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   written.push_back((fs::path(dir) / "model.json").string());
   return written;
 }

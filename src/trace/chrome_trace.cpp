@@ -130,7 +130,7 @@ ChromeTrace parse_events(const json& root, const std::string& name) {
       if (auto t = args.find("Input type"); t != args.end() && t->is_array())
         for (const auto& x : *t) op.input_types.push_back(x.is_string() ? x.get<std::string>() : "");
       if (auto c = args.find("Concrete Inputs"); c != args.end() && c->is_array())
-        for (const auto& x : *c) op.concrete_inputs.push_back(x.is_string() ? x.get<std::string>() : x.dump());
+        for (const auto& x : *c) op.concrete_inputs.push_back(x.is_string() ? x.get<std::string>() : x.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       if (int64_t ext = arg_int(args, "External id"); ext >= 0) op_by_ext[ext] = ops.size();
       ops.push_back(std::move(op));
       op_thread.push_back(thread_key(e));

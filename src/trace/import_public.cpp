@@ -96,6 +96,9 @@ void read_pipeweave_fp8(const std::string& path, const std::string& text, const 
   }
 }
 
+void import_one(const std::string& path, std::string text, const std::string& split,
+                std::map<std::string, Corpus>& by_gpu, PublicImport& out);
+
 }  // namespace
 
 const std::vector<std::string>& public_sources() {
@@ -110,8 +113,24 @@ PublicImport import_public(const std::string& source, const std::vector<std::str
     throw InputError("--split", "'" + split + "' is not a split; use train or test");
   PublicImport out;
   std::map<std::string, Corpus> by_gpu;
-  for (const auto& path : files) {
-    std::string text = trace_io::read_all(path, size_t(1) << 30);
+  for (const auto& path : files) import_one(path, trace_io::read_all(path, size_t(1) << 30), split, by_gpu, out);
+  for (auto& [k, co] : by_gpu) out.corpora.push_back(std::move(co));
+  return out;
+}
+
+PublicImport import_public_text(const std::string& name, std::string text, const std::string& split) {
+  PublicImport out;
+  std::map<std::string, Corpus> by_gpu;
+  import_one(name, std::move(text), split, by_gpu, out);
+  for (auto& [k, co] : by_gpu) out.corpora.push_back(std::move(co));
+  return out;
+}
+
+namespace {
+
+void import_one(const std::string& path, std::string text, const std::string& split,
+                std::map<std::string, Corpus>& by_gpu, PublicImport& out) {
+  {
     if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // UTF-8 byte-order mark
     const size_t eol = text.find('\n');
     std::string first = text.substr(0, eol);
@@ -129,8 +148,8 @@ PublicImport import_public(const std::string& source, const std::vector<std::str
     read_pipeweave_fp8(path, text, header, infer_split(path, split), by_gpu, out.rows);
     out.format = "pipeweave-gemm-fp8";
   }
-  for (auto& [k, co] : by_gpu) out.corpora.push_back(std::move(co));
-  return out;
 }
+
+}  // namespace
 
 }  // namespace loom

@@ -22,6 +22,9 @@ struct PublicImport {
 /// duplicate row.
 PublicImport import_public(const std::string& source, const std::vector<std::string>& files, const std::string& split);
 
+/// The same for one file's text already in memory (`name` appears in messages; `split` as above).
+PublicImport import_public_text(const std::string& name, std::string text, const std::string& split);
+
 /// The names `--from` accepts.
 const std::vector<std::string>& public_sources();
 

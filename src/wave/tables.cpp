@@ -129,7 +129,7 @@ void save_tables(const TuneTables& t, const std::string& path) {
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
   std::ofstream out(path);
   if (!out) throw InputError(path, "cannot write the tune tables; check the directory");
-  out << tables_to_json(t).dump(1) << "\n";
+  out << tables_to_json(t).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 TuneTables load_tables(const std::string& path, const std::string& gpu, const std::string& family) {
