@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "core/error.h"
 #include "hw/catalog.h"
@@ -21,26 +22,71 @@ Predictor::Predictor(const std::string& mode, const std::string& models_dir) {
     model_ = std::make_shared<EfficiencyModel>(EfficiencyModel::load(dir));
 }
 
-Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
-  Prediction p;
-  p.analysis = analyze(gpu, spec);
-  p.model = "analytical";
-  p.latency_us = p.analysis.latency_us;
-  if (!model_) return p;
+std::vector<float> Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
   auto impl = spec.params.find("impl");
   Sample s = make_sample(p.analysis, gpu, impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
   if (s.x.size() != model_->feature_names().size())
     throw InputError(default_model_dir(), "the efficiency model was trained on " +
                                               std::to_string(model_->feature_names().size()) + " features, loom now computes " +
                                               std::to_string(s.x.size()) + "; retrain with `loom train`");
-  if (auto r = model_->predict_log_ratio(p.analysis.family, s.x.data())) {
-    p.model = "learned";
-    p.latency_us = p.analysis.ceiling_us * std::exp(*r);
-    if (!with_achievable) return p;
-    if (auto q = model_->predict_achievable_log_ratio(p.analysis.family, s.x.data()))
-      p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us * std::exp(*q));
+  return std::move(s.x);
+}
+
+void Predictor::apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio) {
+  p.model = "learned";
+  p.latency_us = p.analysis.ceiling_us * std::exp(log_ratio);
+  if (achievable_log_ratio)
+    p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us * std::exp(*achievable_log_ratio));
+}
+
+Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
+  Prediction p;
+  p.analysis = analyze(gpu, spec);
+  p.model = "analytical";
+  p.latency_us = p.analysis.latency_us;
+  if (!model_) return p;
+  const std::vector<float> x = features(p, gpu, spec);
+  if (auto r = model_->predict_log_ratio(p.analysis.family, x.data())) {
+    std::optional<double> q;
+    if (with_achievable) q = model_->predict_achievable_log_ratio(p.analysis.family, x.data());
+    apply_learned(p, *r, q);
   }
   return p;
+}
+
+void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
+                             bool with_achievable, std::vector<Prediction>& out) const {
+  const size_t n = specs.size();
+  out.resize(n);
+  std::map<std::string, std::vector<size_t>> by_family;
+  for (size_t i = 0; i < n; ++i) {
+    Prediction& p = out[i];
+    p.analysis = analyze(*gpus[i], specs[i]);
+    p.model = "analytical";
+    p.latency_us = p.analysis.latency_us;
+    p.achievable_us.reset();
+    if (model_) by_family[p.analysis.family].push_back(i);
+  }
+  const size_t cols = model_ ? model_->feature_names().size() : 0;
+  std::vector<float> x, r, q;
+  for (const auto& [family, rows] : by_family) {
+    const Forest* f = model_->find(family, "");
+    if (!f) continue;
+    const Forest* fq = with_achievable ? model_->find(family, ".q") : nullptr;
+    x.resize(rows.size() * cols);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const std::vector<float> row = features(out[rows[k]], *gpus[rows[k]], specs[rows[k]]);
+      std::copy(row.begin(), row.end(), x.begin() + k * cols);
+    }
+    r.resize(rows.size());
+    f->predict_batch(x.data(), rows.size(), cols, r.data());
+    if (fq) {
+      q.resize(rows.size());
+      fq->predict_batch(x.data(), rows.size(), cols, q.data());
+    }
+    for (size_t k = 0; k < rows.size(); ++k)
+      apply_learned(out[rows[k]], r[k], fq ? std::optional<double>(q[k]) : std::nullopt);
+  }
 }
 
 }  // namespace loom
