@@ -84,6 +84,16 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
   return 0;
 }
 
+/// --threads N (default 1): threads that analyse batch rows; 1..256.
+int parse_threads(const Args& args) {
+  if (!args.has("--threads")) return 1;
+  const std::string v = args.get("--threads", "1");
+  if (v.empty() || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1 ||
+      std::stoi(v) > 256)
+    throw InputError("--threads", "'" + v + "' is not a thread count; give an integer from 1 to 256");
+  return std::stoi(v);
+}
+
 /// JSON of one batch row, indented as an element of the top-level array (what arr.dump(2) wrote before rows streamed).
 std::string json_element(const Prediction& p) {
   std::string one = nlohmann::json::array({prediction_json(p)}).dump(2);  // "[\n  {...}\n]"
@@ -112,6 +122,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   if (default_gpus.size() > 1) throw InputError("--gpu", "batch mode takes one GPU (or a `gpu` column)");
 
   const std::string format = args.format();
+  const int threads = parse_threads(args);
   Table out{header, {}, {}};
   for (const char* c : {"latency_us", "model", "ceiling_us", "bottleneck", "config"}) out.columns.push_back(c);
   if (format == "csv") emit(csv_row(out.columns));
@@ -123,7 +134,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   std::vector<Prediction> preds;
   size_t emitted = 0;
   auto flush = [&] {
-    predictor.predict_many(gpus, specs, format == "json", preds);
+    predictor.predict_many(gpus, specs, format == "json", preds, threads);
     std::string text;
     for (size_t i = 0; i < preds.size(); ++i) {
       const Prediction& p = preds[i];
@@ -181,7 +192,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
 }  // namespace
 
 int cmd_predict(const Argv& argv) {
-  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model"});
+  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model", "--threads"});
   Catalog catalog = Catalog::load();
   if (args.has("--batch") == args.has("--kernel"))
     throw InputError("predict", "give exactly one of --kernel SPEC or --batch FILE.csv");

@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <exception>
 #include <map>
+#include <thread>
 
 #include "core/error.h"
 #include "hw/catalog.h"
@@ -55,29 +57,56 @@ Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool w
 }
 
 void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                             bool with_achievable, std::vector<Prediction>& out) const {
+                             bool with_achievable, std::vector<Prediction>& out, int threads) const {
   const size_t n = specs.size();
-  out.resize(n);
-  std::map<std::string, std::vector<size_t>> by_family;
-  for (size_t i = 0; i < n; ++i) {
-    Prediction& p = out[i];
-    p.analysis = analyze(*gpus[i], specs[i]);
-    p.model = "analytical";
-    p.latency_us = p.analysis.latency_us;
-    p.achievable_us.reset();
-    if (model_) by_family[p.analysis.family].push_back(i);
-  }
   const size_t cols = model_ ? model_->feature_names().size() : 0;
+  out.resize(n);
+  std::vector<float> x_all(n * cols);
+  // Phase 1, per row (threads take contiguous chunks): analysis and features. The lowest failing row's error wins,
+  // as in a serial loop.
+  auto analyse = [&](size_t begin, size_t end, size_t& bad, std::exception_ptr& err) {
+    for (size_t i = begin; i < end; ++i) {
+      try {
+        Prediction& p = out[i];
+        p.analysis = analyze(*gpus[i], specs[i]);
+        p.model = "analytical";
+        p.latency_us = p.analysis.latency_us;
+        p.achievable_us.reset();
+        if (model_) {
+          const std::vector<float> row = features(p, *gpus[i], specs[i]);
+          std::copy(row.begin(), row.end(), x_all.begin() + i * cols);
+        }
+      } catch (...) {
+        bad = i, err = std::current_exception();
+        return;
+      }
+    }
+  };
+  const size_t nt = std::max<size_t>(1, std::min<size_t>(threads > 0 ? threads : 1, n / 64 + 1));
+  std::vector<size_t> bad(nt, n);
+  std::vector<std::exception_ptr> errs(nt);
+  if (nt == 1) {
+    analyse(0, n, bad[0], errs[0]);
+  } else {
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < nt; ++t)
+      pool.emplace_back(analyse, n * t / nt, n * (t + 1) / nt, std::ref(bad[t]), std::ref(errs[t]));
+    for (auto& th : pool) th.join();
+  }
+  for (size_t t = 0; t < nt; ++t)
+    if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
+  if (!model_) return;
+  // Phase 2: rows grouped by family, each family's forests walk its rows in blocks.
+  std::map<std::string, std::vector<size_t>> by_family;
+  for (size_t i = 0; i < n; ++i) by_family[out[i].analysis.family].push_back(i);
   std::vector<float> x, r, q;
   for (const auto& [family, rows] : by_family) {
     const Forest* f = model_->find(family, "");
     if (!f) continue;
     const Forest* fq = with_achievable ? model_->find(family, ".q") : nullptr;
     x.resize(rows.size() * cols);
-    for (size_t k = 0; k < rows.size(); ++k) {
-      const std::vector<float> row = features(out[rows[k]], *gpus[rows[k]], specs[rows[k]]);
-      std::copy(row.begin(), row.end(), x.begin() + k * cols);
-    }
+    for (size_t k = 0; k < rows.size(); ++k)
+      std::copy_n(x_all.begin() + rows[k] * cols, cols, x.begin() + k * cols);
     r.resize(rows.size());
     f->predict_batch(x.data(), rows.size(), cols, r.data());
     if (fq) {

@@ -28,9 +28,10 @@ class Predictor {
   Prediction predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable = true) const;
   /// Predictions of many kernels at once: gpus[i] runs specs[i]; out[i] gets exactly what predict() would give
   /// (rows are grouped by family and each family's forest walks them in blocks: Forest::predict_batch). Throws the
-  /// first row's InputError, as predict() would. `out` is reused (its capacity is kept between calls).
+  /// first row's InputError, as predict() would. `out` is reused (its capacity is kept between calls). `threads` > 1
+  /// analyses the rows on that many threads (results do not depend on it).
   void predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                    bool with_achievable, std::vector<Prediction>& out) const;
+                    bool with_achievable, std::vector<Prediction>& out, int threads = 1) const;
   /// Latency only (for end-to-end composition).
   double latency_us(const GpuSpec& gpu, const KernelSpec& spec) const { return predict(gpu, spec, false).latency_us; }
   bool learned() const { return model_ != nullptr; }
