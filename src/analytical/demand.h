@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/dtype.h"
@@ -72,5 +73,9 @@ Demand rowwise_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig
 Demand elementwise_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
 Demand rotary_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
 Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes);
+
+/// Busiest SM of a grid with per-CTA iterations d.iters_pattern (repeated over d.ctas CTAs), greedy dispatch to
+/// the earliest free slot: (CTAs, iterations) of that SM; sets total_iters. Exact up to 4096 CTAs, a bound above.
+std::pair<double, double> busiest_sm_nonuniform(const Demand& d, int sms, int ctas_per_sm, double& total_iters);
 
 }  // namespace loom

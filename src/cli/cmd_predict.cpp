@@ -1,5 +1,6 @@
 // `loom predict`: one kernel on one or more GPUs, or a CSV batch of kernels.
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "cli/commands.h"
@@ -51,16 +52,17 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
   std::vector<Prediction> results;
   std::vector<std::pair<std::string, std::string>> unsupported;  // gpu, why (only when several GPUs are asked for)
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
+  const std::string format = args.format();
+  // The achievable latency (the quantile forest) is printed in JSON only: the table and CSV never load it.
   for (const auto& gpu : gpus) {
     try {
-      results.push_back(predictor.predict(gpu, spec));
+      results.push_back(predictor.predict(gpu, spec, format == "json"));
     } catch (const InputError& e) {
       if (gpus.size() == 1) throw;
       unsupported.emplace_back(gpu.name, e.detail());
     }
   }
   if (results.empty()) throw InputError("--kernel", "no GPU asked for can run this kernel: " + unsupported[0].second);
-  const std::string format = args.format();
   if (format == "json") {
     if (results.size() == 1) {
       emit(prediction_json(results[0]).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -82,8 +84,26 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
   return 0;
 }
 
+/// --threads N (default 1): threads that analyse batch rows; 1..256.
+int parse_threads(const Args& args) {
+  if (!args.has("--threads")) return 1;
+  const std::string v = args.get("--threads", "1");
+  if (v.empty() || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) < 1 ||
+      std::stoi(v) > 256)
+    throw InputError("--threads", "'" + v + "' is not a thread count; give an integer from 1 to 256");
+  return std::stoi(v);
+}
+
+/// JSON of one batch row, indented as an element of the top-level array (what arr.dump(2) wrote before rows streamed).
+std::string json_element(const Prediction& p) {
+  std::string one = nlohmann::json::array({prediction_json(p)}).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // "[\n  {...}\n]"
+  return one.substr(2, one.size() - 4);
+}
+
 /// Batch mode: every CSV row becomes a KernelSpec (`family` column, other non-empty cells as key=value;
-/// an optional `gpu` column overrides --gpu per row). Output: the input columns plus predictions.
+/// an optional `gpu` column overrides --gpu per row). Output: the input columns plus predictions. Rows stream in
+/// blocks (grouped by family inside a block: Predictor::predict_many), so CSV and JSON output use constant memory;
+/// the aligned table needs every row for its column widths and keeps them.
 int predict_batch(const Catalog& catalog, const Args& args, const Predictor& predictor) {
   const std::string path = args.require("--batch");
   std::ifstream in(path);
@@ -101,14 +121,44 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   if (args.has("--gpu")) default_gpus = select_gpus(catalog, args);
   if (default_gpus.size() > 1) throw InputError("--gpu", "batch mode takes one GPU (or a `gpu` column)");
 
+  const std::string format = args.format();
+  const int threads = parse_threads(args);
   Table out{header, {}, {}};
   for (const char* c : {"latency_us", "model", "ceiling_us", "bottleneck", "config"}) out.columns.push_back(c);
-  nlohmann::json arr = nlohmann::json::array();
+  if (format == "csv") emit(csv_row(out.columns));
+  std::map<std::string, GpuSpec> gpu_cache;  // the `gpu` column's GPUs, each loaded once
+  constexpr size_t kBlock = 4096;
+  std::vector<std::vector<std::string>> cells_block;
+  std::vector<KernelSpec> specs;
+  std::vector<const GpuSpec*> gpus;
+  std::vector<Prediction> preds;
+  size_t emitted = 0;
+  auto flush = [&] {
+    predictor.predict_many(gpus, specs, format == "json", preds, threads);
+    std::string text;
+    for (size_t i = 0; i < preds.size(); ++i) {
+      const Prediction& p = preds[i];
+      const Analysis& a = p.analysis;
+      if (format == "json") {
+        text += emitted++ ? ",\n" : "[\n";
+        text += json_element(p);
+        continue;
+      }
+      std::vector<std::string>& row = cells_block[i];
+      row.insert(row.end(), {fmt(p.latency_us, 4), p.model, fmt(a.ceiling_us, 4), a.bottleneck, a.config});
+      if (format == "csv") text += csv_row(row);
+      else out.add(std::move(row));
+    }
+    emit(text);
+    cells_block.clear();
+    specs.clear();
+    gpus.clear();
+  };
   int lineno = 1;
   while (std::getline(in, line)) {
     ++lineno;
     if (line.empty() || line == "\r") continue;
-    const std::vector<std::string> cells = split_csv_line(line);
+    std::vector<std::string> cells = split_csv_line(line);
     const std::string where = path + ":" + std::to_string(lineno);
     if (cells.size() != header.size())
       throw InputError(where, std::to_string(cells.size()) + " cells, header has " + std::to_string(header.size()));
@@ -118,28 +168,31 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     for (size_t c = 0; c < cells.size(); ++c)
       if (static_cast<int>(c) != family_col && static_cast<int>(c) != gpu_col && !cells[c].empty())
         spec.params[header[c]] = cells[c];
-    GpuSpec gpu;
-    if (gpu_col >= 0 && !cells[gpu_col].empty()) gpu = catalog.get(cells[gpu_col], args.all("--set"));
-    else if (!default_gpus.empty()) gpu = default_gpus[0];
-    else throw InputError(where, "no GPU for this row; add a `gpu` column or pass --gpu");
-    Prediction p = predictor.predict(gpu, spec);
-    const Analysis& a = p.analysis;
-    std::vector<std::string> row = cells;
-    row.insert(row.end(), {fmt(p.latency_us, 4), p.model, fmt(a.ceiling_us, 4), a.bottleneck, a.config});
-    out.add(row);
-    arr.push_back(prediction_json(p));
+    const GpuSpec* gpu = nullptr;
+    if (gpu_col >= 0 && !cells[gpu_col].empty()) {
+      auto it = gpu_cache.find(cells[gpu_col]);
+      if (it == gpu_cache.end()) it = gpu_cache.emplace(cells[gpu_col], catalog.get(cells[gpu_col], args.all("--set"))).first;
+      gpu = &it->second;
+    } else if (!default_gpus.empty()) {
+      gpu = &default_gpus[0];
+    } else {
+      throw InputError(where, "no GPU for this row; add a `gpu` column or pass --gpu");
+    }
+    specs.push_back(std::move(spec));
+    gpus.push_back(gpu);
+    cells_block.push_back(std::move(cells));
+    if (specs.size() == kBlock) flush();
   }
-  const std::string format = args.format();
-  if (format == "json") emit(arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  else if (format == "csv") emit(out.csv());
-  else emit(out.text());
+  flush();
+  if (format == "json") emit(emitted ? "\n]\n" : "[]\n");
+  else if (format != "csv") emit(out.text());
   return 0;
 }
 
 }  // namespace
 
 int cmd_predict(const Argv& argv) {
-  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model"});
+  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model", "--threads"});
   args.no_positionals("predict");
   Catalog catalog = Catalog::load();
   if (args.has("--batch") == args.has("--kernel"))

@@ -50,6 +50,12 @@ std::string Table::csv() const {
   return out;
 }
 
+std::string csv_row(const std::vector<std::string>& cells) {
+  std::string out;
+  for (size_t c = 0; c < cells.size(); ++c) out += (c ? "," : "") + csv_cell(cells[c]);
+  return out + "\n";
+}
+
 std::string fmt(double v, int digits) {
   if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
   char buf[64];

@@ -20,6 +20,9 @@ struct Table {
   std::string csv() const;
 };
 
+/// One CSV line (with its newline), quoted as Table::csv() quotes: for output that streams row by row.
+std::string csv_row(const std::vector<std::string>& cells);
+
 /// Formats a number with `digits` significant-ish decimals, trimming noise ("12.3", "0.0041", "1.2e+09").
 std::string fmt(double v, int digits = 3);
 /// Human-readable quantity with SI prefix and unit ("137.4 GFLOP", "96.0 MB").

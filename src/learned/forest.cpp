@@ -1,12 +1,36 @@
-// Parses XGBoost 1.7 JSON models into flat node arrays and walks them.
+// Parses XGBoost 1.7 JSON models into flat node arrays (breadth-first, sibling children adjacent), reads and writes
+// their compact binary form, and walks them one row at a time or in blocks of rows.
 #include "learned/forest.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 namespace loom {
+
+namespace {
+
+// Binary form: magic, endianness marker, then the header fields and the three arrays, all 4-byte little-endian
+// words (the node struct is three 4-byte words, no padding). Version bumps change the magic.
+constexpr char kMagic[8] = {'L', 'O', 'O', 'M', 'F', 'S', 'T', '1'};
+constexpr uint32_t kEndian = 0x01020304u;
+
+template <class T>
+void put(std::string& out, const T& v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+template <class T>
+void get(const std::string& in, size_t& pos, T* v, size_t n = 1) {
+  if (n > (in.size() - pos) / sizeof(T)) throw std::runtime_error("truncated binary forest");
+  std::memcpy(static_cast<void*>(v), in.data() + pos, n * sizeof(T));
+  pos += n * sizeof(T);
+}
+
+}  // namespace
 
 Forest Forest::from_json(const std::string& json) {
   Forest f;
@@ -21,32 +45,185 @@ Forest Forest::from_json(const std::string& json) {
       const auto& feat = t.at("split_indices");
       const auto& cond = t.at("split_conditions");
       const auto& defl = t.at("default_left");
+      const size_t n = left.size();
+      if (n == 0 || right.size() != n || feat.size() != n || cond.size() != n || defl.size() != n)
+        throw std::runtime_error("tree arrays of different lengths");
+      // Breadth-first relayout: a split's children are allocated as a pair, so right = left + 1, and every child
+      // sits after its parent (walks terminate; validate() checks the same on binary input).
       const int32_t offset = static_cast<int32_t>(f.nodes_.size());
-      f.roots_.push_back(offset);
-      for (size_t i = 0; i < left.size(); ++i) {
-        int32_t l = left[i].get<int32_t>(), r = right[i].get<int32_t>();
-        f.nodes_.push_back({l < 0 ? -1 : l + offset, r < 0 ? -1 : r + offset, feat[i].get<int32_t>(),
-                            cond[i].get<float>(), defl[i].get<int>() != 0});
+      std::vector<int32_t> order{0}, depth{0};
+      std::vector<char> seen(n, 0);
+      seen[0] = 1;
+      f.nodes_.resize(offset + n);
+      int32_t max_depth = 0;
+      for (size_t q = 0; q < order.size(); ++q) {
+        const int32_t old = order[q];
+        const int32_t me = offset + static_cast<int32_t>(q);
+        const int32_t l = left[old].get<int32_t>(), r = right[old].get<int32_t>();
+        Node& node = f.nodes_[me];
+        node.value = cond[old].get<float>();
+        if (l < 0) {
+          node.left = me;
+          node.meta = 0;
+          max_depth = std::max(max_depth, depth[q]);
+          continue;
+        }
+        if (r < 0 || static_cast<size_t>(l) >= n || static_cast<size_t>(r) >= n || seen[l] || seen[r])
+          throw std::runtime_error("tree children out of range or shared");
+        const int32_t fi = feat[old].get<int32_t>();
+        if (fi < 0 || static_cast<uint32_t>(fi) > kFeature) throw std::runtime_error("split feature out of range");
+        seen[l] = seen[r] = 1;
+        node.left = offset + static_cast<int32_t>(order.size());
+        node.meta = static_cast<uint32_t>(fi) | (defl[old].get<int>() != 0 ? kDefaultLeft : 0) | kSplit;
+        order.push_back(l);
+        order.push_back(r);
+        depth.push_back(depth[q] + 1);
+        depth.push_back(depth[q] + 1);
       }
+      if (order.size() != n) throw std::runtime_error("tree has unreachable nodes");
+      f.roots_.push_back(offset);
+      f.depth_.push_back(max_depth);
     }
+    f.validate();
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("malformed XGBoost JSON model: ") + e.what());
   }
   return f;
 }
 
+void Forest::validate() const {
+  const size_t n = nodes_.size();
+  if (depth_.size() != roots_.size()) throw std::runtime_error("depth table does not match the trees");
+  for (size_t t = 0; t < roots_.size(); ++t) {
+    const int64_t begin = roots_[t], end = t + 1 < roots_.size() ? roots_[t + 1] : static_cast<int64_t>(n);
+    if (begin < 0 || begin >= end || end > static_cast<int64_t>(n)) throw std::runtime_error("tree roots out of order");
+    if (depth_[t] < 0 || depth_[t] > 64) throw std::runtime_error("tree depth out of range");
+    std::vector<int32_t> level(end - begin, -1);
+    level[0] = 0;
+    for (int64_t i = begin; i < end; ++i) {
+      const Node& node = nodes_[i];
+      if (level[i - begin] < 0) throw std::runtime_error("unreachable node");
+      if (!(node.meta & kSplit)) {
+        if (node.left != i || (node.meta & ~kSplit) != 0 || level[i - begin] > depth_[t])
+          throw std::runtime_error("bad leaf");
+        continue;
+      }
+      if (node.left <= i || node.left + 1 >= end || (node.meta & kFeature) >= num_features_)
+        throw std::runtime_error("split child or feature out of range");
+      for (int32_t c : {node.left, node.left + 1}) {
+        if (level[c - begin] >= 0) throw std::runtime_error("shared child");
+        level[c - begin] = level[i - begin] + 1;
+      }
+    }
+  }
+}
+
+std::string Forest::to_binary() const {
+  std::string out(kMagic, sizeof kMagic);
+  put(out, kEndian);
+  put(out, static_cast<uint32_t>(num_features_));
+  put(out, base_score_);
+  put(out, static_cast<uint32_t>(roots_.size()));
+  put(out, static_cast<uint32_t>(nodes_.size()));
+  out.append(reinterpret_cast<const char*>(roots_.data()), roots_.size() * sizeof(int32_t));
+  out.append(reinterpret_cast<const char*>(depth_.data()), depth_.size() * sizeof(int32_t));
+  out.append(reinterpret_cast<const char*>(nodes_.data()), nodes_.size() * sizeof(Node));
+  return out;
+}
+
+Forest Forest::from_binary(const std::string& bytes) {
+  static_assert(sizeof(Node) == 12, "Node must be three packed 4-byte words");
+  Forest f;
+  size_t pos = 0;
+  char magic[8];
+  get(bytes, pos, magic, 8);
+  if (std::memcmp(magic, kMagic, 8) != 0) throw std::runtime_error("not a loom binary forest (bad magic)");
+  uint32_t endian = 0, nf = 0, nt = 0, nn = 0;
+  get(bytes, pos, &endian);
+  if (endian != kEndian) throw std::runtime_error("binary forest of another byte order");
+  get(bytes, pos, &nf);
+  get(bytes, pos, &f.base_score_);
+  get(bytes, pos, &nt);
+  get(bytes, pos, &nn);
+  if (nf == 0 || nf > (1u << 20) || nt > (1u << 24) || nn > (1u << 28)) throw std::runtime_error("binary forest header out of range");
+  f.num_features_ = nf;
+  f.roots_.resize(nt);
+  f.depth_.resize(nt);
+  f.nodes_.resize(nn);
+  get(bytes, pos, f.roots_.data(), nt);
+  get(bytes, pos, f.depth_.data(), nt);
+  get(bytes, pos, f.nodes_.data(), nn);
+  if (pos != bytes.size() || !std::isfinite(f.base_score_)) throw std::runtime_error("binary forest has trailing bytes or a bad base score");
+  f.validate();
+  return f;
+}
+
 float Forest::predict(const float* x) const {
+  // Eight trees walk in lock-step for the deepest one's depth (a leaf points at itself), so eight dependent load
+  // chains overlap; their leaves are then added in tree order: the same float sums as a tree-at-a-time walk.
+  constexpr size_t kLanes = 8;
   float sum = base_score_;
-  for (int32_t root : roots_) {
-    const Node* n = &nodes_[root];
-    while (n->left >= 0) {
-      float v = x[n->feature];
-      int32_t next = std::isnan(v) ? (n->default_left ? n->left : n->right) : (v < n->value ? n->left : n->right);
-      n = &nodes_[next];
+  const Node* nodes = nodes_.data();
+  const size_t nt = roots_.size();
+  size_t t = 0;
+  for (; t + kLanes <= nt; t += kLanes) {
+    int32_t idx[kLanes];
+    int32_t depth = 0;
+    for (size_t j = 0; j < kLanes; ++j) idx[j] = roots_[t + j], depth = std::max(depth, depth_[t + j]);
+    for (int32_t d = 0; d < depth; ++d)
+      for (size_t j = 0; j < kLanes; ++j) {
+        const Node& nd = nodes[idx[j]];
+        const float v = x[nd.meta & kFeature];
+        const int32_t right = std::isnan(v) ? !(nd.meta & kDefaultLeft) : !(v < nd.value);
+        idx[j] = nd.left + (right & static_cast<int32_t>(nd.meta >> 31));
+      }
+    for (size_t j = 0; j < kLanes; ++j) sum += nodes[idx[j]].value;
+  }
+  for (; t < nt; ++t) {
+    const Node* n = &nodes[roots_[t]];
+    while (n->meta & kSplit) {
+      const float v = x[n->meta & kFeature];
+      const bool right = std::isnan(v) ? !(n->meta & kDefaultLeft) : !(v < n->value);
+      n = &nodes[n->left + right];
     }
     sum += n->value;
   }
   return sum;
+}
+
+void Forest::predict_batch(const float* x, size_t n, size_t stride, float* out) const {
+  // Trees outermost (one tree's nodes stay in L1 while a block of rows walks it); eight rows walk in lock-step for
+  // exactly the tree's depth, a leaf pointing at itself, so the eight dependent load chains overlap. Per row the
+  // leaves are still added in tree order from base_score: the same float sums as predict().
+  constexpr size_t kLanes = 8;
+  for (size_t r = 0; r < n; ++r) out[r] = base_score_;
+  const Node* nodes = nodes_.data();
+  for (size_t t = 0; t < roots_.size(); ++t) {
+    const int32_t root = roots_[t], depth = depth_[t];
+    size_t r = 0;
+    for (; r + kLanes <= n; r += kLanes) {
+      int32_t idx[kLanes];
+      for (size_t j = 0; j < kLanes; ++j) idx[j] = root;
+      for (int32_t d = 0; d < depth; ++d)
+        for (size_t j = 0; j < kLanes; ++j) {
+          const Node& nd = nodes[idx[j]];
+          const float v = x[(r + j) * stride + (nd.meta & kFeature)];
+          const int32_t right = std::isnan(v) ? !(nd.meta & kDefaultLeft) : !(v < nd.value);
+          idx[j] = nd.left + (right & static_cast<int32_t>(nd.meta >> 31));
+        }
+      for (size_t j = 0; j < kLanes; ++j) out[r + j] += nodes[idx[j]].value;
+    }
+    for (; r < n; ++r) {
+      const Node* nd = &nodes[root];
+      const float* row = x + r * stride;
+      while (nd->meta & kSplit) {
+        const float v = row[nd->meta & kFeature];
+        const bool right = std::isnan(v) ? !(nd->meta & kDefaultLeft) : !(v < nd->value);
+        nd = &nodes[nd->left + right];
+      }
+      out[r] += nd->value;
+    }
+  }
 }
 
 }  // namespace loom

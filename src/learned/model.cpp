@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "learned/packed.h"
 
 namespace loom {
 
@@ -79,15 +80,22 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
       for (size_t c = 0; c < cols; ++c)
         if (ds.feature_names[c] == name)
           for (size_t i = 0; i < idx.size(); ++i) x[i * cols + c] = 0.0f;
+    auto add = [&](const std::string& k, std::string json) {
+      auto e = std::make_shared<Entry>();
+      e->hash = fnv1a_hex(json);
+      e->forest = std::make_unique<Forest>(Forest::from_json(json));
+      e->json = std::move(json);
+      std::call_once(e->once, [] {});
+      m.entries_[k] = e;
+    };
     if (progress) progress(step++, keys.size() * 2, key);
-    m.json_[key] = xgb_train(x, idx.size(), cols, y, opt.params);
+    add(key, xgb_train(x, idx.size(), cols, y, opt.params));
     XgbParams q = opt.params;
     q.quantile = opt.achievable_quantile;
     if (progress) progress(step++, keys.size() * 2, key + " (achievable)");
-    m.json_[key + ".q"] = xgb_train(x, idx.size(), cols, y, q);
+    add(key + ".q", xgb_train(x, idx.size(), cols, y, q));
   }
   if (progress) progress(step, keys.size() * 2, "done");
-  for (const auto& [k, j] : m.json_) m.forests_.emplace(k, Forest::from_json(j));
   return m;
 }
 
@@ -99,8 +107,9 @@ std::vector<std::string> EfficiencyModel::save(const std::string& dir) const {
   index["target"] = "log(measured_us / analytical ceiling_us)";
   index["features"] = feature_names_;
   index["fingerprint"] = fingerprint();
-  for (const auto& [key, json] : json_) {
+  for (const auto& [key, e] : entries_) {
     const std::string file = key + ".xgb.json.gz";
+    const std::string& json = json_of(*e);
     write_gz((fs::path(dir) / file).string(), json);
     index["models"][key] = {{"file", file}, {"hash", fnv1a_hex(json)}};
     written.push_back((fs::path(dir) / file).string());
@@ -121,8 +130,11 @@ EfficiencyModel EfficiencyModel::load(const std::string& dir) {
     for (const auto& [key, entry] : index.at("models").items()) {
       const std::string file = (fs::path(dir) / entry.at("file").get<std::string>()).string();
       if (!fs::exists(file)) throw InputError(index_path.string(), "model file '" + file + "' is missing");
-      m.json_[key] = read_gz(file);
-      m.forests_.emplace(key, Forest::from_json(m.json_[key]));
+      auto e = std::make_shared<Entry>();
+      e->file = file;
+      e->hash = entry.at("hash").get<std::string>();
+      e->index = index_path.string();
+      m.entries_[key] = e;
     }
   } catch (const InputError&) {
     throw;
@@ -132,10 +144,39 @@ EfficiencyModel EfficiencyModel::load(const std::string& dir) {
   return m;
 }
 
+const std::string& EfficiencyModel::json_of(Entry& e) const {
+  if (e.json.empty()) {
+    e.json = read_gz(e.file);
+    if (fnv1a_hex(e.json) != e.hash)
+      throw InputError(e.file, "model file does not match its hash in " + e.index + "; retrain with `loom train`");
+  }
+  return e.json;
+}
+
 const Forest* EfficiencyModel::find(const std::string& family, const char* suffix) const {
-  auto it = forests_.find(family + suffix);
-  if (it == forests_.end()) it = forests_.find(std::string("_all") + suffix);
-  return it == forests_.end() ? nullptr : &it->second;
+  auto it = entries_.find(family + suffix);
+  if (it == entries_.end()) it = entries_.find(std::string("_all") + suffix);
+  if (it == entries_.end()) return nullptr;
+  Entry& e = *it->second;
+  // First use: the packed cache (built from the same JSON, named by its hash and .gz size) or the JSON itself.
+  std::call_once(e.once, [&] {
+    std::error_code ec;
+    const auto gz_size = fs::file_size(e.file, ec);
+    const std::string dir = packed_model_dir();
+    if (!ec && !dir.empty())
+      if (auto f = load_packed(packed_path(dir, e.hash), e.hash, gz_size)) {
+        e.forest = std::make_unique<Forest>(std::move(*f));
+        return;
+      }
+    try {
+      e.forest = std::make_unique<Forest>(Forest::from_json(json_of(e)));
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& ex) {
+      throw InputError(e.file, std::string(ex.what()) + "; retrain with `loom train`");
+    }
+  });
+  return e.forest.get();
 }
 
 std::optional<double> EfficiencyModel::predict_log_ratio(const std::string& family, const float* x) const {
@@ -152,7 +193,7 @@ std::optional<double> EfficiencyModel::predict_achievable_log_ratio(const std::s
 
 std::string EfficiencyModel::fingerprint() const {
   std::string all;
-  for (const auto& [k, j] : json_) all += k + "\n" + fnv1a_hex(j) + "\n";
+  for (const auto& [k, e] : entries_) all += k + "\n" + e->hash + "\n";
   return fnv1a_hex(all);
 }
 

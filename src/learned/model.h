@@ -5,6 +5,8 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +32,8 @@ class EfficiencyModel {
   /// Trains on the samples at `rows` of `ds`. progress(step, steps) is called per model trained.
   static EfficiencyModel train(const Dataset& ds, const std::vector<size_t>& rows, const TrainOptions& opt,
                                const std::function<void(size_t, size_t, const std::string&)>& progress = {});
-  /// Loads <dir>/model.json (the index) and the XGBoost JSON files it lists. Throws InputError.
+  /// Reads <dir>/model.json (the index) and checks the model files it lists exist; each forest is loaded on first
+  /// use (from the packed binary cache when it matches, else from its XGBoost JSON). Throws InputError.
   static EfficiencyModel load(const std::string& dir);
   /// Writes the XGBoost JSON files and <dir>/model.json (the index). Returns the files written.
   std::vector<std::string> save(const std::string& dir) const;
@@ -39,16 +42,27 @@ class EfficiencyModel {
   /// uses the analytical prediction).
   std::optional<double> predict_log_ratio(const std::string& family, const float* x) const;
   std::optional<double> predict_achievable_log_ratio(const std::string& family, const float* x) const;
+  /// The forest for a family (suffix "" = latency, ".q" = achievable), or the global one; nullptr if none. Loads it
+  /// on first use (thread-safe). Throws InputError if its file is unreadable or does not match the index.
+  const Forest* find(const std::string& family, const char* suffix) const;
   const std::vector<std::string>& feature_names() const { return feature_names_; }
   /// FNV-1a hash over every model file's bytes: equal hashes = bit-identical models.
   std::string fingerprint() const;
-  bool empty() const { return json_.empty(); }
+  bool empty() const { return entries_.empty(); }
 
  private:
-  const Forest* find(const std::string& family, const char* suffix) const;
+  /// One forest: its JSON (kept for trained models; read on demand for loaded ones) and the parsed form.
+  struct Entry {
+    std::string file;   ///< .json.gz path ("" for a freshly trained model)
+    std::string hash;   ///< FNV-1a of the JSON
+    std::string index;  ///< model.json path, for error messages
+    std::string json;
+    std::unique_ptr<Forest> forest;
+    std::once_flag once;
+  };
+  const std::string& json_of(Entry& e) const;
   std::vector<std::string> feature_names_;
-  std::map<std::string, std::string> json_;  ///< key ("gemm", "gemm.q", "_all", "_all.q") -> XGBoost JSON
-  std::map<std::string, Forest> forests_;
+  std::map<std::string, std::shared_ptr<Entry>> entries_;  ///< key ("gemm", "gemm.q", "_all", "_all.q")
 };
 
 /// FNV-1a 64-bit hash, hex.

@@ -3,6 +3,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <exception>
+#include <map>
+#include <thread>
 
 #include "core/error.h"
 #include "hw/catalog.h"
@@ -11,6 +14,17 @@
 namespace loom {
 
 std::string default_model_dir() { return data_dir() + "/models/efficiency"; }
+
+namespace {
+
+/// The forest that predicts this kernel: its family's, or an implementation's own (model_key()).
+std::string forest_key(const Prediction& p, const KernelSpec& spec) {
+  auto impl = spec.params.find("impl");
+  return model_key(p.analysis.family,
+                   impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family)));
+}
+
+}  // namespace
 
 Predictor::Predictor(const std::string& mode, const std::string& models_dir) {
   if (mode != "learned" && mode != "analytical")
@@ -21,29 +35,101 @@ Predictor::Predictor(const std::string& mode, const std::string& models_dir) {
     model_ = std::make_shared<EfficiencyModel>(EfficiencyModel::load(dir));
 }
 
+std::vector<float> Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
+  auto impl = spec.params.find("impl");
+  const std::string impl_cls =
+      impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
+  Sample s = make_sample(p.analysis, gpu, impl_cls);
+  if (s.x.size() != model_->feature_names().size())
+    throw InputError(default_model_dir(), "the efficiency model was trained on " +
+                                              std::to_string(model_->feature_names().size()) + " features, loom now computes " +
+                                              std::to_string(s.x.size()) + "; retrain with `loom train`");
+  return std::move(s.x);
+}
+
+void Predictor::apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio) {
+  p.model = "learned";
+  p.latency_us = p.analysis.ceiling_us * std::exp(log_ratio);
+  if (achievable_log_ratio)
+    p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us * std::exp(*achievable_log_ratio));
+}
+
 Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
   Prediction p;
   p.analysis = analyze(gpu, spec);
   p.model = "analytical";
   p.latency_us = p.analysis.latency_us;
   if (!model_) return p;
-  auto impl = spec.params.find("impl");
-  const std::string impl_cls =
-      impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
-  Sample s = make_sample(p.analysis, gpu, impl_cls);
-  const std::string key = model_key(p.analysis.family, impl_cls);
-  if (s.x.size() != model_->feature_names().size())
-    throw InputError(default_model_dir(), "the efficiency model was trained on " +
-                                              std::to_string(model_->feature_names().size()) + " features, loom now computes " +
-                                              std::to_string(s.x.size()) + "; retrain with `loom train`");
-  if (auto r = model_->predict_log_ratio(key, s.x.data())) {
-    p.model = "learned";
-    p.latency_us = p.analysis.ceiling_us * std::exp(*r);
-    if (!with_achievable) return p;
-    if (auto q = model_->predict_achievable_log_ratio(key, s.x.data()))
-      p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us * std::exp(*q));
+  const std::vector<float> x = features(p, gpu, spec);
+  const std::string key = forest_key(p, spec);
+  if (auto r = model_->predict_log_ratio(key, x.data())) {
+    std::optional<double> q;
+    if (with_achievable) q = model_->predict_achievable_log_ratio(key, x.data());
+    apply_learned(p, *r, q);
   }
   return p;
+}
+
+void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
+                             bool with_achievable, std::vector<Prediction>& out, int threads) const {
+  const size_t n = specs.size();
+  const size_t cols = model_ ? model_->feature_names().size() : 0;
+  out.resize(n);
+  std::vector<float> x_all(n * cols);
+  // Phase 1, per row (threads take contiguous chunks): analysis and features. The lowest failing row's error wins,
+  // as in a serial loop.
+  auto analyse = [&](size_t begin, size_t end, size_t& bad, std::exception_ptr& err) {
+    for (size_t i = begin; i < end; ++i) {
+      try {
+        Prediction& p = out[i];
+        p.analysis = analyze(*gpus[i], specs[i]);
+        p.model = "analytical";
+        p.latency_us = p.analysis.latency_us;
+        p.achievable_us.reset();
+        if (model_) {
+          const std::vector<float> row = features(p, *gpus[i], specs[i]);
+          std::copy(row.begin(), row.end(), x_all.begin() + i * cols);
+        }
+      } catch (...) {
+        bad = i, err = std::current_exception();
+        return;
+      }
+    }
+  };
+  const size_t nt = std::max<size_t>(1, std::min<size_t>(threads > 0 ? threads : 1, n / 64 + 1));
+  std::vector<size_t> bad(nt, n);
+  std::vector<std::exception_ptr> errs(nt);
+  if (nt == 1) {
+    analyse(0, n, bad[0], errs[0]);
+  } else {
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < nt; ++t)
+      pool.emplace_back(analyse, n * t / nt, n * (t + 1) / nt, std::ref(bad[t]), std::ref(errs[t]));
+    for (auto& th : pool) th.join();
+  }
+  for (size_t t = 0; t < nt; ++t)
+    if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
+  if (!model_) return;
+  // Phase 2: rows grouped by family, each family's forests walk its rows in blocks.
+  std::map<std::string, std::vector<size_t>> by_family;
+  for (size_t i = 0; i < n; ++i) by_family[forest_key(out[i], specs[i])].push_back(i);
+  std::vector<float> x, r, q;
+  for (const auto& [family, rows] : by_family) {
+    const Forest* f = model_->find(family, "");
+    if (!f) continue;
+    const Forest* fq = with_achievable ? model_->find(family, ".q") : nullptr;
+    x.resize(rows.size() * cols);
+    for (size_t k = 0; k < rows.size(); ++k)
+      std::copy_n(x_all.begin() + rows[k] * cols, cols, x.begin() + k * cols);
+    r.resize(rows.size());
+    f->predict_batch(x.data(), rows.size(), cols, r.data());
+    if (fq) {
+      q.resize(rows.size());
+      fq->predict_batch(x.data(), rows.size(), cols, q.data());
+    }
+    for (size_t k = 0; k < rows.size(); ++k)
+      apply_learned(out[rows[k]], r[k], fq ? std::optional<double>(q[k]) : std::nullopt);
+  }
 }
 
 }  // namespace loom

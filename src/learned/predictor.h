@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analytical/analysis.h"
 #include "learned/model.h"
@@ -25,11 +26,22 @@ class Predictor {
   explicit Predictor(const std::string& mode = "learned", const std::string& models_dir = "");
   /// `with_achievable` = false skips the low-quantile model (end-to-end composition needs only the latency).
   Prediction predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable = true) const;
+  /// Predictions of many kernels at once: gpus[i] runs specs[i]; out[i] gets exactly what predict() would give
+  /// (rows are grouped by family and each family's forest walks them in blocks: Forest::predict_batch). Throws the
+  /// first row's InputError, as predict() would. `out` is reused (its capacity is kept between calls). `threads` > 1
+  /// analyses the rows on that many threads (results do not depend on it).
+  void predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
+                    bool with_achievable, std::vector<Prediction>& out, int threads = 1) const;
   /// Latency only (for end-to-end composition).
   double latency_us(const GpuSpec& gpu, const KernelSpec& spec) const { return predict(gpu, spec, false).latency_us; }
   bool learned() const { return model_ != nullptr; }
 
  private:
+  /// Feature row of an analysed kernel (the one feature code: make_sample), checked against the model's width.
+  std::vector<float> features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const;
+  /// The one post-processing of a learned log-ratio (and optional achievable log-ratio) into a prediction; every
+  /// path (single, batch) goes through it, so corrections added here (clamps) apply everywhere.
+  static void apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio);
   std::shared_ptr<EfficiencyModel> model_;
 };
 

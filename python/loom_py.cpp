@@ -1,0 +1,248 @@
+// The Python module `loom` (pybind11): a thin driver over libloom. Kernel predictions, batches (list of dicts, NumPy
+// structured array or pandas DataFrame) returned as NumPy arrays, diagnose, e2e and tune; libloom's InputError
+// becomes ValueError with the same one-line message. loom.simulate belongs to src/serving (see python/README.md).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include "core/error.h"
+#include "e2e/e2e.h"
+#include "hw/catalog.h"
+#include "kernels/kernel_spec.h"
+#include "learned/predictor.h"
+#include "wave/decide.h"
+#include "wave/mapping.h"
+#include "wave/tables.h"
+
+namespace py = pybind11;
+
+namespace {
+
+// One catalogue and one predictor per model kind for the process: the forests load once, lazily.
+const loom::Catalog& catalog() {
+  static const loom::Catalog c = loom::Catalog::load();
+  return c;
+}
+
+const loom::Predictor& predictor(const std::string& model) {
+  static std::map<std::string, std::unique_ptr<loom::Predictor>> cache;
+  auto it = cache.find(model);
+  if (it == cache.end()) it = cache.emplace(model, std::make_unique<loom::Predictor>(model)).first;
+  return *it->second;
+}
+
+py::dict prediction_dict(const loom::Prediction& p) {
+  py::dict d;
+  d["gpu"] = p.analysis.gpu;
+  d["kernel"] = p.analysis.kernel;
+  d["latency_us"] = p.latency_us;
+  d["model"] = p.model;
+  d["ceiling_us"] = p.analysis.ceiling_us;
+  d["analytical_latency_us"] = p.analysis.latency_us;
+  d["bottleneck"] = p.analysis.bottleneck;
+  d["config"] = p.analysis.config;
+  d["achievable_us"] = p.achievable_us ? py::object(py::float_(*p.achievable_us)) : py::object(py::none());
+  return d;
+}
+
+// A cell of a batch row as the CSV reader would see it: "" (None, NaN) = absent; integral floats print as integers
+// (NumPy/pandas turn integer columns with gaps into floats).
+std::string cell_text(const py::handle& v) {
+  if (v.is_none()) return "";
+  if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "1" : "0";
+  if (py::isinstance<py::int_>(v)) return std::to_string(v.cast<long long>());
+  if (py::isinstance<py::float_>(v)) {
+    const double x = v.cast<double>();
+    if (std::isnan(x)) return "";
+    if (std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 9e15) return std::to_string(static_cast<long long>(x));
+    return py::str(v).cast<std::string>();
+  }
+  if (py::isinstance<py::bytes>(v)) return v.cast<std::string>();
+  return py::str(v).cast<std::string>();
+}
+
+// Rows of a list of dicts, a NumPy structured array or a pandas DataFrame, as (column, text) lists.
+std::vector<std::vector<std::pair<std::string, std::string>>> batch_rows(const py::object& rows) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> out;
+  if (py::hasattr(rows, "to_dict") && py::hasattr(rows, "columns")) {  // pandas DataFrame
+    return batch_rows(rows.attr("to_dict")("records"));
+  }
+  if (py::hasattr(rows, "dtype") && !rows.attr("dtype").attr("names").is_none()) {  // NumPy structured array
+    const py::tuple names = rows.attr("dtype").attr("names");
+    std::vector<py::list> cols;
+    for (const auto& n : names) cols.push_back(rows[n].attr("tolist")());
+    const size_t n = py::len(rows);
+    out.resize(n);
+    for (size_t r = 0; r < n; ++r)
+      for (size_t c = 0; c < cols.size(); ++c) out[r].emplace_back(names[c].cast<std::string>(), cell_text(cols[c][r]));
+    return out;
+  }
+  for (const auto& row : rows) {
+    if (!py::isinstance<py::dict>(row)) throw loom::InputError("rows", "each row must be a dict (or pass a NumPy structured array / pandas DataFrame)");
+    auto& cells = out.emplace_back();
+    for (const auto& [k, v] : row.cast<py::dict>()) cells.emplace_back(py::str(k).cast<std::string>(), cell_text(v));
+  }
+  return out;
+}
+
+py::dict predict_batch(const std::string& gpu_name, const py::object& rows, const std::string& model, int threads) {
+  const auto cells = batch_rows(rows);
+  std::map<std::string, loom::GpuSpec> gpus;
+  auto gpu_of = [&](const std::string& name) -> const loom::GpuSpec* {
+    auto it = gpus.find(name);
+    if (it == gpus.end()) it = gpus.emplace(name, catalog().get(name)).first;
+    return &it->second;
+  };
+  std::vector<loom::KernelSpec> specs;
+  std::vector<const loom::GpuSpec*> gp;
+  for (size_t r = 0; r < cells.size(); ++r) {
+    loom::KernelSpec spec;
+    spec.where = "rows[" + std::to_string(r) + "]";
+    std::string g = gpu_name;
+    for (const auto& [k, v] : cells[r]) {
+      if (v.empty()) continue;
+      if (k == "family") spec.family = v;
+      else if (k == "gpu") g = v;
+      else spec.params[k] = v;
+    }
+    if (spec.family.empty()) throw loom::InputError(spec.where, "no `family`; every row needs one");
+    if (g.empty()) throw loom::InputError(spec.where, "no GPU for this row; pass gpu= or a `gpu` column");
+    specs.push_back(std::move(spec));
+    gp.push_back(gpu_of(g));
+  }
+  std::vector<loom::Prediction> preds;
+  {
+    py::gil_scoped_release release;
+    predictor(model).predict_many(gp, specs, false, preds, threads);
+  }
+  const size_t n = preds.size();
+  std::vector<double> lat(n), ceil(n), ana(n);
+  std::vector<bool> learned(n);
+  py::list bottleneck, config;
+  for (size_t i = 0; i < n; ++i) {
+    lat[i] = preds[i].latency_us;
+    ceil[i] = preds[i].analysis.ceiling_us;
+    ana[i] = preds[i].analysis.latency_us;
+    learned[i] = preds[i].model == "learned";
+    bottleneck.append(preds[i].analysis.bottleneck);
+    config.append(preds[i].analysis.config);
+  }
+  // NumPy arrays when NumPy is installed, plain lists otherwise (the module itself does not need NumPy).
+  py::object np;
+  try {
+    np = py::module_::import("numpy");
+  } catch (const py::error_already_set&) {
+  }
+  auto column = [&](auto&& v) -> py::object {
+    py::object list = py::cast(v);
+    return np ? np.attr("asarray")(list) : list;
+  };
+  py::dict d;
+  d["latency_us"] = column(lat);
+  d["ceiling_us"] = column(ceil);
+  d["analytical_latency_us"] = column(ana);
+  d["learned"] = column(learned);
+  d["bottleneck"] = bottleneck;
+  d["config"] = config;
+  return d;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(loom, m) {
+  m.doc() = "loom: GPU kernel and LLM inference latency prediction (thin bindings over libloom)";
+  m.attr("__version__") = LOOM_VERSION;
+  // InputError (and other library errors) -> ValueError with the CLI's one-line message.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const loom::InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  m.def("gpus", [] { return catalog().names(); }, "Catalogue GPU names.");
+  m.def(
+      "predict",
+      [](const std::string& gpu, const std::string& spec, const std::string& model) {
+        return prediction_dict(predictor(model).predict(catalog().get(gpu), loom::parse_kernel_spec(spec, "spec")));
+      },
+      py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned",
+      "Predicts one kernel spec (\"gemm m=4096 n=4096 k=4096 dtype=bf16\") on a GPU: a dict.");
+  m.def("predict_batch", &predict_batch, py::arg("gpu"), py::arg("rows"), py::arg("model") = "learned",
+        py::arg("threads") = 1,
+        "Predicts many kernels: rows = list of dicts / NumPy structured array / pandas DataFrame with a `family` "
+        "column and the spec's keys (an optional `gpu` column overrides gpu). Returns a dict of arrays.");
+  m.def(
+      "diagnose",
+      [](const std::string& gpu, const std::string& spec, const std::string& model) {
+        const loom::Prediction p = predictor(model).predict(catalog().get(gpu), loom::parse_kernel_spec(spec, "spec"));
+        py::dict d = prediction_dict(p);
+        py::list pipes;
+        for (const auto& pl : p.analysis.pipes) {
+          py::dict q;
+          q["pipe"] = pl.pipe, q["unit"] = pl.unit, q["total"] = pl.total, q["busiest_sm"] = pl.busiest_sm;
+          q["time_us"] = pl.time_us;
+          q["share_of_ceiling"] = p.analysis.ceiling_us > 0 ? pl.time_us / p.analysis.ceiling_us : 0.0;
+          pipes.append(q);
+        }
+        d["pipelines"] = pipes;
+        d["notes"] = p.analysis.notes;
+        return d;
+      },
+      py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned",
+      "Speed-of-light table of one kernel: the prediction plus every pipeline's demand and time at peak.");
+  m.def(
+      "e2e",
+      [](const std::string& gpu, const std::string& model_name, const std::string& phase, int64_t batch,
+         int64_t seq, int64_t context, int tp, const std::string& profile, const std::string& mode,
+         const std::string& kernel_model) {
+        const loom::ModelConfig mc = loom::load_model(model_name);
+        const loom::ServingProfile prof = loom::load_profile(profile);
+        loom::Workload w;
+        if (phase == "prefill") w = loom::prefill_workload(batch, {seq}, context > 0 ? std::vector<int64_t>{context} : std::vector<int64_t>{}, tp);
+        else if (phase == "decode") w = loom::decode_workload(batch, {context > 0 ? context : seq}, tp);
+        else throw loom::InputError("phase", "'" + phase + "' is not a phase; use prefill or decode");
+        std::optional<loom::ExecMode> em;
+        if (!mode.empty()) em = loom::parse_mode(mode, "mode");
+        const loom::Predictor& pr = predictor(kernel_model);
+        loom::KernelPredictor kp;
+        if (pr.learned()) kp = [&pr](const loom::GpuSpec& g, const loom::KernelSpec& s) { return pr.latency_us(g, s); };
+        const loom::StepPrediction st = loom::predict_step(catalog().get(gpu), mc, prof, w, em, kp);
+        py::dict d;
+        d["gpu"] = st.gpu, d["model"] = st.model, d["profile"] = st.profile;
+        d["gpu_time_us"] = st.timing.gpu_time_us;
+        d["wall_time_us"] = st.timing.wall_time_us;
+        d["tokens_per_s"] = st.tokens_per_s;
+        d["kernels"] = st.timing.kernels.size();
+        py::dict fam;
+        for (const auto& s : st.by_family) fam[py::str(s.key)] = s.wall_us;
+        d["wall_us_by_family"] = fam;
+        return d;
+      },
+      py::arg("gpu"), py::arg("model"), py::arg("phase"), py::arg("batch") = 1, py::arg("seq") = 1,
+      py::arg("context") = 0, py::arg("tp") = 1, py::arg("profile") = "vllm", py::arg("mode") = "",
+      py::arg("kernel_model") = "learned",
+      "One LLM step (prefill of `seq` tokens, or decode over `context` tokens) on a GPU: times and breakdown.");
+  m.def(
+      "tune",
+      [](const std::string& gpu, const std::string& spec) {
+        catalog().get(gpu);  // validates the name
+        const loom::KernelSpec ks = loom::parse_kernel_spec(spec, "spec");
+        const loom::wave::TuneShape shape = loom::wave::parse_tune_shape(ks);
+        const auto ct = loom::wave::compile_tables(
+            loom::wave::load_tables(loom::wave::tables_path(gpu, ks.family), gpu, ks.family));
+        const loom::wave::Choice c = loom::wave::decide(ct, shape);
+        if (c.config < 0) throw loom::InputError("spec", "no tile config fits this shape");
+        py::dict d;
+        d["config"] = ct.configs[c.config];
+        d["predicted_us"] = c.predicted_us;
+        d["waves"] = c.waves;
+        d["extrapolated"] = c.borrowed;
+        return d;
+      },
+      py::arg("gpu"), py::arg("spec"), "Tile-config decision of loom's own GEMM/MoE kernels from the tune tables.");
+  // loom.simulate: helper "serving" adds the binding of src/serving here (m.def("simulate", ...)).
+}

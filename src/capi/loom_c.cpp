@@ -1,0 +1,120 @@
+// The C API (include/loom/loom.h): a thin driver over libloom that turns every exception into a status and a message.
+#include "loom/loom.h"
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/error.h"
+#include "hw/catalog.h"
+#include "kernels/kernel_spec.h"
+#include "learned/predictor.h"
+#include "wave/decide.h"
+#include "wave/mapping.h"
+#include "wave/tables.h"
+
+struct loom_handle {
+  loom::Catalog catalog;
+  std::unique_ptr<loom::Predictor> predictor;
+  std::map<std::string, loom::GpuSpec> gpus;                       // resolved once per name
+  std::map<std::string, loom::wave::CompiledTables> tune_tables;   // "gpu/family" -> tables
+  std::string error;
+};
+
+namespace {
+
+void copy_out(char* dst, size_t len, const std::string& s) {
+  if (!dst || len == 0) return;
+  const size_t n = std::min(len - 1, s.size());
+  std::memcpy(dst, s.data(), n);
+  dst[n] = '\0';
+}
+
+// Runs f, mapping exceptions to status codes and the handle's message.
+template <class F>
+int guarded(loom_handle* h, F&& f) {
+  if (!h) return LOOM_EINPUT;
+  try {
+    h->error.clear();
+    f();
+    return LOOM_OK;
+  } catch (const loom::InputError& e) {
+    h->error = e.what();
+    return LOOM_EINPUT;
+  } catch (const std::exception& e) {
+    h->error = std::string("internal error: ") + e.what();
+    return LOOM_EINTERNAL;
+  } catch (...) {
+    h->error = "internal error";
+    return LOOM_EINTERNAL;
+  }
+}
+
+const loom::GpuSpec& gpu_of(loom_handle* h, const char* name) {
+  if (!name) throw loom::InputError("gpu", "no GPU given; pass a catalogue name such as h200");
+  auto it = h->gpus.find(name);
+  if (it == h->gpus.end()) it = h->gpus.emplace(name, h->catalog.get(name)).first;
+  return it->second;
+}
+
+}  // namespace
+
+extern "C" {
+
+loom_handle* loom_open(const char* data_dir, const char* model, char* err, size_t err_len) {
+  try {
+    auto h = std::make_unique<loom_handle>();
+    h->catalog = loom::Catalog::load(data_dir ? data_dir : "");
+    h->predictor = std::make_unique<loom::Predictor>(model ? model : "learned");
+    copy_out(err, err_len, "");
+    return h.release();
+  } catch (const std::exception& e) {
+    copy_out(err, err_len, e.what());
+  } catch (...) {
+    copy_out(err, err_len, "internal error");
+  }
+  return nullptr;
+}
+
+void loom_close(loom_handle* h) { delete h; }
+
+const char* loom_last_error(const loom_handle* h) { return h ? h->error.c_str() : "no handle"; }
+
+int loom_predict(loom_handle* h, const char* gpu, const char* kernel, loom_prediction* out) {
+  return guarded(h, [&] {
+    if (!kernel || !out) throw loom::InputError("kernel", "no kernel spec or output given");
+    const loom::Prediction p = h->predictor->predict(gpu_of(h, gpu), loom::parse_kernel_spec(kernel, "kernel"), false);
+    out->latency_us = p.latency_us;
+    out->ceiling_us = p.analysis.ceiling_us;
+    out->analytical_us = p.analysis.latency_us;
+    out->learned = p.model == "learned";
+    copy_out(out->bottleneck, sizeof out->bottleneck, p.analysis.bottleneck);
+    copy_out(out->config, sizeof out->config, p.analysis.config);
+  });
+}
+
+int loom_tune(loom_handle* h, const char* gpu, const char* kernel, char* config, size_t config_len,
+              double* latency_us) {
+  return guarded(h, [&] {
+    if (!gpu || !kernel) throw loom::InputError("kernel", "no GPU or kernel spec given");
+    gpu_of(h, gpu);  // validates the GPU name
+    const loom::KernelSpec spec = loom::parse_kernel_spec(kernel, "kernel");
+    const loom::wave::TuneShape shape = loom::wave::parse_tune_shape(spec);
+    const std::string key = std::string(gpu) + "/" + spec.family;
+    auto it = h->tune_tables.find(key);
+    if (it == h->tune_tables.end())
+      it = h->tune_tables
+               .emplace(key, loom::wave::compile_tables(loom::wave::load_tables(
+                                 loom::wave::tables_path(gpu, spec.family), gpu, spec.family)))
+               .first;
+    const loom::wave::Choice c = loom::wave::decide(it->second, shape);
+    if (c.config < 0) throw loom::InputError("kernel", "no tile config fits this shape");
+    copy_out(config, config_len, it->second.configs[c.config]);
+    if (latency_us) *latency_us = c.predicted_us;
+  });
+}
+
+const char* loom_version(void) { return LOOM_VERSION; }
+
+}  // extern "C"

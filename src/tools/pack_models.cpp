@@ -1,0 +1,64 @@
+// loom_pack_models OUT_DIR MODEL_DIR...: the build-time converter from committed XGBoost JSON models to the packed
+// binary cache (learned/packed.h). Writes OUT_DIR/<json hash>.lfb for every forest each MODEL_DIR/model.json lists.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+#include <zlib.h>
+
+#include "learned/forest.h"
+#include "learned/model.h"
+#include "learned/packed.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string gunzip(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) throw std::runtime_error(path + ": cannot read");
+  std::string out;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, n);
+  gzclose(f);
+  if (n < 0) throw std::runtime_error(path + ": bad gzip");
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: loom_pack_models OUT_DIR MODEL_DIR...\n");
+    return 2;
+  }
+  try {
+    fs::create_directories(argv[1]);
+    size_t count = 0;
+    for (int a = 2; a < argc; ++a) {
+      const fs::path dir = argv[a];
+      std::ifstream in(dir / "model.json");
+      if (!in) continue;  // a model directory that is not there (yet) has nothing to pack
+      const auto index = nlohmann::json::parse(in);
+      for (const auto& [key, entry] : index.at("models").items()) {
+        const fs::path file = dir / entry.at("file").get<std::string>();
+        const std::string hash = entry.at("hash").get<std::string>();
+        const std::string json = gunzip(file.string());
+        if (loom::fnv1a_hex(json) != hash) throw std::runtime_error(file.string() + ": does not match its hash in model.json");
+        const std::string bytes = loom::pack_forest(loom::Forest::from_json(json), hash, fs::file_size(file));
+        const std::string out = loom::packed_path(argv[1], hash);
+        const std::string tmp = out + ".tmp";
+        std::ofstream(tmp, std::ios::binary) << bytes;
+        fs::rename(tmp, out);
+        ++count;
+      }
+    }
+    std::printf("loom_pack_models: %zu forests packed into %s\n", count, argv[1]);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "loom_pack_models: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Writes a deterministic mixed-family batch CSV for `loom predict --batch` throughput and memory benchmarks.
+
+usage: gen_batch.py ROWS > batch.csv   (9 families in turn, shapes drawn from serving-like ranges, seed 1)
+"""
+import random
+import sys
+
+COLS = ["family", "m", "n", "k", "dtype", "rows", "cols", "op", "batch", "heads", "kv_heads", "seq", "seq_kv",
+        "head_dim", "causal", "tokens", "experts", "topk", "hidden", "inter", "stage"]
+
+
+def row(rng, i):
+    p2 = lambda lo, hi: 2 ** rng.randint(lo, hi)
+    fam = i % 9
+    if fam == 0:
+        return {"family": "gemm", "m": rng.randint(1, 8192), "n": p2(9, 14) * rng.choice([1, 3, 7]) // 1,
+                "k": p2(9, 13), "dtype": "bf16"}
+    if fam == 1:
+        return {"family": "rms_norm", "rows": rng.randint(1, 16384), "cols": p2(10, 14), "dtype": "bf16"}
+    if fam == 2:
+        return {"family": "elementwise", "op": "silu_mul", "rows": rng.randint(1, 16384), "cols": p2(10, 14),
+                "dtype": "bf16"}
+    if fam == 3:
+        return {"family": "attention_decode", "batch": rng.randint(1, 256), "heads": 32, "kv_heads": 8,
+                "seq_kv": rng.randint(128, 32768), "head_dim": 128, "dtype": "bf16"}
+    if fam == 4:
+        return {"family": "attention_prefill", "batch": rng.randint(1, 8), "heads": 32, "kv_heads": 8,
+                "seq": rng.randint(128, 8192), "head_dim": 128, "causal": 1, "dtype": "bf16"}
+    if fam == 5:
+        return {"family": "rotary", "tokens": rng.randint(1, 16384), "heads": 32, "head_dim": 128, "dtype": "bf16"}
+    if fam == 6:
+        return {"family": "softmax", "rows": rng.randint(1, 8192), "cols": p2(10, 15), "dtype": "fp32"}
+    if fam == 7:
+        return {"family": "layer_norm", "rows": rng.randint(1, 16384), "cols": p2(10, 14), "dtype": "bf16"}
+    return {"family": "moe", "tokens": rng.randint(1, 4096), "experts": 8, "topk": 2, "hidden": 4096,
+            "inter": 14336, "dtype": "bf16", "stage": rng.choice(["w13", "w2"])}
+
+
+def main():
+    n = int(sys.argv[1])
+    rng = random.Random(1)
+    out = sys.stdout
+    out.write(",".join(COLS) + "\n")
+    for i in range(n):
+        r = row(rng, i)
+        out.write(",".join(str(r.get(c, "")) for c in COLS) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""Tests of the Python module (run by ctest, label python): same numbers as the library, arrays out, ValueError in."""
+import unittest
+
+import loom
+
+
+class LoomModuleTest(unittest.TestCase):
+    def test_gpus(self):
+        names = loom.gpus()
+        self.assertIn("h200", names)
+        self.assertGreaterEqual(len(names), 10)
+
+    def test_predict_and_batch_agree(self):
+        one = loom.predict("h200", "gemm m=4096 n=4096 k=4096 dtype=bf16")
+        self.assertEqual(one["model"], "learned")
+        self.assertGreater(one["latency_us"], one["ceiling_us"] * 0.5)
+        rows = [{"family": "gemm", "m": 4096, "n": 4096, "k": 4096, "dtype": "bf16"},
+                {"family": "rms_norm", "rows": 4096, "cols": 8192, "dtype": "bf16"}]
+        out = loom.predict_batch("h200", rows)
+        self.assertEqual(len(out["latency_us"]), 2)
+        self.assertEqual(out["latency_us"][0], one["latency_us"])  # the same path, bit for bit
+        self.assertTrue(all(out["learned"]))
+
+    def test_numpy_structured_array(self):
+        try:
+            import numpy as np
+        except ImportError:
+            self.skipTest("numpy not installed")
+        arr = np.array([("rms_norm", 4096, 8192, "bf16"), ("softmax", 1024, 32000, "fp32")],
+                       dtype=[("family", "U16"), ("rows", "i8"), ("cols", "i8"), ("dtype", "U8")])
+        out = loom.predict_batch("h200", arr)
+        ref = loom.predict("h200", "softmax rows=1024 cols=32000 dtype=fp32")
+        self.assertEqual(out["latency_us"][1], ref["latency_us"])
+
+    def test_errors_are_value_errors(self):
+        with self.assertRaisesRegex(ValueError, "unknown GPU 'nope'"):
+            loom.predict("nope", "gemm m=1 n=1 k=1 dtype=bf16")
+        with self.assertRaises(ValueError):
+            loom.predict("h200", "gemm m=-1 n=1 k=1 dtype=bf16")
+        with self.assertRaisesRegex(ValueError, "family"):
+            loom.predict_batch("h200", [{"m": 1}])
+
+    def test_diagnose_e2e_tune(self):
+        d = loom.diagnose("h200", "gemm m=8 n=14336 k=4096 dtype=bf16")
+        self.assertTrue(any(p["pipe"] == d["bottleneck"] for p in d["pipelines"]))
+        s = loom.e2e("h200", "llama-3-8b", "decode", batch=16, context=2048, mode="graph")
+        self.assertGreater(s["wall_time_us"], s["gpu_time_us"] * 0.5)
+        t = loom.tune("h200", "gemm m=3000 n=6144 k=4096 dtype=bf16")
+        self.assertIn("x", t["config"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,131 @@
+// The fast forest paths against the reference ones on the committed models and corpus rows: the batched evaluator
+// and the packed binary form against the JSON forest walked row by row (bit-identical), that against XGBoost
+// itself, and Predictor::predict_many against Predictor::predict.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <zlib.h>
+
+#include "hw/catalog.h"
+#include "learned/corpus.h"
+#include "learned/dataset.h"
+#include "learned/forest.h"
+#include "learned/model.h"
+#include "learned/packed.h"
+#include "learned/predictor.h"
+#include "learned/xgb.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string gunzip(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  EXPECT_NE(f, nullptr) << path;
+  std::string out;
+  char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, n);
+  gzclose(f);
+  return out;
+}
+
+// Every 9th row of the committed H200 corpus (about 3,600 kernels over every family), analysed once.
+const loom::Dataset& corpus_sample() {
+  static const loom::Dataset ds = [] {
+    auto ms = loom::load_measurements(loom::data_dir() + "/traces/h200");
+    std::vector<loom::Measurement> rows;
+    for (size_t i = 0; i < ms.rows.size(); i += 9) rows.push_back(ms.rows[i]);
+    return loom::build_dataset(rows, loom::Catalog::load());
+  }();
+  return ds;
+}
+
+TEST(LearnedForest, BatchedPackedAndXgboostAgreeOnCommittedModels) {
+  const std::string dir = loom::default_model_dir();
+  ASSERT_TRUE(fs::exists(dir + "/model.json"));
+  const auto& ds = corpus_sample();
+  ASSERT_GT(ds.samples.size(), 1000u);
+  const size_t cols = ds.feature_names.size();
+  std::map<std::string, std::vector<float>> x_by_family;
+  for (const auto& s : ds.samples) x_by_family[s.m.family].insert(x_by_family[s.m.family].end(), s.x.begin(), s.x.end());
+  size_t checked = 0;
+  for (const auto& [family, x] : x_by_family) {
+    for (const char* suffix : {".xgb.json.gz", ".q.xgb.json.gz"}) {
+      const std::string file = dir + "/" + family + suffix;
+      if (!fs::exists(file)) continue;
+      const std::string json = gunzip(file);
+      const loom::Forest f = loom::Forest::from_json(json);
+      const loom::Forest packed = loom::Forest::from_binary(f.to_binary());
+      ASSERT_EQ(f.num_features(), cols);
+      const size_t n = x.size() / cols;
+      std::vector<float> batch(n), batch_packed(n);
+      f.predict_batch(x.data(), n, cols, batch.data());
+      packed.predict_batch(x.data(), n, cols, batch_packed.data());
+      const std::vector<float> ref = loom::xgb_predict(json, x, n, cols);
+      for (size_t r = 0; r < n; ++r) {
+        const float one = f.predict(&x[r * cols]);
+        ASSERT_EQ(one, batch[r]) << file << " row " << r;          // bit-identical
+        ASSERT_EQ(one, batch_packed[r]) << file << " row " << r;   // the binary form loses nothing
+        // XGBoost adds the same leaves (margin; identity link for these objectives), within float rounding.
+        ASSERT_NEAR(one, ref[r], 1e-5 * (1 + std::fabs(ref[r]))) << file << " row " << r;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 2000u);
+}
+
+TEST(LearnedForest, PredictManyEqualsPredictRowByRow) {
+  const loom::Predictor predictor("learned");
+  ASSERT_TRUE(predictor.learned());
+  const loom::Catalog catalog = loom::Catalog::load();
+  const auto& ds = corpus_sample();
+  std::map<std::string, loom::GpuSpec> gpus;
+  std::vector<const loom::GpuSpec*> gp;
+  std::vector<loom::KernelSpec> specs;
+  for (size_t i = 0; i < ds.samples.size(); i += 3) {
+    const auto& m = ds.samples[i].m;
+    const std::string key = m.gpu_key + ":" + std::to_string(m.sms);
+    if (!gpus.count(key)) gpus.emplace(key, loom::measurement_gpu(catalog, m.gpu_key, m.sms));
+    gp.push_back(&gpus.at(key));
+    specs.push_back(loom::parse_kernel_spec(m.spec));
+  }
+  std::vector<loom::Prediction> many;
+  for (bool ach : {false, true}) {
+    predictor.predict_many(gp, specs, ach, many);
+    ASSERT_EQ(many.size(), specs.size());
+    for (size_t i = 0; i < specs.size(); ++i) {
+      const loom::Prediction one = predictor.predict(*gp[i], specs[i], ach);
+      ASSERT_EQ(one.latency_us, many[i].latency_us) << specs[i].family;
+      ASSERT_EQ(one.model, many[i].model);
+      ASSERT_EQ(one.achievable_us.has_value(), many[i].achievable_us.has_value());
+      if (one.achievable_us) ASSERT_EQ(*one.achievable_us, *many[i].achievable_us);
+    }
+  }
+}
+
+TEST(LearnedForest, BinaryFormRefusesDamage) {
+  const std::string json = gunzip(loom::default_model_dir() + "/rms_norm.xgb.json.gz");
+  const std::string bin = loom::Forest::from_json(json).to_binary();
+  EXPECT_THROW(loom::Forest::from_binary(bin.substr(0, bin.size() - 3)), std::runtime_error);
+  std::string magic = bin;
+  magic[7] = '0';  // another version
+  EXPECT_THROW(loom::Forest::from_binary(magic), std::runtime_error);
+  std::string bad = bin;
+  bad[bad.size() - 8] ^= 0x40;  // a child index in the last node
+  EXPECT_THROW(loom::Forest::from_binary(bad), std::runtime_error);
+  // A packed file built from another JSON (hash or .gz size differs) is not used.
+  const std::string tmp = (fs::temp_directory_path() / "loom-forest-test.lfb").string();
+  { std::ofstream(tmp, std::ios::binary) << loom::pack_forest(loom::Forest::from_json(json), "abc", 10); }
+  EXPECT_TRUE(loom::load_packed(tmp, "abc", 10).has_value());
+  EXPECT_FALSE(loom::load_packed(tmp, "abd", 10).has_value());
+  EXPECT_FALSE(loom::load_packed(tmp, "abc", 11).has_value());
+  fs::remove(tmp);
+}
+
+}  // namespace
