@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "trace/chrome_trace.h"
 #include "trace/import.h"
+#include "trace/import_public.h"
 #include "trace/summary.h"
 
 namespace loom::cli {
@@ -50,6 +51,45 @@ int import_run_cmd(const Args& args) {
     std::fprintf(stderr, "  unmatched %s case %lld: %s\n", r.stats.unmatched[i].case_file.c_str(),
                  (long long)r.stats.unmatched[i].case_id, r.stats.unmatched[i].reason.c_str());
   for (const auto& w : r.stats.warnings) std::fprintf(stderr, "  warning: %s\n", w.c_str());
+  return 0;
+}
+
+// `loom trace import --from SOURCE FILE... --out DIR [--gpu KEY]`: public profiles (NeuSight, Vidur, PipeWeave)
+// into corpora under DIR/<source>/<gpu>/; the format of each file is detected from its header.
+int import_public_cmd(const Args& args) {
+  const std::string source = args.get("--from");
+  const std::string out_dir = args.has("-o") ? args.get("-o") : args.require("--out");
+  const auto& pos = args.positional();
+  if (pos.size() < 2) throw InputError("trace import --from " + source, "give the input CSV file(s) after the options");
+  Catalog catalog = Catalog::load();
+  GpuNameTable names = GpuNameTable::load_default();
+  PublicImportContext ctx;
+  ctx.names = &names;
+  ctx.sms_for = [&catalog](const std::string& key) { return int64_t(catalog.get(key).sms); };
+  if (args.has("--gpu")) ctx.gpu_override = catalog.get(args.get("--gpu")).name;
+  // Read every file first: a bad file anywhere writes nothing.
+  std::vector<PublicImport> imports;
+  for (size_t i = 1; i < pos.size(); ++i) imports.push_back(import_public_file(source, pos[i], ctx));
+  nlohmann::json files = nlohmann::json::array();
+  Table tab{{"input", "format", "gpu", "rows in", "kernels written", "file"}, {}, {false, false, false, true, true, false}};
+  for (size_t i = 0; i < imports.size(); ++i) {
+    const PublicImport& imp = imports[i];
+    const auto paths = write_public_import(imp, out_dir);
+    size_t p = 0;
+    for (const auto& [key, corpus] : imp.by_gpu) {
+      if (corpus.rows.empty()) continue;
+      tab.add({pos[i + 1], imp.format, key, std::to_string(imp.rows_in), std::to_string(corpus.rows.size()), paths[p]});
+      files.push_back({{"input", pos[i + 1]}, {"format", imp.format}, {"gpu", key}, {"rows_in", imp.rows_in},
+                       {"kernels", corpus.rows.size()}, {"path", paths[p]}});
+      ++p;
+    }
+    for (const auto& [why, n] : imp.skipped)
+      std::fprintf(stderr, "loom: %s: %lld rows not imported: %s\n", pos[i + 1].c_str(), (long long)n, why.c_str());
+  }
+  const std::string format = args.format();
+  if (format == "json") emit(nlohmann::json{{"schema", "loom.trace_import_public/1"}, {"files", files}}.dump(2) + "\n");
+  else if (format == "csv") emit(tab.csv());
+  else emit(tab.text());
   return 0;
 }
 
@@ -108,11 +148,12 @@ int summary_cmd(const Args& args) {
 }  // namespace
 
 int cmd_trace(const Argv& argv) {
-  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format"}, {"--lenient"});
+  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format", "--from", "--gpu"}, {"--lenient"});
   const auto& pos = args.positional();
   if (pos.empty()) throw InputError("trace", "usage: loom trace import|summary ...; see `loom --help`");
   if (pos[0] == "import") {
     if (args.has("--chrome")) return import_chrome(args);
+    if (args.has("--from")) return import_public_cmd(args);
     return import_run_cmd(args);
   }
   if (pos[0] == "summary") return summary_cmd(args);
