@@ -164,7 +164,7 @@ int cmd_train(const Argv& argv) {
 
 int cmd_validate(const Argv& argv) {
   if (std::find(argv.begin(), argv.end(), "--e2e") != argv.end()) return cmd_validate_e2e(argv);
-  Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check"});
+  Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check", "--leave-one-gpu-out"});
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   const std::string dir = args.get("--model-dir", default_model_dir());
   const std::string format = args.format();
@@ -181,7 +181,8 @@ int cmd_validate(const Argv& argv) {
   opt.params.seed = manifest["options"].value("seed", 42ull);
   opt.params.rounds = manifest["options"].value("rounds", opt.params.rounds);
   Loaded l = load(traces);
-  std::vector<Split> splits = make_splits(l.dataset, opt.params.seed);
+  // --leave-one-gpu-out adds one split per GPU (one training each: minutes per GPU), so it is opt-in.
+  std::vector<Split> splits = make_splits(l.dataset, opt.params.seed, "h200", args.has("--leave-one-gpu-out"));
   int rc = 0;
   std::vector<std::string> failures;
   if (args.has("--check")) {

@@ -32,7 +32,7 @@ double learned_latency_us(const EfficiencyModel& model, const Sample& s) {
   return r ? s.ceiling_us * std::exp(*r) : s.analytical_us;
 }
 
-std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::string& train_gpu) {
+std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::string& train_gpu, bool leave_one_gpu_out) {
   std::vector<Split> out;
   Split shapes{"shapes", "1 in 5 shapes held out (all configs of a shape on one side), every GPU and partition", {}, {}};
   for (size_t i = 0; i < ds.samples.size(); ++i) {
@@ -55,10 +55,17 @@ std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::stri
       if (ds.samples[i].m.gpu_key == train_gpu) (ds.samples[i].m.sms == p ? sp.test : sp.train).push_back(i);
     out.push_back(sp);
   }
-  // Every other GPU: trained on the training GPU only.
-  std::set<std::string> others;
+  // Every other GPU of the training GPU's architecture: trained on the training GPU only. (GPUs of other
+  // architectures are tested by the arch: splits, which train on everything else.)
+  std::string train_arch;
+  std::set<std::string> others, all_gpus, archs;
   for (const auto& s : ds.samples)
-    if (s.m.gpu_key != train_gpu) others.insert(s.m.gpu_key);
+    if (s.m.gpu_key == train_gpu) train_arch = s.architecture;
+  for (const auto& s : ds.samples) {
+    all_gpus.insert(s.m.gpu_key);
+    archs.insert(s.architecture);
+    if (s.m.gpu_key != train_gpu && s.architecture == train_arch) others.insert(s.m.gpu_key);
+  }
   for (const auto& g : others) {
     Split sp{"gpu:" + g, "trained on " + train_gpu + " only (all partitions); tested on " + g, {}, {}};
     for (size_t i = 0; i < ds.samples.size(); ++i) {
@@ -67,25 +74,42 @@ std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::stri
     }
     out.push_back(sp);
   }
+  // Leave one architecture out: what a GPU of an architecture loom never measured gets.
+  for (const auto& a : archs) {
+    Split sp{"arch:" + a, "trained on every architecture but " + a + "; tested on " + a, {}, {}};
+    for (size_t i = 0; i < ds.samples.size(); ++i) (ds.samples[i].architecture == a ? sp.test : sp.train).push_back(i);
+    out.push_back(sp);
+  }
+  if (leave_one_gpu_out)
+    for (const auto& g : all_gpus) {
+      Split sp{"lgo:" + g, "trained on every GPU but " + g + "; tested on " + g, {}, {}};
+      for (size_t i = 0; i < ds.samples.size(); ++i) (ds.samples[i].m.gpu_key == g ? sp.test : sp.train).push_back(i);
+      out.push_back(sp);
+    }
   return out;
 }
 
 ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, const TrainOptions& opt,
                           const EfficiencyModel* shapes_model, const std::function<void(const std::string&)>& progress) {
   ValidationReport rep;
+  EfficiencyModel last_model;
+  std::vector<size_t> last_train;
   for (const auto& sp : splits) {
     if (sp.train.empty() || sp.test.empty()) continue;
     const bool reuse = sp.name == "shapes" && shapes_model;
     if (progress)
       progress("split " + sp.name + (reuse ? ": committed model on " + std::to_string(sp.test.size()) + " held-out kernels"
                                            : ": training on " + std::to_string(sp.train.size()) + " kernels"));
-    EfficiencyModel trained;
     const EfficiencyModel* model = shapes_model;
     if (!reuse) {
-      trained = EfficiencyModel::train(ds, sp.train, opt);
-      model = &trained;
+      // Splits with the same training rows (the gpu: splits all train on one GPU) share one model.
+      if (sp.train != last_train || last_model.empty()) {
+        last_model = EfficiencyModel::train(ds, sp.train, opt);
+        last_train = sp.train;
+      }
+      model = &last_model;
     }
-    const bool keep_points = sp.name == "shapes" || sp.name.rfind("gpu:", 0) == 0;
+    const bool keep_points = sp.name == "shapes" || sp.name.rfind("gpu:", 0) == 0 || sp.name.rfind("arch:", 0) == 0;
     using Key = std::tuple<std::string, std::string, int>;
     std::map<Key, std::array<std::vector<double>, 4>> by_group;  // roofline, analytical, learned, measured
     std::array<std::vector<double>, 4> all;
