@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "learned/corpus.h"
 #include "learned/predictor.h"
+#include "learned/uncertainty.h"
 #include "learned/validate.h"
 
 namespace loom::cli {
@@ -155,6 +156,8 @@ int cmd_train(const Argv& argv) {
   // Regression thresholds for the CI gate: today's learned MAPE per split, plus a margin for run-to-run noise.
   for (const auto& s : rep.splits) manifest["thresholds"][s.split] = s.learned.mape * 1.10 + 0.5;
   std::ofstream(std::filesystem::path(out) / "manifest.json") << manifest.dump(2) << "\n";
+  // What the corpus measured per family, and the held-out error bands: `predict --interval` reads it.
+  Coverage::from(l.dataset, rep).save(out);
   emit(report_text(rep));
   emit("\nlayout: per-family MAPE (shapes) " + fmt(opt.per_family ? rep.splits[0].learned.mape : alt.splits[0].learned.mape, 3) +
        "%, global " + fmt(opt.per_family ? alt.splits[0].learned.mape : rep.splits[0].learned.mape, 3) + "%\n");
