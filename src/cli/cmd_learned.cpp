@@ -184,6 +184,11 @@ int cmd_validate(const Argv& argv) {
   opt.params.seed = manifest["options"].value("seed", 42ull);
   opt.params.rounds = manifest["options"].value("rounds", opt.params.rounds);
   Loaded l = load(traces);
+  if (!l.dataset.samples.empty() && model.feature_names() != l.dataset.feature_names)
+    throw InputError(dir + "/model.json", "the model was trained on other features than loom computes now (" +
+                                              std::to_string(model.feature_names().size()) + " vs " +
+                                              std::to_string(l.dataset.feature_names.size()) +
+                                              "); retrain with `loom train` before validating it");
   // --leave-one-gpu-out adds one split per GPU (one training each: minutes per GPU), so it is opt-in.
   std::vector<Split> splits = make_splits(l.dataset, opt.params.seed, "h200", args.has("--leave-one-gpu-out"));
   int rc = 0;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analytical/analysis.h"
 #include "learned/model.h"
@@ -31,6 +32,8 @@ class Predictor {
 
  private:
   std::shared_ptr<EfficiencyModel> model_;
+  /// When the model was trained on an older feature list: for each of its features, the index in today's vector.
+  std::vector<size_t> remap_;
 };
 
 /// Default directory of the committed efficiency model.
