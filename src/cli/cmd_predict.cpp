@@ -107,7 +107,7 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
     std::string s = "kernel: " + results[0].analysis.kernel + "\n\n" + t.text();
     for (const auto& [gpu, why] : unsupported) s += "not run on " + gpu + ": " + why + "\n";
     for (size_t i = 0; i < bands.size(); ++i)
-      for (const auto& r : bands[i].reasons) s += results[i].analysis.gpu + ": " + (bands[i].extrapolated ? "extrapolated: " : "note: ") + r + "\n";
+      for (const auto& r : bands[i].reasons) s += results[i].analysis.gpu + ": " + r + "\n";
     emit(s);
   }
   return 0;

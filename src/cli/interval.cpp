@@ -16,7 +16,7 @@ BandPredictors band_predictors(const Args& args) {
     return [predictor, cov, notes, upper](const GpuSpec& g, const KernelSpec& s) {
       const Prediction p = predictor->predict(g, s, false);
       const Uncertainty u = assess_prediction(cov.get(), p, g, s);
-      for (const auto& r : u.reasons) notes->insert((u.extrapolated ? "extrapolated: " : "note: ") + r);
+      for (const auto& r : u.reasons) notes->insert(r);
       return upper ? u.hi_us : u.lo_us;
     };
   };

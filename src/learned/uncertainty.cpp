@@ -105,7 +105,7 @@ Uncertainty assess(const Coverage& cov, const std::string& family, const std::st
   if (it == cov.families.end()) {
     // No measured kernel of the family: the analytical model alone, which validation puts within 2x.
     u.extrapolated = true;
-    u.reasons.push_back("no measured " + family + " kernels");
+    u.reasons.push_back("extrapolated: no measured " + family + " kernels");
     u.lo_us = latency_us * 0.5;
     u.hi_us = latency_us * 2.0;
     return u;
@@ -114,15 +114,15 @@ Uncertainty assess(const Coverage& cov, const std::string& family, const std::st
   ResidualBand b = f.shapes;
   if (!f.architectures.count(architecture)) {
     u.extrapolated = true;
-    u.reasons.push_back("no measured " + architecture + " " + family + " kernels");
+    u.reasons.push_back("extrapolated: no measured " + architecture + " " + family + " kernels");
     // Errors seen when a whole architecture was held out; at least as wide as the in-distribution band.
     if (f.unseen_arch.n > 0) b = {f.unseen_arch.n, std::min(b.lo, f.unseen_arch.lo), std::max(b.hi, f.unseen_arch.hi)};
   } else if (!f.gpus.count(gpu_key)) {
-    u.reasons.push_back("no measured " + family + " kernels on " + gpu_key + " (its architecture is measured)");
+    u.reasons.push_back("note: no measured " + family + " kernels on " + gpu_key + " (its architecture is)");
   }
   if (!f.impls.count(impl)) {
     u.extrapolated = true;
-    u.reasons.push_back("no measured " + impl + " " + family + " kernels");
+    u.reasons.push_back("extrapolated: no measured " + impl + " " + family + " kernels");
   }
   if (b.n == 0) b = {0, std::log(0.5), std::log(2.0)};
   u.lo_us = latency_us * std::exp(b.lo);
@@ -135,7 +135,7 @@ Uncertainty assess_prediction(const Coverage* cov, const Prediction& p, const Gp
   const std::string impl = impl_class(it != spec.params.end() ? it->second : default_impl(p.analysis.family));
   if (cov && p.model == "learned") return assess(*cov, p.analysis.family, gpu.architecture, gpu.name, impl, p.latency_us);
   Uncertainty u = assess(Coverage{}, p.analysis.family, gpu.architecture, gpu.name, impl, p.latency_us);
-  u.reasons = {"analytical model only (no learned model covers it)"};
+  u.reasons = {"extrapolated: analytical model only (no learned model covers it)"};
   return u;
 }
 

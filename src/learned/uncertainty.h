@@ -41,7 +41,7 @@ struct Coverage {
 struct Uncertainty {
   double lo_us = 0, hi_us = 0;      ///< the interval (10th-90th percentile of held-out errors)
   bool extrapolated = false;
-  std::vector<std::string> reasons;  ///< e.g. "no measured ada gemm kernels"
+  std::vector<std::string> reasons;  ///< "extrapolated: no measured ada gemm kernels", "note: ..."
 };
 
 /// Interval and extrapolation flags for one prediction of `family` on a GPU of `architecture` / `gpu_key`, run by

@@ -66,6 +66,7 @@ void read_neusight(trace_io::LineReader& r, const std::vector<std::string>& hdr,
       const int64_t m = positive_int(f[c.m], "M", where), n = positive_int(f[c.n], "N", where),
                     k = positive_int(f[c.k], "K", where);
       row.family = "gemm";
+      row.impl = "cublas";  // torch.bmm / nn.Linear call cuBLAS (sgemm kernels in the Kernel Name column)
       row.spec = op == "bmm" ? "gemm m=" + std::to_string(m) + " n=" + std::to_string(k) + " k=" + std::to_string(n) +
                                    " dtype=fp32 batch=" + std::to_string(b)
                              : "gemm m=" + std::to_string(b * m) + " n=" + std::to_string(k) + " k=" +

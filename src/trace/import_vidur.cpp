@@ -83,6 +83,8 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
       CorpusRow row;
       row.case_id = r.line_no() * 16 + int64_t(i);
       row.impl = "torch";
+      // The projections are nn.Linear-style cuBLAS GEMMs; everything else is a PyTorch / sarathi kernel.
+      if (o.op.find("proj") != std::string::npos) row.impl = "cublas";
       if (o.op == "attn_pre_proj") row.family = "gemm", row.spec = gemm((h_tp + 2 * kv_tp) * hd, embd);
       else if (o.op == "attn_post_proj") row.family = "gemm", row.spec = gemm(embd, h_tp * hd);
       else if (o.op == "mlp_up_proj") row.family = "gemm", row.spec = gemm((gated ? 2 : 1) * e_tp, embd);
