@@ -135,7 +135,7 @@ Uncertainty assess_prediction(const Coverage* cov, const Prediction& p, const Gp
   const std::string impl = impl_class(it != spec.params.end() ? it->second : default_impl(p.analysis.family));
   if (cov && p.model == "learned") return assess(*cov, p.analysis.family, gpu.architecture, gpu.name, impl, p.latency_us);
   Uncertainty u = assess(Coverage{}, p.analysis.family, gpu.architecture, gpu.name, impl, p.latency_us);
-  u.reasons = {"extrapolated: analytical model only (no learned model covers it)"};
+  u.reasons = {"extrapolated: no learned model for " + p.analysis.family + " (analytical model only)"};
   return u;
 }
 
