@@ -197,6 +197,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
   a.l2_bytes = l2_total;
   a.fixed_overhead_us = d.fixed_overhead_us;
   a.variant = d.variant;
+  a.l2_warm = s.l2_warm;
   a.latency_us = (d.ctas > 0 || a.ceiling_us > 0) ? slowest + d.fixed_overhead_us : 0;
   if (!notes) return a;  // a config candidate being scored
   a.notes = d.notes;

@@ -54,6 +54,7 @@ struct Analysis {
   double fixed_overhead_us = 0;///< launch/prologue/epilogue latency the pipelines do not capture
   double latency_us = 0;       ///< pure analytical latency: ceiling / nominal efficiency + fixed overhead
   int variant = 0;             ///< Demand::variant
+  bool l2_warm = false;        ///< the spec's l2=warm (a learned-model feature; the demand model is the cold one)
   std::vector<std::string> notes;  ///< human remarks (e.g. "working set 120 MB > L2 50 MB: B re-read from DRAM")
 };
 

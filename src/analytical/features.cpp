@@ -13,6 +13,25 @@ const char* const kPipes[] = {"tensor", "fma", "sfu", "alu", "smem", "l2", "dram
 
 double log1(double x) { return std::log(std::max(0.0, x) + 1.0); }
 
+// Architecture facts a GPU's compute capability fixes (CUDA C++ Programming Guide; PTX ISA): what differs between
+// architectures beyond the YAML's rates, so a GPU of an unmeasured architecture is placed among measured ones.
+// Tensor-core instruction path: 0 none (Pascal), 1 warp-level mma.sync (sm_70-sm_89 and sm_120 GeForce/RTX
+// Blackwell), 2 warpgroup wgmma (sm_90), 3 tcgen05 with tensor memory (sm_100/sm_103).
+double tensor_path(const GpuSpec& g) {
+  const int cc = g.compute_capability;
+  if (cc < 70) return 0;
+  if (cc == 90) return 2;
+  if (cc == 100 || cc == 101 || cc == 103) return 3;
+  return 1;
+}
+// Global->shared copy: 0 through registers (before sm_80), 1 cp.async (sm_80, sm_86, sm_89), 2 TMA (sm_90+).
+double async_copy(const GpuSpec& g) { return g.compute_capability >= 90 ? 2 : g.compute_capability >= 80 ? 1 : 0; }
+// GA100, GH100 and GB100 split L2 into two partitions (a far-partition hit costs more; whitepapers); others one.
+double l2_partitions(const GpuSpec& g) {
+  const int cc = g.compute_capability;
+  return cc == 80 || cc == 90 || cc == 100 ? 2 : 1;
+}
+
 std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSpec* gpu) {
   std::vector<std::pair<std::string, double>> f;
   auto add = [&](const std::string& name, double v) { f.emplace_back(name, std::isfinite(v) ? v : 0.0); };
@@ -52,12 +71,23 @@ std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSp
   add("l2_over_dram", (a && a->dram_bytes > 0) ? a->l2_bytes / a->dram_bytes : 0);
   add("config_pinned", a && a->config_pinned ? 1 : 0);
   add("variant", a ? a->variant : 0);
+  add("l2_warm", a && a->l2_warm ? 1 : 0);
   add("sms", gpu ? gpu->sms : 0);
   add("clock_ghz", gpu ? gpu->sustained_clock_mhz / 1000.0 : 0);
   add("log_dram_tb_s", gpu ? log1(gpu->dram_bytes_per_s / 1e12) : 0);
   add("log_l2_mib", gpu ? log1(double(gpu->l2_bytes) / 1048576.0) : 0);
   add("compute_capability", gpu ? gpu->compute_capability : 0);
   for (const auto& fam : family_names()) add("family_" + fam, (a && a->family == fam) ? 1 : 0);
+  // Architecture features (appended: older models find their features by name, see Predictor).
+  const double clk_sm = gpu ? gpu->sustained_clock_mhz * 1e6 * gpu->sms : 0;
+  add("tensor_path", gpu ? tensor_path(*gpu) : 0);
+  add("async_copy", gpu ? async_copy(*gpu) : 0);
+  add("l2_partitions", gpu ? l2_partitions(*gpu) : 0);
+  // FP32-accumulate fp16 tensor rate per SM per clock (what GEMM libraries get), 0 without tensor cores.
+  add("log_tensor_fp16_per_clk", gpu ? log1(gpu->tensor_flops_per_clk_per_sm[static_cast<int>(Dtype::fp16)]) : 0);
+  add("hbm", gpu && gpu->dram_type.rfind("HBM", 0) == 0 ? 1 : 0);
+  add("dram_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->dram_bytes_per_s / clk_sm : 0);
+  add("l2_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->l2_bytes_per_s / clk_sm : 0);
   return f;
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli/commands_e2e.h"
 #include "cli/common.h"
+#include "cli/interval.h"
 #include "cli/table.h"
 #include "core/error.h"
 #include "e2e/chrome_trace.h"
@@ -186,7 +187,8 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
 int cmd_e2e(const std::vector<std::string>& argv) {
   Args args(argv, {"--gpu", "--set", "--model", "--phase", "--batch", "--seq", "--context", "--tp", "--profile",
                    "--mode", "--format", "--trace-out", "--top", "--replay", "--from", "--kernel-model",
-                   "--cache-len"});
+                   "--cache-len"},
+            {"--interval"});
   args.no_positionals("e2e");
   const Catalog catalog = Catalog::load();
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
@@ -222,6 +224,14 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   std::optional<ExecMode> mode;
   if (args.has("--mode")) mode = parse_mode(args.get("--mode"));
   const StepPrediction step = predict_step(gpus[0], model, profile, work, mode, kernel_predictor(args));
+  // --interval: the step again at every kernel's lower and upper bound (see cli/interval.h).
+  std::optional<BandPredictors> band;
+  double lo_us = 0, hi_us = 0;
+  if (args.has("--interval")) {
+    band = band_predictors(args);
+    lo_us = predict_step(gpus[0], model, profile, work, mode, band->lo).timing.wall_time_us;
+    hi_us = predict_step(gpus[0], model, profile, work, mode, band->hi).timing.wall_time_us;
+  }
   if (args.has("--trace-out")) {
     const std::string path = args.get("--trace-out");
     std::ofstream out(path);
@@ -229,8 +239,16 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     out << chrome_trace(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   }
   const std::string format = args.format();
-  if (format == "json") emit(step_json(step, model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  else if (format == "csv") {
+  if (format == "json") {
+    nlohmann::json j = step_json(step, model);
+    if (band) {
+      bool extrapolated = false;
+      for (const auto& n : *band->notes) extrapolated |= n.rfind("extrapolated", 0) == 0;
+      j["interval"] = {{"wall_us", {lo_us, hi_us}}, {"extrapolated", extrapolated}, {"notes", *band->notes},
+                       {"method", "step recomputed at every kernel's 10th/90th percentile held-out error"}};
+    }
+    emit(j.dump(2) + "\n");
+  } else if (format == "csv") {
     Table t{{"index", "name", "layer", "family", "kernel", "gpu_us", "start_us", "end_us", "wall_us"}, {}, {}};
     for (size_t i = 0; i < step.timing.kernels.size(); ++i) {
       const auto& k = step.timing.kernels[i];
@@ -239,7 +257,14 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     }
     emit(t.csv());
   } else {
-    emit(step_text(step, model, static_cast<size_t>(integer(args, "--top", 12))));
+    std::string text = step_text(step, model, static_cast<size_t>(integer(args, "--top", 12)));
+    if (band) {
+      text += "\n" + std::string(phase == "prefill" ? "TTFT" : "TPOT") + " " + fmt(step.timing.wall_time_us / 1e3, 4) +
+              " ms, interval " + fmt(lo_us / 1e3, 4) + "-" + fmt(hi_us / 1e3, 4) +
+              " ms (every kernel at its 10th / 90th percentile held-out error)\n";
+      for (const auto& n : *band->notes) text += "  " + n + "\n";
+    }
+    emit(text);
   }
   return 0;
 }

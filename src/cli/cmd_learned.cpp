@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "learned/corpus.h"
 #include "learned/predictor.h"
+#include "learned/uncertainty.h"
 #include "learned/validate.h"
 
 namespace loom::cli {
@@ -162,7 +163,9 @@ int cmd_train(const Argv& argv) {
         {opt.per_family ? "global_shapes_mape" : "per_family_shapes_mape", alt.splits[0].learned.mape}};
   // Regression thresholds for the CI gate: today's learned MAPE per split, plus a margin for run-to-run noise.
   for (const auto& s : rep.splits) manifest["thresholds"][s.split] = s.learned.mape * 1.10 + 0.5;
-  std::ofstream(std::filesystem::path(out) / "manifest.json") << manifest.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  std::ofstream(std::filesystem::path(out) / "manifest.json") << manifest.dump(2) << "\n";
+  // What the corpus measured per family, and the held-out error bands: `predict --interval` reads it.
+  Coverage::from(l.dataset, rep).save(out);
   emit(report_text(rep));
   if (have_shapes)
     emit("\nlayout: per-family MAPE (shapes) " +
@@ -174,7 +177,7 @@ int cmd_train(const Argv& argv) {
 
 int cmd_validate(const Argv& argv) {
   if (std::find(argv.begin(), argv.end(), "--e2e") != argv.end()) return cmd_validate_e2e(argv);
-  Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check"});
+  Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check", "--leave-one-gpu-out"});
   args.no_positionals("validate");
   const std::optional<double> max_mape = args.number("--max-mape");  // checked before minutes of retraining
   if (max_mape && *max_mape <= 0) throw InputError("--max-mape", "must be a percentage > 0");
@@ -194,7 +197,13 @@ int cmd_validate(const Argv& argv) {
   opt.params.seed = manifest["options"].value("seed", 42ull);
   opt.params.rounds = manifest["options"].value("rounds", opt.params.rounds);
   Loaded l = load(traces);
-  std::vector<Split> splits = make_splits(l.dataset, opt.params.seed);
+  if (!l.dataset.samples.empty() && model.feature_names() != l.dataset.feature_names)
+    throw InputError(dir + "/model.json", "the model was trained on other features than loom computes now (" +
+                                              std::to_string(model.feature_names().size()) + " vs " +
+                                              std::to_string(l.dataset.feature_names.size()) +
+                                              "); retrain with `loom train` before validating it");
+  // --leave-one-gpu-out adds one split per GPU (one training each: minutes per GPU), so it is opt-in.
+  std::vector<Split> splits = make_splits(l.dataset, opt.params.seed, "h200", args.has("--leave-one-gpu-out"));
   int rc = 0;
   std::vector<std::string> failures;
   if (args.has("--check")) {

@@ -1,12 +1,14 @@
 // `loom predict`: one kernel on one or more GPUs, or a CSV batch of kernels.
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "learned/uncertainty.h"
 
 namespace loom::cli {
 
@@ -63,22 +65,51 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
     }
   }
   if (results.empty()) throw InputError("--kernel", "no GPU asked for can run this kernel: " + unsupported[0].second);
+  // --interval: the uncertainty band and extrapolation flags (coverage.json of the model; loaded only on request).
+  std::vector<Uncertainty> bands;
+  if (args.has("--interval")) {
+    std::optional<Coverage> cov;
+    if (predictor.learned()) cov = Coverage::load(default_model_dir());
+    for (const auto& p : results) {
+      const GpuSpec* g = nullptr;
+      for (const auto& x : gpus)
+        if (x.name == p.analysis.gpu || x.full_name == p.analysis.gpu) g = &x;
+      if (!g) g = &gpus[0];
+      bands.push_back(assess_prediction(cov ? &*cov : nullptr, p, *g, spec));
+    }
+  }
+  auto with_band = [&](nlohmann::json j, size_t i) {
+    if (i < bands.size()) {
+      j["interval_us"] = {bands[i].lo_us, bands[i].hi_us};
+      j["extrapolated"] = bands[i].extrapolated;
+      j["uncertainty_notes"] = bands[i].reasons;
+    }
+    return j;
+  };
   if (format == "json") {
     if (results.size() == 1) {
-      emit(prediction_json(results[0]).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      emit(with_band(prediction_json(results[0]), 0).dump(2) + "\n");
     } else {
       nlohmann::json arr = nlohmann::json::array();
-      for (const auto& p : results) arr.push_back(prediction_json(p));
-      emit(arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      for (size_t i = 0; i < results.size(); ++i) arr.push_back(with_band(prediction_json(results[i]), i));
+      emit(arr.dump(2) + "\n");
     }
     return 0;
   }
   Table t = single_table(results);
+  if (!bands.empty()) {
+    t.columns.insert(t.columns.begin() + 2, {"interval_us", "extrapolated"});
+    if (t.right_align.size() >= 2) t.right_align.insert(t.right_align.begin() + 2, {true, false});
+    for (size_t i = 0; i < t.rows.size(); ++i)
+      t.rows[i].insert(t.rows[i].begin() + 2, {fmt(bands[i].lo_us) + "-" + fmt(bands[i].hi_us), bands[i].extrapolated ? "yes" : "no"});
+  }
   if (format == "csv") {
     emit(t.csv());
   } else {
     std::string s = "kernel: " + results[0].analysis.kernel + "\n\n" + t.text();
     for (const auto& [gpu, why] : unsupported) s += "not run on " + gpu + ": " + why + "\n";
+    for (size_t i = 0; i < bands.size(); ++i)
+      for (const auto& r : bands[i].reasons) s += results[i].analysis.gpu + ": " + r + "\n";
     emit(s);
   }
   return 0;
@@ -192,7 +223,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
 }  // namespace
 
 int cmd_predict(const Argv& argv) {
-  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model", "--threads"});
+  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model", "--threads"}, {"--interval"});
   args.no_positionals("predict");
   Catalog catalog = Catalog::load();
   if (args.has("--batch") == args.has("--kernel"))

@@ -20,10 +20,6 @@ namespace loom::cli {
 
 namespace {
 
-std::string trace_io_meta(const Corpus& co, const std::string& key) {
-  auto it = co.meta.find(key);
-  return it == co.meta.end() ? "" : it->second;
-}
 
 int import_chrome(const Args& args) {
   ChromeTrace t = read_chrome_trace(args.require("--chrome"));
@@ -71,25 +67,42 @@ int import_run_cmd(const Args& args) {
   return 0;
 }
 
-/// `trace import --from SOURCE FILE... --out DIR [--split train|test]`: public profiling data -> corpus files
-/// DIR/<split>/<gpu_key>.corpus.csv.gz.
+// `loom trace import --from SOURCE FILE... --out DIR [--gpu KEY]`: public profiles (NeuSight, Vidur, PipeWeave)
+// into corpora under DIR/<source>/<gpu>/; the format of each file is detected from its header.
 int import_public_cmd(const Args& args) {
+  const std::string source = args.get("--from");
+  const std::string out_dir = args.has("-o") ? args.get("-o") : args.require("--out");
   const auto& pos = args.positional();
-  std::vector<std::string> files(pos.begin() + 1, pos.end());
-  if (files.empty())
-    throw InputError("--from", "give the files to import: loom trace import --from pipeweave FILE... --out DIR");
-  const std::string out = args.require("--out");
-  PublicImport r = import_public(args.get("--from"), files, args.get("--split", ""));
-  for (const Corpus& co : r.corpora) {
-    const std::string dir = out + "/" + trace_io_meta(co, "dataset_split");
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) throw InputError(dir, "cannot create directory: " + ec.message());
-    write_corpus(co, dir + "/" + co.gpu_key + ".corpus.csv.gz");
-    std::fprintf(stderr, "loom: %s: %zu %s rows on %s -> %s/%s.corpus.csv.gz\n", r.format.c_str(), co.rows.size(),
-                 trace_io_meta(co, "dataset_split").c_str(), co.gpu_key.c_str(), dir.c_str(), co.gpu_key.c_str());
+  if (pos.size() < 2) throw InputError("trace import --from " + source, "give the input CSV file(s) after the options");
+  Catalog catalog = Catalog::load();
+  GpuNameTable names = GpuNameTable::load_default();
+  PublicImportContext ctx;
+  ctx.names = &names;
+  ctx.sms_for = [&catalog](const std::string& key) { return int64_t(catalog.get(key).sms); };
+  if (args.has("--gpu")) ctx.gpu_override = catalog.get(args.get("--gpu")).name;
+  // Read every file first: a bad file anywhere writes nothing.
+  std::vector<PublicImport> imports;
+  for (size_t i = 1; i < pos.size(); ++i) imports.push_back(import_public_file(source, pos[i], ctx));
+  nlohmann::json files = nlohmann::json::array();
+  Table tab{{"input", "format", "gpu", "rows in", "kernels written", "file"}, {}, {false, false, false, true, true, false}};
+  for (size_t i = 0; i < imports.size(); ++i) {
+    const PublicImport& imp = imports[i];
+    const auto paths = write_public_import(imp, out_dir);
+    size_t p = 0;
+    for (const auto& [key, corpus] : imp.by_gpu) {
+      if (corpus.rows.empty()) continue;
+      tab.add({pos[i + 1], imp.format, key, std::to_string(imp.rows_in), std::to_string(corpus.rows.size()), paths[p]});
+      files.push_back({{"input", pos[i + 1]}, {"format", imp.format}, {"gpu", key}, {"rows_in", imp.rows_in},
+                       {"kernels", corpus.rows.size()}, {"path", paths[p]}});
+      ++p;
+    }
+    for (const auto& [why, n] : imp.skipped)
+      std::fprintf(stderr, "loom: %s: %lld rows not imported: %s\n", pos[i + 1].c_str(), (long long)n, why.c_str());
   }
-  std::fprintf(stderr, "loom: imported %zu rows from %zu file(s)\n", r.rows, files.size());
+  const std::string format = args.format();
+  if (format == "json") emit(nlohmann::json{{"schema", "loom.trace_import_public/1"}, {"files", files}}.dump(2) + "\n");
+  else if (format == "csv") emit(tab.csv());
+  else emit(tab.text());
   return 0;
 }
 
@@ -165,14 +178,13 @@ int summary_cmd(const Args& args) {
 }  // namespace
 
 int cmd_trace(const Argv& argv) {
-  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format", "--from", "--split", "--dataset"},
+  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format", "--from", "--gpu", "--split", "--dataset"},
             {"--lenient"});
   const auto& pos = args.positional();
   if (pos.empty()) throw InputError("trace", "usage: loom trace import|summary ...; see `loom --help`");
   if (pos[0] == "import") {
     if (args.has("--chrome")) return import_chrome(args);
     if (args.has("--from")) return import_public_cmd(args);
-    if (pos.size() > 1) throw InputError(pos[1], "unexpected argument; files to import follow --from SOURCE");
     return import_run_cmd(args);
   }
   if (pos[0] == "summary") return summary_cmd(args);

@@ -5,6 +5,7 @@
 
 #include "cli/commands_e2e.h"
 #include "cli/common.h"
+#include "cli/interval.h"
 #include "cli/table.h"
 #include "core/error.h"
 #include "e2e/whatif.h"
@@ -66,7 +67,8 @@ std::string per_dollar(const std::optional<double>& v) { return v ? human(*v, "t
 
 int cmd_whatif(const std::vector<std::string>& argv) {
   Args args(argv, {"--model", "--batch", "--input-len", "--output-len", "--gpus", "--tp", "--set", "--profile",
-                   "--format", "--kernel-model"});
+                   "--format", "--kernel-model"},
+            {"--interval"});
   args.no_positionals("whatif");
   const Catalog catalog = Catalog::load();
   const auto predictor = kernel_predictor(args);
@@ -85,6 +87,28 @@ int cmd_whatif(const std::vector<std::string>& argv) {
   }
   const std::vector<GpuSpec> gpus = gpus_from(catalog, args);
   const std::vector<WhatIfRow> rows = rank_gpus(gpus, model, profile, req, predictor);
+  // --interval: each row again at every kernel's lower / upper bound (cli/interval.h), with its GPU's notes.
+  struct Band {
+    double ttft_lo = 0, ttft_hi = 0, tpot_lo = 0, tpot_hi = 0;
+    bool extrapolated = false;
+    std::vector<std::string> notes;
+  };
+  std::vector<Band> bands;
+  if (args.has("--interval")) {
+    for (const auto& r : rows) {
+      Band b;
+      if (r.error.empty())
+        for (const auto& g : gpus)
+          if (g.name == r.gpu) {
+            BandPredictors bp = band_predictors(args);
+            const WhatIfRow lo = whatif_one(g, r.tp, model, profile, req, bp.lo);
+            const WhatIfRow hi = whatif_one(g, r.tp, model, profile, req, bp.hi);
+            b = {lo.ttft_us, hi.ttft_us, lo.tpot_us, hi.tpot_us, false, {bp.notes->begin(), bp.notes->end()}};
+            for (const auto& n : b.notes) b.extrapolated |= n.rfind("extrapolated", 0) == 0;
+          }
+      bands.push_back(b);
+    }
+  }
   std::vector<SensitivityRow> sens;
   if (!rows.empty() && rows.front().error.empty()) {
     for (const auto& g : gpus)
@@ -100,6 +124,11 @@ int cmd_whatif(const std::vector<std::string>& argv) {
         j.update({{"ttft_us", r.ttft_us}, {"tpot_us", r.tpot_us}, {"tokens_per_s", r.tokens_per_s},
                   {"fits", r.fits}, {"memory_bytes", r.memory_bytes}, {"usable_bytes", r.usable_bytes}});
         j["tokens_per_dollar"] = r.tokens_per_dollar ? nlohmann::json(*r.tokens_per_dollar) : nlohmann::json();
+        if (i < bands.size())
+          j["interval"] = {{"ttft_us", {bands[i].ttft_lo, bands[i].ttft_hi}},
+                           {"tpot_us", {bands[i].tpot_lo, bands[i].tpot_hi}},
+                           {"extrapolated", bands[i].extrapolated},
+                           {"notes", bands[i].notes}};
       } else {
         j["error"] = r.error;
       }
@@ -124,7 +153,13 @@ int cmd_whatif(const std::vector<std::string>& argv) {
       t.add({std::to_string(i + 1), r.gpu, std::to_string(r.tp), "-", "-", "-", "-", "-", "cannot run (below)"});
       continue;
     }
-    t.add({std::to_string(i + 1), r.gpu, std::to_string(r.tp), fmt(r.ttft_us / 1000, 4), fmt(r.tpot_us / 1000, 4),
+    auto with_band = [&](double v, double lo, double hi) {
+      return i < bands.size() ? fmt(v / 1000, 4) + " (" + fmt(lo / 1000, 3) + "-" + fmt(hi / 1000, 3) + ")" + (bands[i].extrapolated ? "*" : "")
+                              : fmt(v / 1000, 4);
+    };
+    const Band b = i < bands.size() ? bands[i] : Band{};
+    t.add({std::to_string(i + 1), r.gpu, std::to_string(r.tp), with_band(r.ttft_us, b.ttft_lo, b.ttft_hi),
+           with_band(r.tpot_us, b.tpot_lo, b.tpot_hi),
            fmt(r.tokens_per_s, 4), per_dollar(r.tokens_per_dollar), human(r.memory_bytes, "B"),
            r.fits ? "yes" : "NO (" + human(r.usable_bytes, "B") + " usable)"});
   }
@@ -142,6 +177,12 @@ int cmd_whatif(const std::vector<std::string>& argv) {
     << t.text();
   for (const auto& r : rows)
     if (!r.error.empty()) o << r.gpu << ": " << r.error << "\n";
+  if (!bands.empty()) {
+    o << "\n(lo-hi): every kernel at its 10th / 90th percentile held-out error; * = extrapolated:\n";
+    for (size_t i = 0; i < rows.size() && i < bands.size(); ++i)
+      for (const auto& n : bands[i].notes)
+        if (n.rfind("extrapolated", 0) == 0) o << "  " << rows[i].gpu << ": " << n << "\n";
+  }
   if (!sens.empty()) o << "\nsensitivity of " << sens.front().gpu << " (tp " << rows.front().tp << "):\n" << s.text();
   emit(o.str());
   return 0;

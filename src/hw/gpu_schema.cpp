@@ -150,7 +150,7 @@ std::string group_of(const std::string& key) {
   return dot == std::string::npos ? "" : key.substr(0, dot);
 }
 
-const char* const kArchitectures[] = {"volta", "turing", "ampere", "ada", "hopper", "blackwell"};
+const char* const kArchitectures[] = {"pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell"};
 
 // Cross-field rules the unit parser cannot see; each error points at the value that breaks the rule.
 void check_consistency(const GpuSpec& g, const RawSpec& raw) {
@@ -162,7 +162,7 @@ void check_consistency(const GpuSpec& g, const RawSpec& raw) {
   for (const char* a : kArchitectures) known_arch |= g.architecture == a;
   if (!known_arch)
     throw InputError(where("architecture"), "unknown architecture '" + g.architecture +
-                                                "'; expected one of: volta, turing, ampere, ada, hopper, blackwell");
+                                                "'; expected one of: pascal, volta, turing, ampere, ada, hopper, blackwell");
   if (g.sustained_clock_mhz > g.boost_clock_mhz)
     throw InputError(where("clock.sustained"), "sustained clock is above the boost clock; lower clock.sustained");
   if (g.smem_per_block_bytes > g.smem_per_sm_bytes)

@@ -16,7 +16,7 @@ struct GpuSpec {
   // Identity.
   std::string name;          ///< catalogue key, e.g. "h100-sxm" (file stem, or the path given on the command line)
   std::string full_name;     ///< marketing name, e.g. "NVIDIA H100 SXM5 80GB"
-  std::string architecture;  ///< "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell"
+  std::string architecture;  ///< "pascal" | "volta" | "turing" | "ampere" | "ada" | "hopper" | "blackwell"
   int compute_capability = 0;  ///< e.g. 90
   std::string source_file;     ///< YAML file it came from (for error messages and `loom gpus show`)
 

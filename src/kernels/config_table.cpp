@@ -56,7 +56,7 @@ std::vector<std::string> string_list(const std::string& file, const YAML::Node& 
   return out;
 }
 
-const std::set<std::string> kArchs = {"volta", "turing", "ampere", "ada", "hopper", "blackwell"};
+const std::set<std::string> kArchs = {"pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell"};
 
 void check_arch(const std::string& file, const YAML::Node& n, const std::string& a) {
   if (!kArchs.count(a))

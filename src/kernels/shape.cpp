@@ -26,6 +26,12 @@ class Params {
     // kernels, loom's own, or (gemm dtype=fp8 only) the CUTLASS w8a8 scaled GEMM that vLLM and SGLang run. The
     // learned model's efficiency depends on it; the analytical demand only for cutlass (its own tile dispatch).
     keys.push_back("impl");
+    // l2=cold|warm: the cache state the kernel meets. cold (the default): its inputs come from DRAM, as loom's own
+    // sweeps measure them after an L2 flush; warm: what it reads was just touched (the same op repeated in a loop,
+    // or a kernel reading what the previous one wrote), as most public profiles measured.
+    keys.push_back("l2");
+    if (auto it = spec.params.find("l2"); it != spec.params.end() && it->second != "cold" && it->second != "warm")
+      throw InputError(spec.where, "l2=" + it->second + " is not a cache state; use cold or warm");
     if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second != "library" &&
                                             it->second != "torch" && it->second != "loom" && it->second != "cutlass")
       throw InputError(spec.where,
@@ -169,6 +175,7 @@ std::string family_name(Family f) { return family_names()[static_cast<int>(f)]; 
 KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
   KernelShape s;
   s.where = spec.where;
+  if (auto it = spec.params.find("l2"); it != spec.params.end()) s.l2_warm = it->second == "warm";
   int idx = -1;
   for (size_t i = 0; i < family_names().size(); ++i)
     if (family_names()[i] == spec.family) idx = static_cast<int>(i);

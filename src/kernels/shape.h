@@ -24,6 +24,7 @@ std::string family_name(Family f);
 struct KernelShape {
   Family family = Family::gemm;
   std::string where;                  ///< KernelSpec::where, for error messages
+  bool l2_warm = false;               ///< l2=warm: inputs were just touched (default cold: from DRAM)
   Dtype dtype = Dtype::bf16;          ///< input dtype
   Dtype out_dtype = Dtype::bf16;      ///< output dtype (gemm fp32/tf32 -> fp32, fp8 -> bf16)
   std::optional<std::string> config;  ///< pinned tile config (config=), validated later against the config space

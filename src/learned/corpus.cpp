@@ -33,6 +33,11 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
       m.spec = r.spec;
       // loom-bench wrote fp8 GEMMs as dtype=fp8_e4m3 (its own type name); the vocabulary's name is fp8.
       if (auto p = m.spec.find("dtype=fp8_e4m3"); p != std::string::npos) m.spec.replace(p, 14, "dtype=fp8");
+      // A corpus measured without an L2 flush (public profiles: `#l2=warm`; loom's --warm sweeps: `#flush=none`)
+      // measured warm kernels: say so in the spec, so the model learns the cache state as an input.
+      const auto l2 = c.meta.find("l2"), flush = c.meta.find("flush");
+      const bool warm = (l2 != c.meta.end() && l2->second == "warm") || (flush != c.meta.end() && flush->second == "none");
+      if (warm && m.spec.find(" l2=") == std::string::npos) m.spec += " l2=warm";
       m.impl = r.impl;
       m.median_us = r.median_us;
       m.spread_pct = r.spread_pct;

@@ -94,6 +94,7 @@ Dataset build_dataset(const std::vector<Measurement>& rows, const Catalog& catal
       s.m = m;
       s.target = std::log(m.median_us / s.ceiling_us);
       s.shape_group = shape_group(spec);
+      s.architecture = it->second.architecture;
       ds.samples.push_back(std::move(s));
     } catch (const InputError& e) {
       ++ds.skipped[e.detail().substr(0, 80)];

@@ -35,6 +35,7 @@ struct Sample {
   double analytical_us = 0;  ///< pure analytical prediction
   double roofline_us = 0;    ///< classic roofline: max(FLOP / peak, compulsory bytes / DRAM bandwidth)
   uint64_t shape_group = 0;  ///< hash of family + shape without config: all configs of a shape share a split side
+  std::string architecture;  ///< the measured GPU's architecture (cross-architecture splits, coverage)
 };
 
 struct Dataset {

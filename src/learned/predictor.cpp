@@ -1,6 +1,7 @@
 // Predictor: analytical analysis + learned correction.
 #include "learned/predictor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <exception>
@@ -9,6 +10,7 @@
 
 #include "core/error.h"
 #include "hw/catalog.h"
+#include "analytical/features.h"
 #include "learned/dataset.h"
 
 namespace loom {
@@ -33,6 +35,18 @@ Predictor::Predictor(const std::string& mode, const std::string& models_dir) {
   const std::string dir = models_dir.empty() ? default_model_dir() : models_dir;
   if (!models_dir.empty() || std::filesystem::exists(dir + "/model.json"))
     model_ = std::make_shared<EfficiencyModel>(EfficiencyModel::load(dir));
+  if (!model_) return;
+  // A model trained before features were appended still predicts: its features are found by name. A feature it
+  // needs that loom no longer computes is an error (retrain).
+  std::vector<std::string> now = analysis_feature_names();
+  for (const auto& n : impl_feature_names()) now.push_back(n);
+  if (model_->feature_names() == now) return;
+  for (const auto& n : model_->feature_names()) {
+    auto it = std::find(now.begin(), now.end(), n);
+    if (it == now.end())
+      throw InputError(dir, "the efficiency model uses feature '" + n + "', which loom no longer computes; retrain with `loom train`");
+    remap_.push_back(size_t(it - now.begin()));
+  }
 }
 
 std::vector<float> Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
@@ -40,6 +54,11 @@ std::vector<float> Predictor::features(const Prediction& p, const GpuSpec& gpu, 
   const std::string impl_cls =
       impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
   Sample s = make_sample(p.analysis, gpu, impl_cls);
+  if (!remap_.empty()) {  // a model trained on an older feature list: its features, found by name
+    std::vector<float> x(remap_.size());
+    for (size_t i = 0; i < remap_.size(); ++i) x[i] = s.x[remap_[i]];
+    s.x = std::move(x);
+  }
   if (s.x.size() != model_->feature_names().size())
     throw InputError(default_model_dir(), "the efficiency model was trained on " +
                                               std::to_string(model_->feature_names().size()) + " features, loom now computes " +

@@ -43,6 +43,8 @@ class Predictor {
   /// path (single, batch) goes through it, so corrections added here (clamps) apply everywhere.
   static void apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio);
   std::shared_ptr<EfficiencyModel> model_;
+  /// When the model was trained on an older feature list: for each of its features, the index in today's vector.
+  std::vector<size_t> remap_;
 };
 
 /// Default directory of the committed efficiency model.

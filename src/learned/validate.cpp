@@ -32,7 +32,7 @@ double learned_latency_us(const EfficiencyModel& model, const Sample& s) {
   return r ? s.ceiling_us * std::exp(*r) : s.analytical_us;
 }
 
-std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::string& train_gpu) {
+std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::string& train_gpu, bool leave_one_gpu_out) {
   std::vector<Split> out;
   // Public data sets with their own train/test protocol (corpus `#dataset=`): their train rows join the shapes
   // split's training side (so the committed model learns from them), their test rows are tested only by their own
@@ -75,19 +75,57 @@ std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::stri
         (ds.samples[i].m.sms == p ? sp.test : sp.train).push_back(i);
     out.push_back(sp);
   }
-  // Every other GPU: trained on the training GPU only.
-  std::set<std::string> others;
+  // Every other GPU of the training GPU's architecture: trained on the training GPU only. (GPUs of other
+  // architectures are tested by the arch: splits, which train on everything else.)
+  std::string train_arch;
+  std::set<std::string> others, all_gpus, archs;
   for (const auto& s : ds.samples)
-    if (s.m.gpu_key != train_gpu && s.m.dataset.empty()) others.insert(s.m.gpu_key);
+    if (s.m.gpu_key == train_gpu) train_arch = s.architecture;
+  for (const auto& s : ds.samples) {
+    if (!s.m.dataset.empty()) continue;  // data sets with their own protocol are tested by their dataset: split
+    all_gpus.insert(s.m.gpu_key);
+    archs.insert(s.architecture);
+    if (s.m.gpu_key != train_gpu && s.architecture == train_arch) others.insert(s.m.gpu_key);
+  }
+  // Only loom's own sweeps are tested here (imported public rows, traces/public/, measure other ops and impls;
+  // the arch: splits test them).
+  auto is_public = [](const Sample& s) { return s.m.source.find("/public/") != std::string::npos; };
+  // Rows a split may train on: everything but the test rows of data sets with their own protocol.
+  auto trainable = [&](size_t i) { return ds.samples[i].m.dataset_split != "test"; };
+  auto testable = [&](size_t i) { return ds.samples[i].m.dataset.empty(); };
   for (const auto& g : others) {
-    Split sp{"gpu:" + g, "trained on " + train_gpu + " only (all partitions); tested on " + g, {}, {}};
+    Split sp{"gpu:" + g, "trained on " + train_gpu + " only (all partitions); tested on " + g + "'s own sweeps", {}, {}};
     for (size_t i = 0; i < ds.samples.size(); ++i) {
       if (!ds.samples[i].m.dataset.empty()) continue;
       if (ds.samples[i].m.gpu_key == train_gpu) sp.train.push_back(i);
-      else if (ds.samples[i].m.gpu_key == g) sp.test.push_back(i);
+      else if (ds.samples[i].m.gpu_key == g && !is_public(ds.samples[i])) sp.test.push_back(i);
     }
     out.push_back(sp);
   }
+  // Leave one architecture out: what a GPU of an architecture loom never measured gets.
+  for (const auto& a : archs) {
+    Split sp{"arch:" + a, "trained on every architecture but " + a + "; tested on " + a, {}, {}};
+    for (size_t i = 0; i < ds.samples.size(); ++i) {
+      if (ds.samples[i].architecture == a) {
+        if (testable(i)) sp.test.push_back(i);
+      } else if (trainable(i)) {
+        sp.train.push_back(i);
+      }
+    }
+    out.push_back(sp);
+  }
+  if (leave_one_gpu_out)
+    for (const auto& g : all_gpus) {
+      Split sp{"lgo:" + g, "trained on every GPU but " + g + "; tested on " + g, {}, {}};
+      for (size_t i = 0; i < ds.samples.size(); ++i) {
+        if (ds.samples[i].m.gpu_key == g) {
+          if (testable(i)) sp.test.push_back(i);
+        } else if (trainable(i)) {
+          sp.train.push_back(i);
+        }
+      }
+      out.push_back(sp);
+    }
   for (auto& [name, d] : datasets) out.push_back(std::move(d));
   return out;
 }
@@ -95,6 +133,9 @@ std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::stri
 ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, const TrainOptions& opt,
                           const EfficiencyModel* shapes_model, const std::function<void(const std::string&)>& progress) {
   ValidationReport rep;
+  EfficiencyModel last_model;
+  std::vector<size_t> last_train;
+  std::vector<std::string> last_masked;
   for (const auto& sp : splits) {
     // A data set with test rows only (held-out measurements, e.g. traces/heldout/) is a check of the committed
     // model itself: nothing is trained for it.
@@ -104,15 +145,20 @@ ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, c
     if (progress)
       progress("split " + sp.name + (reuse ? ": committed model on " + std::to_string(sp.test.size()) + " held-out kernels"
                                            : ": training on " + std::to_string(sp.train.size()) + " kernels"));
-    EfficiencyModel trained;
     const EfficiencyModel* model = shapes_model;
     if (!reuse) {
+      // Splits with the same training rows and options (the gpu: splits all train on one GPU) share one model.
       TrainOptions o = opt;
       o.masked_features.insert(o.masked_features.end(), sp.masked_features.begin(), sp.masked_features.end());
-      trained = EfficiencyModel::train(ds, sp.train, o);
-      model = &trained;
+      if (sp.train != last_train || last_model.empty() || o.masked_features != last_masked) {
+        last_model = EfficiencyModel::train(ds, sp.train, o);
+        last_train = sp.train;
+        last_masked = o.masked_features;
+      }
+      model = &last_model;
     }
-    const bool keep_points = sp.name == "shapes" || sp.name.rfind("gpu:", 0) == 0 || sp.name.rfind("dataset:", 0) == 0;
+    const bool keep_points = sp.name == "shapes" || sp.name.rfind("gpu:", 0) == 0 || sp.name.rfind("arch:", 0) == 0 ||
+                             sp.name.rfind("dataset:", 0) == 0;
     using Key = std::tuple<std::string, std::string, int>;
     std::map<Key, std::array<std::vector<double>, 4>> by_group;  // roofline, analytical, learned, measured
     std::array<std::vector<double>, 4> all;

@@ -36,7 +36,7 @@ struct GroupResult {
 };
 
 struct SplitResult {
-  std::string split;        ///< "shapes" | "partition:<sms>" | "gpu:<key>"
+  std::string split;        ///< "shapes" | "partition:<sms>" | "gpu:<key>" | "arch:<a>" | "lgo:<key>"
   std::string description;  ///< what was trained on and what was tested
   ErrorStats roofline, analytical, learned;  ///< over the whole test side
   std::string model_fingerprint;
@@ -61,7 +61,11 @@ struct Split {
   std::vector<size_t> train, test;
   std::vector<std::string> masked_features;  ///< held constant when training this split's model
 };
-std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::string& train_gpu = "h200");
+/// Cross-GPU splits: "gpu:<key>" trains on `train_gpu` only and tests a GPU of the same architecture;
+/// "arch:<a>" trains on every other architecture and tests architecture a (leave-one-architecture-out);
+/// with `leave_one_gpu_out`, "lgo:<key>" trains on every other GPU and tests that one (one training per GPU).
+std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::string& train_gpu = "h200",
+                               bool leave_one_gpu_out = false);
 
 /// Trains one model per split and evaluates it (learned latency = ceiling * exp(predicted log ratio)).
 /// If `shapes_model` is given, it is used for the shapes split instead of training one.

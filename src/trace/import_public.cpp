@@ -1,155 +1,168 @@
-// Public per-kernel measurements -> loom corpus files. Today: PipeWeave's fp8 GEMM sets (zksainx/pipeweave,
-// dataset/gemm_fp8_{train,test}.csv, Apache-2.0): vLLM's CUTLASS w8a8 scaled GEMM with per-token x per-channel
-// scales, one mean duration per shape and GPU. Provenance: traces/README.md ("Public data").
+// The dispatch table of public formats and what every reader shares: header detection, strict field parsing,
+// grouping rows per GPU and writing one corpus per (source, GPU, input file).
 #include "trace/import_public.h"
 
+#include <algorithm>
 #include <cmath>
-#include <map>
-#include <set>
+#include <filesystem>
 
 #include "core/error.h"
-#include "trace/gpu_names.h"
-#include "trace/text_io.h"
 
 namespace loom {
-namespace {
 
-/// Columns a PipeWeave fp8 GEMM file must have (it has more: its own analytical features, which loom ignores).
-const std::vector<std::string> kPipeweaveFp8Cols = {"M", "N", "K", "avg_duration", "hardware"};
+PublicFormat neusight_format();       // import_neusight.cpp
+PublicFormat vidur_mlp_format();      // import_vidur.cpp
+PublicFormat pipeweave_moe_format();  // import_pipeweave_moe.cpp
+PublicFormat pipeweave_fp8_format();  // import_pipeweave_fp8.cpp
 
-std::string infer_split(const std::string& path, const std::string& split) {
-  if (!split.empty()) return split;
-  const std::string base = path.substr(path.find_last_of('/') + 1);
-  const bool train = base.find("train") != std::string::npos, test = base.find("test") != std::string::npos;
-  if (train == test)
-    throw InputError(path, "cannot tell from the file name whether it is a train or test set; pass --split train|test");
-  return train ? "train" : "test";
+const std::vector<PublicFormat>& public_formats() {
+  // One line per format. The coordinator adds the PipeWeave fp8 GEMM and collective readers here.
+  static const std::vector<PublicFormat> table = {
+      neusight_format(),
+      vidur_mlp_format(),
+      pipeweave_moe_format(),
+      pipeweave_fp8_format(),
+  };
+  return table;
 }
 
-/// The catalogue key of PipeWeave's `hardware` column ("NVIDIA H100" is PipeWeave's SXM H100: 132 SMs, 3.35 TB/s in
-/// its hardware/H100.json).
-std::string pipeweave_gpu(const GpuNameTable& names, const std::string& hw, const std::string& where) {
-  static const std::map<std::string, std::string> own = {{"NVIDIA H100", "h100-sxm"}};
-  if (auto it = own.find(hw); it != own.end()) return it->second;
-  if (auto k = names.key_for(hw)) return *k;
-  throw InputError(where, "field hardware: GPU '" + hw + "' is not in traces/gpu_names.tsv; add a line for it");
-}
-
-void read_pipeweave_fp8(const std::string& path, const std::string& text, const std::vector<std::string>& header,
-                        const std::string& split, std::map<std::string, Corpus>& by_gpu, size_t& rows) {
-  std::map<std::string, size_t> col;
-  for (size_t i = 0; i < header.size(); ++i)
-    if (!col.emplace(header[i], i).second) throw InputError(path + ":1", "duplicate column '" + header[i] + "'");
-  const GpuNameTable names = GpuNameTable::load_default();
-  std::set<std::string> seen;
-  size_t pos = text.find('\n') + 1, line_no = 1;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    std::string_view line(text.data() + pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
-    const std::string where = path + ":" + std::to_string(line_no);
-    const std::vector<std::string> f = trace_io::split_csv(line, where);
-    if (f.size() != header.size())
-      throw InputError(where, std::to_string(f.size()) + " fields, the header has " + std::to_string(header.size()));
-    auto size = [&](const char* name) {
-      auto v = trace_io::parse_i64(f[col.at(name)]);
-      if (!v || *v <= 0 || *v > (int64_t{1} << 24))
-        throw InputError(where, std::string("field ") + name + ": '" + f[col.at(name)] +
-                                    "' is not a positive integer up to 2^24");
-      return *v;
-    };
-    const int64_t m = size("M"), n = size("N"), k = size("K");
-    auto us = trace_io::parse_f64(f[col.at("avg_duration")]);
-    if (!us || !std::isfinite(*us) || *us <= 0 || *us > 1e7)
-      throw InputError(where, "field avg_duration: '" + f[col.at("avg_duration")] +
-                                  "' is not a duration in microseconds (> 0, finite)");
-    const std::string& hw = f[col.at("hardware")];
-    const std::string key = pipeweave_gpu(names, hw, where);
-    const std::string spec = "gemm m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
-                             " dtype=fp8 scales=rowwise impl=cutlass";
-    if (!seen.insert(key + "|" + spec).second)
-      throw InputError(where, "duplicate row: " + spec + " on " + hw + " appears twice in this file");
-    Corpus& co = by_gpu[key + "/" + split];
-    if (co.rows.empty()) {
-      co.gpu = hw, co.gpu_key = key;
-      co.meta["dataset"] = "pipeweave-gemm-fp8";
-      co.meta["dataset_split"] = split;
-      co.meta["source"] = "github.com/zksainx/pipeweave " + path.substr(path.find_last_of('/') + 1) +
-                          " (Apache-2.0); see traces/README.md";
-      co.meta["statistic"] = "PipeWeave's avg_duration (mean of its runs); reps and spread not published";
-      co.meta["kernel"] = "vLLM cutlass_scaled_mm (CUTLASS 3.x sm90 w8a8 fp8, per-token x per-channel scales)";
-    }
-    CorpusRow r;
-    r.case_id = static_cast<int64_t>(co.rows.size()) + 1;
-    r.family = "gemm", r.spec = spec, r.impl = "cutlass";
-    r.kernels = "cutlass_scaled_mm";
-    r.reps = 1;
-    r.median_us = r.p10_us = r.p90_us = *us;
-    r.spread_pct = 0;
-    r.event_median_us = NAN;
-    co.rows.push_back(std::move(r));
-    ++rows;
-  }
-}
-
-void import_one(const std::string& path, std::string text, const std::string& split,
-                std::map<std::string, Corpus>& by_gpu, PublicImport& out);
-
-}  // namespace
-
-const std::vector<std::string>& public_sources() {
-  static const std::vector<std::string> s = {"pipeweave"};
-  return s;
-}
-
-PublicImport import_public(const std::string& source, const std::vector<std::string>& files, const std::string& split) {
-  if (source != "pipeweave")
-    throw InputError("--from", "unknown public source '" + source + "'; supported: pipeweave");
-  if (!split.empty() && split != "train" && split != "test")
-    throw InputError("--split", "'" + split + "' is not a split; use train or test");
-  PublicImport out;
-  std::map<std::string, Corpus> by_gpu;
-  for (const auto& path : files) import_one(path, trace_io::read_all(path, size_t(1) << 30), split, by_gpu, out);
-  for (auto& [k, co] : by_gpu) out.corpora.push_back(std::move(co));
-  return out;
-}
-
-PublicImport import_public_text(const std::string& name, std::string text, const std::string& split) {
-  PublicImport out;
-  std::map<std::string, Corpus> by_gpu;
-  import_one(name, std::move(text), split, by_gpu, out);
-  for (auto& [k, co] : by_gpu) out.corpora.push_back(std::move(co));
+std::vector<std::string> public_sources() {
+  std::vector<std::string> out;
+  for (const auto& f : public_formats()) out.push_back(f.source);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
 namespace {
 
-void import_one(const std::string& path, std::string text, const std::string& split,
-                std::map<std::string, Corpus>& by_gpu, PublicImport& out) {
-  {
-    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // UTF-8 byte-order mark
-    const size_t eol = text.find('\n');
-    std::string first = text.substr(0, eol);
-    if (!first.empty() && first.back() == '\r') first.pop_back();
-    const std::vector<std::string> header = trace_io::split_csv(first, path + ":1");
-    bool fp8 = true;
-    for (const auto& c : kPipeweaveFp8Cols) {
-      bool found = false;
-      for (const auto& h : header) found = found || h == c;
-      fp8 = fp8 && found;
-    }
-    if (!fp8 || eol == std::string::npos)
-      throw InputError(path + ":1", "not a PipeWeave file loom reads: expected a header with the columns "
-                                    "M,N,K,avg_duration,hardware (dataset/gemm_fp8_{train,test}.csv)");
-    read_pipeweave_fp8(path, text, header, infer_split(path, split), by_gpu, out.rows);
-    out.format = "pipeweave-gemm-fp8";
+PublicImport import_from(const std::string& source, trace_io::LineReader& r, const PublicImportContext& ctx) {
+  const auto sources = public_sources();
+  if (std::find(sources.begin(), sources.end(), source) == sources.end()) {
+    std::string list;
+    for (const auto& s : sources) list += (list.empty() ? "" : ", ") + s;
+    throw InputError("--from", "unknown source '" + source + "'; use one of " + list);
   }
+  std::string line;
+  if (!r.next(line)) throw InputError(r.name() + ":1", "empty file; expected a " + source + " CSV header");
+  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 BOM (spreadsheet exports write one)
+  const auto header = trace_io::split_csv(line, r.where());
+  std::vector<std::string> sorted = header;
+  std::sort(sorted.begin(), sorted.end());
+  if (auto d = std::adjacent_find(sorted.begin(), sorted.end()); d != sorted.end())
+    throw InputError(r.where(), "duplicate column '" + d->substr(0, 60) + "' in the CSV header; fix the header");
+  std::string hints;
+  for (const auto& f : public_formats()) {
+    if (f.source != source) continue;
+    hints += (hints.empty() ? "" : " or ") + f.header_hint;
+    if (!f.matches(header)) continue;
+    PublicImport out;
+    out.source = source;
+    out.format = f.name;
+    std::filesystem::path p(r.name());
+    out.stem = p.stem().string();
+    if (out.stem.size() > 4 && out.stem.substr(out.stem.size() - 4) == ".csv") out.stem.resize(out.stem.size() - 4);
+    f.read(r, header, ctx, out);
+    if (out.rows_in == 0) throw InputError(r.where(), "no data rows after the header; the file is empty or truncated");
+    return out;
+  }
+  throw InputError(r.name() + ":1", "header '" + line.substr(0, 60) + "' is no " + source +
+                                        " format loom reads; expected a header starting " + hints);
 }
 
 }  // namespace
 
+PublicImport import_public_file(const std::string& source, const std::string& path, const PublicImportContext& ctx) {
+  trace_io::LineReader r = trace_io::LineReader::open_file(path);
+  PublicImportContext c = ctx;
+  c.file = path;
+  return import_from(source, r, c);
+}
+
+PublicImport import_public_text(const std::string& source, std::string_view text, const std::string& name,
+                                const PublicImportContext& ctx) {
+  trace_io::LineReader r = trace_io::LineReader::from_text(text, name);
+  PublicImportContext c = ctx;
+  c.file = name;
+  return import_from(source, r, c);
+}
+
+Corpus& PublicImport::corpus_for(const std::string& gpu_key, const std::string& device_name,
+                                 const PublicImportContext& ctx, const std::map<std::string, std::string>& meta) {
+  auto it = by_gpu.find(gpu_key);
+  if (it != by_gpu.end()) return it->second;
+  Corpus c;
+  c.meta = meta;
+  c.meta["source"] = source;
+  c.meta["source_format"] = format;
+  c.meta["source_file"] = std::filesystem::path(ctx.file).filename().string();
+  c.gpu = device_name;
+  c.gpu_key = gpu_key;
+  c.sms = ctx.sms_for ? ctx.sms_for(gpu_key) : 0;
+  return by_gpu.emplace(gpu_key, std::move(c)).first->second;
+}
+
+void PublicImport::add(Corpus& c, CorpusRow row) {
+  auto [it, fresh] = seen_[c.gpu_key].emplace(row.spec + "|" + row.impl, row.case_id);
+  if (!fresh) {
+    ++skipped["same kernel spec as an earlier row (first kept)"];
+    return;
+  }
+  c.rows.push_back(std::move(row));
+}
+
+std::vector<std::string> write_public_import(const PublicImport& imp, const std::string& out_dir) {
+  std::vector<std::string> paths;
+  for (const auto& [key, corpus] : imp.by_gpu) {
+    if (corpus.rows.empty()) continue;
+    std::filesystem::path dir = std::filesystem::path(out_dir) / imp.source / key;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw InputError(dir.string(), "cannot create directory: " + ec.message() + "; check --out");
+    const std::string path = (dir / (imp.stem + ".corpus.csv.gz")).string();
+    write_corpus(corpus, path);
+    paths.push_back(path);
+  }
+  return paths;
+}
+
+namespace public_io {
+
+size_t column(const std::vector<std::string>& header, const std::string& name, const std::string& where) {
+  auto it = std::find(header.begin(), header.end(), name);
+  if (it == header.end()) throw InputError(where, "CSV header lacks column '" + name + "'; is this the right file?");
+  return size_t(it - header.begin());
+}
+
+double positive_number(const std::string& field, const std::string& name, const std::string& where) {
+  auto v = trace_io::parse_f64(field);
+  // parse_f64 is strict (whole field); it still takes "nan"/"inf" and hex, which no measurement is.
+  const bool hex = field.find_first_of("xX") != std::string::npos;
+  if (!v || hex || !std::isfinite(*v) || *v <= 0)
+    throw InputError(where, name + " '" + field.substr(0, 40) + "' is not a positive number; fix the row");
+  return *v;
+}
+
+int64_t positive_int(const std::string& field, const std::string& name, const std::string& where) {
+  auto v = trace_io::parse_i64(field);
+  if (!v || *v <= 0 || *v > (int64_t(1) << 40))
+    throw InputError(where, name + " '" + field.substr(0, 40) + "' is not a positive integer (<= 2^40); fix the row");
+  return *v;
+}
+
+bool boolean(const std::string& field, const std::string& name, const std::string& where) {
+  if (field == "True" || field == "true") return true;
+  if (field == "False" || field == "false") return false;
+  throw InputError(where, name + " '" + field.substr(0, 40) + "' is not True or False; fix the row");
+}
+
+std::vector<std::string> row_fields(const std::string& line, size_t width, const std::string& where) {
+  auto f = trace_io::split_csv(line, where);
+  if (f.size() != width)
+    throw InputError(where, "row has " + std::to_string(f.size()) + " fields, the header has " +
+                                std::to_string(width) + "; the file is truncated or malformed");
+  return f;
+}
+
+}  // namespace public_io
 }  // namespace loom

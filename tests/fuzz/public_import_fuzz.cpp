@@ -1,22 +1,33 @@
-// Fuzz target: arbitrary bytes -> the public-data importer (PipeWeave CSV) -> the corpus writer's text. Only
-// InputError may escape; anything else (other exceptions, crashes, sanitizer reports) is a bug.
+// Fuzz target: arbitrary bytes through every public-format reader of `loom trace import --from` (NeuSight, Vidur,
+// PipeWeave), with file names that select a GPU. The only exception allowed out is loom::InputError.
+#include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <string>
+#include <string_view>
 
 #include "core/error.h"
 #include "trace/import_public.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string text(reinterpret_cast<const char*>(data), size);
-  try {
-    loom::PublicImport r = loom::import_public_text("fuzz_train.csv", text, "");
-    for (const auto& co : r.corpora) {
-      for (const auto& row : co.rows)
-        if (!(row.median_us > 0)) std::abort();  // a non-positive time must have been refused
-      (void)loom::format_corpus(co);
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  static const loom::GpuNameTable names = [] {
+    loom::GpuNameTable t;
+    t.add("Tesla T4", "t4");
+    t.add("NVIDIA L4", "l4");
+    return t;
+  }();
+  loom::PublicImportContext ctx;
+  ctx.names = &names;
+  ctx.sms_for = [](const std::string&) { return int64_t(40); };
+  static const char* const kFiles[][2] = {{"neusight", "test-bmm.csv"},
+                                          {"vidur", "compute/a100/meta-llama/Llama-2-7b-hf/mlp.csv"},
+                                          {"pipeweave", "moe_dse_H800_99.csv"},
+                                          {"pipeweave", "unknown.csv"}};
+  for (const auto& f : kFiles) {
+    try {
+      loom::PublicImport imp = loom::import_public_text(f[0], text, f[1], ctx);
+      for (const auto& [key, corpus] : imp.by_gpu) (void)loom::format_corpus(corpus);
+    } catch (const loom::InputError&) {
     }
-  } catch (const loom::InputError&) {
   }
   return 0;
 }

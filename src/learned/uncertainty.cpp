@@ -1,0 +1,142 @@
+// Coverage of the training corpus and held-out error bands (coverage.json), and the per-prediction assessment.
+#include "learned/uncertainty.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "learned/model.h"
+
+namespace loom {
+namespace {
+
+ResidualBand band(std::vector<double> r) {
+  ResidualBand b;
+  b.n = r.size();
+  if (r.empty()) return b;
+  std::sort(r.begin(), r.end());
+  auto q = [&](double p) {
+    const double pos = p * double(r.size() - 1);
+    const size_t i = size_t(pos);
+    const double f = pos - double(i);
+    return i + 1 < r.size() ? r[i] * (1 - f) + r[i + 1] * f : r[i];
+  };
+  b.lo = q(0.1);
+  b.hi = q(0.9);
+  return b;
+}
+
+nlohmann::json band_json(const ResidualBand& b) { return {{"n", b.n}, {"log_lo", b.lo}, {"log_hi", b.hi}}; }
+
+ResidualBand band_from(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object() || !j.contains("n") || !j.contains("log_lo") || !j.contains("log_hi"))
+    throw InputError(where, "malformed residual band; retrain with `loom train`");
+  return {j["n"].get<size_t>(), j["log_lo"].get<double>(), j["log_hi"].get<double>()};
+}
+
+}  // namespace
+
+Coverage Coverage::from(const Dataset& ds, const ValidationReport& rep) {
+  Coverage c;
+  for (const auto& s : ds.samples) {
+    auto& f = c.families[s.m.family];
+    f.architectures.insert(s.architecture);
+    f.gpus.insert(s.m.gpu_key);
+    f.impls.insert(impl_class(s.m.impl));
+    ++f.kernels;
+  }
+  std::map<std::string, std::vector<double>> shapes, arch;
+  for (const auto& p : rep.points) {
+    if (!(p.learned_us > 0) || !(p.measured_us > 0)) continue;
+    const double r = std::log(p.measured_us / p.learned_us);
+    if (p.split == "shapes") shapes[p.family].push_back(r);
+    else if (p.split.rfind("arch:", 0) == 0) arch[p.family].push_back(r);
+  }
+  for (auto& [fam, f] : c.families) {
+    f.shapes = band(shapes[fam]);
+    f.unseen_arch = band(arch[fam]);
+  }
+  return c;
+}
+
+void Coverage::save(const std::string& dir) const {
+  nlohmann::json j;
+  j["schema"] = "loom-coverage 1";
+  for (const auto& [fam, f] : families)
+    j["families"][fam] = {{"architectures", f.architectures}, {"gpus", f.gpus},          {"impls", f.impls},
+                          {"kernels", f.kernels},             {"shapes", band_json(f.shapes)},
+                          {"unseen_architecture", band_json(f.unseen_arch)}};
+  std::ofstream(std::filesystem::path(dir) / "coverage.json") << j.dump(1) << "\n";
+}
+
+Coverage Coverage::load(const std::string& dir) {
+  const std::string path = (std::filesystem::path(dir) / "coverage.json").string();
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "missing; retrain with `loom train` (it writes the coverage the interval needs)");
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "loom-coverage 1" || !j.contains("families"))
+    throw InputError(path, "malformed coverage file; retrain with `loom train`");
+  Coverage c;
+  try {
+    for (const auto& [fam, f] : j["families"].items()) {
+      FamilyCoverage fc;
+      fc.architectures = f.at("architectures").get<std::set<std::string>>();
+      fc.gpus = f.at("gpus").get<std::set<std::string>>();
+      fc.impls = f.at("impls").get<std::set<std::string>>();
+      fc.kernels = f.at("kernels").get<size_t>();
+      fc.shapes = band_from(f.at("shapes"), path);
+      fc.unseen_arch = band_from(f.at("unseen_architecture"), path);
+      c.families[fam] = std::move(fc);
+    }
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(path, "malformed coverage file; retrain with `loom train`");
+  }
+  return c;
+}
+
+Uncertainty assess(const Coverage& cov, const std::string& family, const std::string& architecture,
+                   const std::string& gpu_key, const std::string& impl, double latency_us) {
+  Uncertainty u;
+  auto it = cov.families.find(family);
+  if (it == cov.families.end()) {
+    // No measured kernel of the family: the analytical model alone, which validation puts within 2x.
+    u.extrapolated = true;
+    u.reasons.push_back("extrapolated: no measured " + family + " kernels");
+    u.lo_us = latency_us * 0.5;
+    u.hi_us = latency_us * 2.0;
+    return u;
+  }
+  const FamilyCoverage& f = it->second;
+  ResidualBand b = f.shapes;
+  if (!f.architectures.count(architecture)) {
+    u.extrapolated = true;
+    u.reasons.push_back("extrapolated: no measured " + architecture + " " + family + " kernels");
+    // Errors seen when a whole architecture was held out; at least as wide as the in-distribution band.
+    if (f.unseen_arch.n > 0) b = {f.unseen_arch.n, std::min(b.lo, f.unseen_arch.lo), std::max(b.hi, f.unseen_arch.hi)};
+  } else if (!f.gpus.count(gpu_key)) {
+    u.reasons.push_back("note: no measured " + family + " kernels on " + gpu_key + " (its architecture is)");
+  }
+  if (!f.impls.count(impl)) {
+    u.extrapolated = true;
+    u.reasons.push_back("extrapolated: no measured " + impl + " " + family + " kernels");
+  }
+  if (b.n == 0) b = {0, std::log(0.5), std::log(2.0)};
+  u.lo_us = latency_us * std::exp(b.lo);
+  u.hi_us = latency_us * std::exp(b.hi);
+  return u;
+}
+
+Uncertainty assess_prediction(const Coverage* cov, const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) {
+  auto it = spec.params.find("impl");
+  const std::string impl = impl_class(it != spec.params.end() ? it->second : default_impl(p.analysis.family));
+  if (cov && p.model == "learned") return assess(*cov, p.analysis.family, gpu.architecture, gpu.name, impl, p.latency_us);
+  Uncertainty u = assess(Coverage{}, p.analysis.family, gpu.architecture, gpu.name, impl, p.latency_us);
+  u.reasons = {"extrapolated: no learned model for " + p.analysis.family + " (analytical model only)"};
+  return u;
+}
+
+}  // namespace loom

@@ -1,0 +1,1 @@
+trace import --from neusight tests/data/public/unknown_header.csv --out /tmp/loom-neg-public
