@@ -1,0 +1,1 @@
+validate --max-mape nan

@@ -1,0 +1,1 @@
+diagnose --gpu h200 --kernel "gemm m=8 n=8 k=8 dtype=bf16" --measured-us nan
