@@ -116,6 +116,9 @@ int cmd_diagnose(const Argv& argv) {
        " us, fixed overhead " + fmt(a.fixed_overhead_us) + " us)\n";
   if (pred.achievable_us)
     s += "achievable " + fmt(*pred.achievable_us) + " us (what the best 10% of measured kernels of this kind reach)\n";
+  if (pred.at_ceiling)
+    s += "note     the learned model put this kernel below its speed-of-light ceiling; the prediction is clamped to "
+         "the ceiling (an extrapolation: no measured kernel ran this close to it)\n";
   if (measured) {
     s += "measured " + fmt(*measured) + " us = " + fmt(100 * a.ceiling_us / *measured, 2) +
          "% of speed-of-light\n";

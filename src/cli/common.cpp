@@ -72,6 +72,7 @@ nlohmann::json prediction_json(const Prediction& p) {
   j["latency_us"] = p.latency_us;
   j["model"] = p.model;
   if (p.achievable_us) j["achievable_us"] = *p.achievable_us;
+  if (p.at_ceiling) j["at_ceiling"] = true;  // clamped: the learned model went below the speed-of-light ceiling
   return j;
 }
 

@@ -68,9 +68,15 @@ std::vector<float> Predictor::features(const Prediction& p, const GpuSpec& gpu, 
 
 void Predictor::apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio) {
   p.model = "learned";
-  p.latency_us = p.analysis.ceiling_us * std::exp(log_ratio);
+  // No kernel beats its own speed of light: a learned ratio below 1 is clamped to the ceiling. Not for l2=warm,
+  // whose inputs come from L2, below the cold ceiling's DRAM time.
+  const bool clamp = !p.analysis.l2_warm && log_ratio < 0;
+  p.at_ceiling = clamp;
+  p.latency_us = p.analysis.ceiling_us * std::exp(clamp ? 0.0 : log_ratio);
   if (achievable_log_ratio)
-    p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us * std::exp(*achievable_log_ratio));
+    p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us *
+                                                 std::exp(p.analysis.l2_warm ? *achievable_log_ratio
+                                                                             : std::max(0.0, *achievable_log_ratio)));
 }
 
 Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {

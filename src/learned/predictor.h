@@ -17,6 +17,7 @@ struct Prediction {
   std::string model;                     ///< "learned" | "analytical"
   double latency_us = 0;                 ///< the prediction
   std::optional<double> achievable_us;   ///< learned low-quantile latency: what the best kernels of this kind reach
+  bool at_ceiling = false;               ///< the learned model went below the speed-of-light ceiling: clamped to it
 };
 
 class Predictor {
@@ -35,13 +36,14 @@ class Predictor {
   /// Latency only (for end-to-end composition).
   double latency_us(const GpuSpec& gpu, const KernelSpec& spec) const { return predict(gpu, spec, false).latency_us; }
   bool learned() const { return model_ != nullptr; }
+  /// The one post-processing of a learned log-ratio (and optional achievable log-ratio) into a prediction; every
+  /// path (single, batch) goes through it, so corrections added here apply everywhere: a cold-L2 kernel is never
+  /// predicted below its speed-of-light ceiling (clamped, at_ceiling set).
+  static void apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio);
 
  private:
   /// Feature row of an analysed kernel (the one feature code: make_sample), checked against the model's width.
   std::vector<float> features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const;
-  /// The one post-processing of a learned log-ratio (and optional achievable log-ratio) into a prediction; every
-  /// path (single, batch) goes through it, so corrections added here (clamps) apply everywhere.
-  static void apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio);
   std::shared_ptr<EfficiencyModel> model_;
   /// When the model was trained on an older feature list: for each of its features, the index in today's vector.
   std::vector<size_t> remap_;
