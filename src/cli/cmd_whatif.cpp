@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "cli/commands_e2e.h"
+#include "cli/serving_args.h"
+#include "cli/whatif_capacity.h"
 #include "cli/common.h"
 #include "cli/interval.h"
 #include "cli/table.h"
@@ -66,14 +68,22 @@ std::string per_dollar(const std::optional<double>& v) { return v ? human(*v, "t
 }  // namespace
 
 int cmd_whatif(const std::vector<std::string>& argv) {
-  Args args(argv, {"--model", "--batch", "--input-len", "--output-len", "--gpus", "--tp", "--set", "--profile",
-                   "--format", "--kernel-model"},
-            {"--interval"});
+  std::vector<std::string> flags = {"--model", "--batch", "--input-len", "--gpus", "--tp", "--set", "--profile",
+                                    "--format", "--kernel-model", "--pp"};
+  flags.insert(flags.end(), kRequestFlags.begin(), kRequestFlags.end());  // --output-len among them
+  Args args(argv, flags, {"--interval"});
   args.no_positionals("whatif");
+  const bool capacity_mode = args.has("--rate") || args.has("--requests");
+  if (!capacity_mode)
+    for (const auto& f : kRequestFlags)
+      if (f != "--output-len" && args.has(f))
+        throw InputError(f, "is a capacity-planning flag; give --rate R or --requests FILE with it");
   const Catalog catalog = Catalog::load();
   const auto predictor = kernel_predictor(args);
   const ModelConfig model = load_model(args.require("--model"));
   const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
+  if (capacity_mode) return whatif_capacity(args, gpus_from(catalog, args), model, profile, predictor);
+  if (args.has("--pp")) throw InputError("--pp", "applies to capacity planning (--rate / --requests) only");
   WhatIfRequest req;
   req.batch = args.has("--batch") ? positive(args, "--batch") : 1;
   args.require("--input-len");

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/commands_e2e.h"
+#include "cli/commands_serving.h"
 #include "cli/commands_report.h"
 #include "cli/commands_tune.h"
 #include "core/error.h"
@@ -45,6 +46,11 @@ commands:
                                     one LLM step: TTFT/TPOT, breakdown, memory fit, timeline
   whatif --model M --batch B --input-len S --output-len N --gpus all|a,b,c [--tp 1,2] [--set GPU:key=value]
                                     ranked GPUs (TTFT, TPOT, tokens/s, tokens/$, fit) + sensitivity
+  simulate --gpu G --model M [--tp N] [--pp N] [--replicas N] [--router round_robin|least_outstanding]
+      --requests FILE.csv|FILE.jsonl | --rate R [--num-requests N] [--arrivals poisson|gamma:cv=X]
+      [--prompt-len N|uniform:A:B|lognormal:MEDIAN:SIGMA|file:F] [--output-len ...] [--seed S]
+      [--profile vllm|sglang] [--slo ttft=2s,tpot=50ms] [--trace-out F.json] [--per-request]
+                                    request-level serving: TTFT/TPOT/ITL/E2E percentiles, throughput, goodput
   report --gpu G --kernel SPEC -o F.html   self-contained HTML: rooflines + speed-of-light bars
   report --sample -o F.html         every chart kind with demo data (--json-in FILE: render a report JSON)
   report [--validation V.json] [--e2e E.json] [--whatif W.json] [--gpu G [--kernel SPEC]] -o F.html
@@ -144,6 +150,7 @@ int main(int argc, char** argv) {
     if (command == "validate") return cmd_validate(rest);
     if (command == "e2e") return cmd_e2e(rest);
     if (command == "whatif") return cmd_whatif(rest);
+    if (command == "simulate") return cmd_simulate(rest);
     if (command == "report") return cmd_report(rest);
     if (command == "tune") return cmd_tune(rest);
     throw loom::InputError(command, "unknown command; run `loom --help` for the list");

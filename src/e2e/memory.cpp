@@ -32,7 +32,7 @@ MemoryFit memory_fit(const GpuSpec& gpu, const ModelConfig& m, const ServingProf
   const double width = static_cast<double>((s.q_heads + 2 * s.kv_heads) * m.head_dim) +
                        2.0 * std::max(s.intermediate, s.moe_intermediate * std::max<int64_t>(1, m.experts_per_token)) +
                        2.0 * m.hidden;
-  const double logit_rows = (p.lm_head == "last_token" || w.phase == Phase::decode) ? w.batch() : tokens;
+  const double logit_rows = (p.lm_head == "last_token" || w.phase != Phase::prefill) ? w.batch() : tokens;
   f.activation_bytes = tokens * width * bytes + logit_rows * s.vocab * 4.0;
   if (p.attention == "eager")
     f.activation_bytes += static_cast<double>(w.batch()) * s.q_heads * max_q * max_kv * (bytes + 4.0);

@@ -64,6 +64,20 @@ Workload decode_workload(int64_t batch, const std::vector<int64_t>& context, int
   return w;
 }
 
+Workload mixed_workload(const std::vector<int64_t>& new_tokens, const std::vector<int64_t>& context, int tp) {
+  check_tp(tp);
+  if (new_tokens.empty() || new_tokens.size() != context.size())
+    throw InputError("--batch", "a mixed step needs one new-token count and one context per request");
+  for (size_t i = 0; i < new_tokens.size(); ++i)
+    if (new_tokens[i] < 1 || context[i] < 0) throw InputError("--seq", "a request computes >= 1 new token over >= 0 cached");
+  Workload w;
+  w.phase = Phase::mixed;
+  w.tp = tp;
+  w.new_tokens = new_tokens;
+  w.context = context;
+  return w;
+}
+
 Shards shard(const ModelConfig& m, int tp) {
   check_tp(tp);
   auto need = [&](int64_t value, const std::string& what) {
@@ -98,9 +112,12 @@ namespace {
 constexpr int kStaticCacheStepOps = 5;
 constexpr int kStaticCacheLayerOps = 6;
 
-/// Shape of one request group: `count` requests with `q` new tokens attending to `kv` keys.
+/// Shape of one request group: `count` requests with `q` new tokens attending to `kv` keys. A decode group holds
+/// every decoding request of the step with `kv` their mean key count: engines run ragged decode attention as one
+/// paged launch whose cost follows the total KV read, not one launch per distinct length.
 struct Group {
   int64_t count, q, kv;
+  bool decode = false;
 };
 
 class Builder {
@@ -109,19 +126,29 @@ class Builder {
       : m_(m), p_(p), w_(w), s_(shard(m, w.tp)), dtype_(std::string(dtype_name(m.dtype))) {
     if (w.batch() < 1) throw InputError("--batch", "batch must be >= 1");
     std::map<std::pair<int64_t, int64_t>, int64_t> groups;
-    int64_t max_q = 0, max_kv = 0;
+    int64_t max_q = 0, max_kv = 0, decodes = 0, decode_kv = 0;
     for (size_t i = 0; i < w.new_tokens.size(); ++i) {
       max_q = std::max(max_q, w.new_tokens[i]);
       max_kv = std::max(max_kv, w.new_tokens[i] + w.context[i]);
-      groups[{w.new_tokens[i], w.new_tokens[i] + w.context[i]}]++;
+      const bool decode = w.phase == Phase::decode || (w.phase == Phase::mixed && w.new_tokens[i] == 1 && w.context[i] > 0);
+      if (decode && !p.batch_padding) {
+        decodes += 1;
+        decode_kv += w.new_tokens[i] + w.context[i];
+      } else {
+        groups[{w.new_tokens[i], w.new_tokens[i] + w.context[i]}]++;
+      }
     }
     if (p.batch_padding) {  // every request padded to the longest
       groups.clear();
       groups[{max_q, max_kv}] = w.batch();
     }
     max_kv_ = max_kv;
+    if (decodes > 0) {
+      groups_.push_back({decodes, 1, (decode_kv + decodes / 2) / decodes, true});
+      tokens_ += decodes;
+    }
     for (const auto& [qk, n] : groups) {
-      groups_.push_back({n, qk.first, qk.second});
+      groups_.push_back({n, qk.first, qk.second, w.phase == Phase::decode});
       tokens_ += n * qk.first;
     }
   }
@@ -148,7 +175,7 @@ class Builder {
       for (const Op& op : it->second) ops_.push_back({op.name, static_cast<int>(l), op.shape});
     }
     norm("final_norm", -1, tokens_, H, /*residual=*/true);
-    const int64_t logit_rows = (p_.lm_head == "last_token" || w_.phase == Phase::decode) ? w_.batch() : tokens_;
+    const int64_t logit_rows = (p_.lm_head == "last_token" || w_.phase != Phase::prefill) ? w_.batch() : tokens_;
     add("lm_head", -1, gemm(logit_rows, s_.vocab, H));
     // vLLM gathers the vocab-sharded logits; an all-gather of X bytes moves as much as a ring all-reduce of X/2.
     all_reduce("logits_gather", -1, logit_rows * m_.vocab / 2);
@@ -238,7 +265,7 @@ class Builder {
     if (p_.attention == "flash") {
       std::vector<KernelSpec> parts;
       for (const auto& g : groups_) {
-        if (w_.phase == Phase::decode) {
+        if (g.decode) {
           parts.push_back(kspec("attention_decode", {{"batch", g.count}, {"heads", hq}, {"kv_heads", hkv},
                                                      {"seq_kv", g.kv}, {"head_dim", hd}}));
         } else if (g.kv == g.q) {

@@ -13,7 +13,9 @@
 
 namespace loom {
 
-enum class Phase { prefill, decode };
+/// mixed: one ragged step of prefill chunks and decodes together (vLLM V1, chunked prefill); a request with one
+/// new token and a non-empty context is a decode, the rest are prefill chunks.
+enum class Phase { prefill, decode, mixed };
 
 /// What one step computes, per request.
 struct Workload {
@@ -36,6 +38,10 @@ Workload prefill_workload(int64_t batch, const std::vector<int64_t>& seq, const 
 /// One decode step of `batch` requests whose KV cache holds `context` tokens each (one value or one per request);
 /// the new token attends to context + 1 keys.
 Workload decode_workload(int64_t batch, const std::vector<int64_t>& context, int tp);
+
+/// A ragged step: request i computes new_tokens[i] tokens over context[i] cached ones (both per request).
+/// Throws InputError("--batch"/"--seq", ...) when the lists differ in length, are empty, or hold values < 1 / < 0.
+Workload mixed_workload(const std::vector<int64_t>& new_tokens, const std::vector<int64_t>& context, int tp);
 
 /// The shapes one launch covers (a varlen attention launch over requests of different lengths has one part per
 /// distinct length; its GPU time is the sum of the parts' times). Shared by the same op of every identical layer.

@@ -1,6 +1,8 @@
 // Loads serving profiles (models/profiles/*.yaml) with a strict schema: unknown keys and bad values are errors.
 #include "e2e/profile.h"
 
+#include "e2e/profile_scheduler.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -82,7 +84,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
   static const std::vector<std::string> keys = {
       "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm", "norm_ops", "norm_row_ops",
       "step_small_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode", "graph_gap_us",
-      "host_overhead_us", "memory_utilization", "megakernel_schedule"};
+      "host_overhead_us", "memory_utilization", "megakernel_schedule", "scheduler"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
@@ -109,6 +111,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "graph_gap_us") p.graph_gap_us = number(source, key, v, 0, 1000);
     else if (key == "host_overhead_us") p.host_overhead_us = number(source, key, v, 0, 100000);
     else if (key == "memory_utilization") p.memory_utilization = number(source, key, v, 0.05, 1.0);
+    else if (key == "scheduler") parse_scheduler(v, source, p.scheduler);
     else if (key == "megakernel_schedule") p.megakernel_schedule = choice(source, key, v, {"static", "dynamic", "auto"});
     else throw InputError(where(source, kv.first), "unknown key '" + key + "'; expected one of: " + join(keys));
   }
@@ -116,6 +119,10 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     throw InputError(source, "rotary: elementwise needs a non-empty 'rotary_ops' list");
   if (p.norm == "elementwise" && p.norm_ops.empty())
     throw InputError(source, "norm: elementwise needs a non-empty 'norm_ops' list");
+  if (p.scheduler.cuda_graph_sizes.empty()) {  // vLLM's default capture sizes: 1, 2, 4, then every 8 up to 512
+    p.scheduler.cuda_graph_sizes = {1, 2, 4};
+    for (int64_t b = 8; b <= 512; b += 8) p.scheduler.cuda_graph_sizes.push_back(b);
+  }
   return p;
 }
 

@@ -7,6 +7,22 @@
 
 namespace loom {
 
+/// How the stack schedules requests across iterations (`scheduler:` in the profile YAML; `loom simulate`).
+/// Defaults are vLLM V1's; models/README.md ("Scheduler") gives each value's source.
+struct SchedulerParams {
+  std::string policy = "mixed";         ///< "mixed": running decodes first, then prefill chunks in the same step
+                                        ///< (vLLM V1) | "prefill_first": a step is all prefill when any waits (SGLang)
+  int64_t max_num_seqs = 256;           ///< running requests at most
+  int64_t max_num_batched_tokens = 8192;  ///< new tokens per step at most (the chunked-prefill budget)
+  bool chunked_prefill = true;          ///< long prompts split across steps; false: a prompt is admitted whole
+  int64_t block_size = 16;              ///< KV-cache page, tokens
+  bool prefix_caching = true;           ///< requests' cached_prefix_tokens skip prefill
+  std::vector<int64_t> cuda_graph_sizes;  ///< decode batch sizes captured; a decode step pads up to the next one
+                                          ///< and runs eagerly above the largest (empty = vLLM's 1,2,4,8..512)
+  double step_overhead_us = 0;          ///< CPU time per iteration not hidden behind the GPU (scheduling, sampling)
+  int64_t graph_max() const { return cuda_graph_sizes.empty() ? 0 : cuda_graph_sizes.back(); }
+};
+
 struct ServingProfile {
   std::string name;         ///< file stem, e.g. "vllm"
   std::string source_file;
@@ -33,6 +49,7 @@ struct ServingProfile {
   double host_overhead_us = 0;         ///< framework CPU time per kernel on top of the GPU's launch overhead
   double memory_utilization = 0.9;     ///< fraction of GPU memory the stack may use (vLLM gpu_memory_utilization)
   std::string megakernel_schedule = "auto";  ///< "static" | "dynamic" | "auto" (dynamic for MoE models)
+  SchedulerParams scheduler;
 };
 
 /// Parses profile YAML text; `source` names the file. Throws InputError("FILE:LINE", ...) for unknown keys

@@ -77,12 +77,30 @@ TEST(E2eGraph, DecodeGroupsContextsIntoOneLaunch) {
   const ModelConfig m = load_model("llama-3-8b");
   const auto ops = build_op_graph(m, load_profile("vllm"), decode_workload(3, {100, 100, 500}, 1));
   const Op* attn = named(ops, "attention").at(0);
-  ASSERT_EQ(attn->parts().size(), 2u);  // two distinct context lengths, one launch
+  // One paged launch over every decoding request, priced at their mean key count (total KV read is kept).
+  ASSERT_EQ(attn->parts().size(), 1u);
   EXPECT_EQ(attn->family(), "attention_decode");
-  EXPECT_EQ(P(attn, "batch", 0), "2");
-  EXPECT_EQ(P(attn, "seq_kv", 0), "101");
-  EXPECT_EQ(P(attn, "seq_kv", 1), "501");
+  EXPECT_EQ(P(attn, "batch", 0), "3");
+  EXPECT_EQ(P(attn, "seq_kv", 0), "234");  // (101 + 101 + 501) / 3
   EXPECT_EQ(P(named(ops, "qkv_proj").at(0), "m"), "3");
+}
+
+TEST(E2eGraph, MixedStepIsOneRaggedBatch) {
+  const ModelConfig m = load_model("llama-3-8b");
+  // Two decodes (contexts 300 and 700) and one prefill chunk of 512 tokens after 1024 cached ones.
+  const auto ops = build_op_graph(m, load_profile("vllm"), mixed_workload({1, 1, 512}, {300, 700, 1024}, 1));
+  EXPECT_EQ(P(named(ops, "qkv_proj").at(0), "m"), "514");  // every token in one GEMM
+  const Op* attn = named(ops, "attention").at(0);
+  ASSERT_EQ(attn->parts().size(), 2u);
+  EXPECT_EQ(attn->parts()[0].family, "attention_decode");
+  EXPECT_EQ(P(attn, "batch", 0), "2");
+  EXPECT_EQ(P(attn, "seq_kv", 0), "501");
+  EXPECT_EQ(attn->parts()[1].family, "attention_prefill");
+  EXPECT_EQ(P(attn, "seq", 1), "512");
+  EXPECT_EQ(P(attn, "seq_kv", 1), "1536");
+  EXPECT_EQ(P(named(ops, "lm_head", -1).at(0), "m"), "3");  // one logit row per request
+  EXPECT_THROW(mixed_workload({1, 0}, {5, 5}, 1), InputError);
+  EXPECT_THROW(mixed_workload({1}, {5, 5}, 1), InputError);
 }
 
 TEST(E2eGraph, HfEagerIsUnfused) {

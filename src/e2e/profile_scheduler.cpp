@@ -1,0 +1,79 @@
+// Parses the scheduler parameters of a serving profile strictly: every key known, every number in range.
+#include "e2e/profile_scheduler.h"
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace loom {
+
+namespace {
+
+std::string at(const std::string& source, const YAML::Node& n) {
+  return source + ":" + std::to_string(n.Mark().line + 1);
+}
+
+double number(const std::string& source, const std::string& key, const YAML::Node& n, double lo, double hi,
+              bool integral) {
+  double v = 0;
+  try {
+    v = n.as<double>();
+  } catch (const YAML::Exception&) {
+    throw InputError(at(source, n), "scheduler." + key + " must be a number");
+  }
+  if (!std::isfinite(v) || v < lo || v > hi || (integral && v != std::floor(v)))
+    throw InputError(at(source, n), "scheduler." + key + " = " + n.as<std::string>() + " must be " +
+                                        (integral ? "an integer" : "a number") + " in [" + std::to_string(lo) + ", " +
+                                        std::to_string(hi) + "]");
+  return v;
+}
+
+bool boolean(const std::string& source, const std::string& key, const YAML::Node& n) {
+  const std::string v = n.IsScalar() ? n.as<std::string>() : "";
+  if (v == "true") return true;
+  if (v == "false") return false;
+  throw InputError(at(source, n), "scheduler." + key + " is '" + v + "'; use true or false");
+}
+
+}  // namespace
+
+void parse_scheduler(const YAML::Node& node, const std::string& source, SchedulerParams& s) {
+  if (!node.IsMap()) throw InputError(at(source, node), "'scheduler' must be a mapping of key: value");
+  for (const auto& kv : node) {
+    const std::string key = kv.first.as<std::string>();
+    const YAML::Node& v = kv.second;
+    if (key == "policy") {
+      s.policy = v.IsScalar() ? v.as<std::string>() : "";
+      if (s.policy != "mixed" && s.policy != "prefill_first")
+        throw InputError(at(source, v), "scheduler.policy is '" + s.policy + "'; use mixed or prefill_first");
+    } else if (key == "max_num_seqs") {
+      s.max_num_seqs = static_cast<int64_t>(number(source, key, v, 1, 1 << 20, true));
+    } else if (key == "max_num_batched_tokens") {
+      s.max_num_batched_tokens = static_cast<int64_t>(number(source, key, v, 1, 1 << 24, true));
+    } else if (key == "chunked_prefill") {
+      s.chunked_prefill = boolean(source, key, v);
+    } else if (key == "block_size") {
+      s.block_size = static_cast<int64_t>(number(source, key, v, 1, 4096, true));
+    } else if (key == "prefix_caching") {
+      s.prefix_caching = boolean(source, key, v);
+    } else if (key == "step_overhead_us") {
+      s.step_overhead_us = number(source, key, v, 0, 1e6, false);
+    } else if (key == "cuda_graph_sizes") {
+      if (!v.IsSequence()) throw InputError(at(source, v), "scheduler.cuda_graph_sizes must be a list of batch sizes");
+      s.cuda_graph_sizes.clear();
+      for (const auto& x : v) {
+        const auto b = static_cast<int64_t>(number(source, key, x, 1, 1 << 16, true));
+        if (!s.cuda_graph_sizes.empty() && b <= s.cuda_graph_sizes.back())
+          throw InputError(at(source, x), "scheduler.cuda_graph_sizes must be strictly increasing");
+        s.cuda_graph_sizes.push_back(b);
+      }
+    } else {
+      throw InputError(at(source, kv.first), "unknown key 'scheduler." + key +
+                                                 "'; expected one of: policy, max_num_seqs, max_num_batched_tokens, "
+                                                 "chunked_prefill, block_size, prefix_caching, cuda_graph_sizes, "
+                                                 "step_overhead_us");
+    }
+  }
+}
+
+}  // namespace loom

@@ -1,0 +1,72 @@
+// Bucketed, cached iteration costs over loom's op graph and timeline.
+#include "serving/step_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace loom::serving {
+
+int64_t bucket(int64_t x) {
+  if (x <= 32) return x;
+  constexpr double kStep = 0.0198;  // log(1.02)
+  return static_cast<int64_t>(std::llround(std::exp(std::round(std::log(static_cast<double>(x)) / kStep) * kStep)));
+}
+
+StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& stage_model, const ServingProfile& profile, int tp,
+                   KernelPredictor predictor)
+    : gpu_(gpu), model_(stage_model), profile_(profile), tp_(tp) {
+  KernelPredictor base = predictor ? std::move(predictor) : analytical_predictor();
+  // Identical kernel shapes recur across cached steps: predict each once per simulation.
+  predict_ = [this, base](const GpuSpec& g, const KernelSpec& k) {
+    const std::string key = k.to_string();
+    auto it = kernel_memo_.find(key);
+    if (it == kernel_memo_.end()) it = kernel_memo_.emplace(key, base(g, k)).first;
+    return it->second;
+  };
+}
+
+int64_t StepCost::graph_batch(const BatchShape& b) const {
+  if (b.prefills > 0 || b.decodes == 0 || profile_.decode_mode != "graph") return 0;
+  const auto& sizes = profile_.scheduler.cuda_graph_sizes;
+  auto it = std::lower_bound(sizes.begin(), sizes.end(), b.decodes);
+  return it == sizes.end() ? 0 : *it;
+}
+
+double StepCost::step_us(const BatchShape& b) {
+  const int64_t graph = graph_batch(b);
+  const int64_t kv_mean = b.decodes > 0 ? std::max<int64_t>(1, (b.decode_kv + b.decodes / 2) / b.decodes) : 0;
+  const int64_t q_mean = b.prefills > 0 ? std::max<int64_t>(1, b.prefill_tokens / b.prefills) : 0;
+  // Mean context of the prefill chunks that reproduces their causal attention work.
+  const int64_t ctx_mean =
+      b.prefills > 0 ? std::max<int64_t>(0, std::llround(b.prefill_pairs / static_cast<double>(b.prefill_tokens) -
+                                                         (static_cast<double>(q_mean) + 1) / 2))
+                     : 0;
+  const int64_t kd = graph > 0 ? graph : bucket(b.decodes), kkv = bucket(kv_mean), kp = std::min<int64_t>(b.prefills, 255);
+  const int64_t kq = bucket(q_mean), kc = bucket(ctx_mean);
+  const uint64_t key = (static_cast<uint64_t>(kd) << 48) ^ (static_cast<uint64_t>(kkv) << 30) ^
+                       (static_cast<uint64_t>(kp) << 22) ^ (static_cast<uint64_t>(kq) << 11) ^
+                       (static_cast<uint64_t>(kc) * 0x9E3779B97F4A7C15ULL) ^ (graph > 0 ? 1ULL << 63 : 0);
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second;
+  ++evaluations_;
+  std::vector<int64_t> q, ctx;
+  if (graph > 0) {  // padded slots attend to nothing: their keys are 1, the real ones keep the mean
+    for (int64_t i = 0; i < graph; ++i) {
+      q.push_back(1);
+      ctx.push_back(i < kd && i < b.decodes ? kkv - 1 : 0);
+    }
+  } else {
+    for (int64_t i = 0; i < kd; ++i) q.push_back(1), ctx.push_back(std::max<int64_t>(1, kkv - 1));
+  }
+  for (int64_t i = 0; i < kp; ++i) q.push_back(kq), ctx.push_back(kc);
+  // Chunks beyond 255 share the last bucket's shape: scale the rest of the tokens into the existing chunks.
+  if (b.prefills > kp && kp > 0) q.back() += (b.prefills - kp) * kq;
+  Workload w = graph > 0 ? decode_workload(graph, ctx, tp_) : mixed_workload(q, ctx, tp_);
+  const ExecMode mode = graph > 0 ? ExecMode::graph : mode_for(profile_, Phase::prefill);
+  const std::vector<Op> ops = build_op_graph(model_, profile_, w);
+  const double us = simulate_step(gpu_, ops, profile_, mode, model_.is_moe(), predict_).wall_time_us;
+  cache_.emplace(key, us);
+  return us;
+}
+
+}  // namespace loom::serving

@@ -1,0 +1,53 @@
+// The cost of one serving iteration on one replica (one pipeline stage), from loom's step model: the op graph of
+// the ragged batch, predicted kernel by kernel and laid out under the engine's execution mode. Iterations of a
+// simulation repeat the same few shapes, so costs are cached by a bucketed key (<= 2% apart in every dimension).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "e2e/e2e.h"
+
+namespace loom::serving {
+
+/// What one iteration computes: decoding requests (one token each over their KV) and prefill chunks.
+struct BatchShape {
+  int64_t decodes = 0;
+  int64_t decode_kv = 0;          ///< sum over decodes of the keys attended (context + 1)
+  int64_t prefills = 0;
+  int64_t prefill_tokens = 0;     ///< sum of chunk lengths
+  double prefill_pairs = 0;       ///< sum over chunks of q x (context + (q + 1) / 2): causal attention work
+  int64_t tokens() const { return decodes + prefill_tokens; }
+  int64_t requests() const { return decodes + prefills; }
+};
+
+class StepCost {
+ public:
+  /// `stage_model` holds the layers of one pipeline stage. `predictor` empty = the analytical model.
+  StepCost(const GpuSpec& gpu, const ModelConfig& stage_model, const ServingProfile& profile, int tp,
+           KernelPredictor predictor);
+  /// Predicted wall time (us) of the iteration, CUDA-graph padding included for decode-only batches within the
+  /// profile's capture sizes. Throws InputError when the step model rejects the shape.
+  double step_us(const BatchShape& b);
+  /// The decode batch size a CUDA graph would run (the next capture size), or 0 when the step runs eagerly.
+  int64_t graph_batch(const BatchShape& b) const;
+  size_t cached_shapes() const { return cache_.size(); }
+  int64_t evaluations() const { return evaluations_; }
+
+ private:
+  const GpuSpec& gpu_;
+  const ModelConfig& model_;
+  const ServingProfile& profile_;
+  int tp_;
+  KernelPredictor predict_;
+  std::unordered_map<std::string, double> kernel_memo_;
+  std::unordered_map<uint64_t, double> cache_;
+  int64_t evaluations_ = 0;
+};
+
+/// Rounds to a geometric grid 2% apart above 32 (exact below): the bucket of a cached step dimension.
+int64_t bucket(int64_t x);
+
+}  // namespace loom::serving
