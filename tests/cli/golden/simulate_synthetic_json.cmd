@@ -1,0 +1,1 @@
+simulate --gpu h100-sxm --model llama-3-70b --tp 4 --rate 8 --num-requests 300 --prompt-len lognormal:1500:0.7 --output-len uniform:20:300 --seed 3 --slo ttft=1s,tpot=40ms --format json --series-points 5

@@ -1,0 +1,1 @@
+simulate --gpu l4 --model llama-3-70b --rate 1 --num-requests 5
