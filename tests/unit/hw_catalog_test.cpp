@@ -118,8 +118,10 @@ TEST(Catalog, ExtendsOverridesOnlyWhatDiffers) {
   EXPECT_EQ(h200.sms, h100.sms);
   EXPECT_EQ(h200.fp32_flops_per_clk_per_sm, h100.fp32_flops_per_clk_per_sm);
   EXPECT_EQ(h200.dram_type, "HBM3e");
-  EXPECT_FALSE(h200.price_per_hour_usd.has_value());  // `price: none` clears the inherited example price
+  EXPECT_FALSE(h800.price_per_hour_usd.has_value());  // `price: none` clears the inherited example price
   EXPECT_TRUE(h100.price_per_hour_usd.has_value());
+  EXPECT_NE(*h200.price_per_hour_usd, *h100.price_per_hour_usd);  // its own sourced price
+  EXPECT_FALSE(catalog().get("a100-pcie-80gb").price_per_hour_usd.has_value());
   EXPECT_NE(h200.key_sources.at("sms").find("gpus/h100-sxm.yaml:"), std::string::npos);
   EXPECT_NE(h200.key_sources.at("dram.bandwidth").find("gpus/h200.yaml:"), std::string::npos);
   EXPECT_DOUBLE_EQ(h800.nvlink_bytes_per_s, 200e9);
