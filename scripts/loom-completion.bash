@@ -6,7 +6,7 @@ _loom() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   cmd=${COMP_WORDS[1]}
-  local commands="gpus predict diagnose trace train validate e2e whatif report tune --help --version"
+  local commands="gpus predict diagnose trace train validate e2e whatif simulate report tune --help --version"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands" -- "$cur"))
     return
@@ -23,6 +23,8 @@ _loom() {
     --mode) COMPREPLY=($(compgen -W "eager graph megakernel" -- "$cur")); return ;;
     --profile) COMPREPLY=($(compgen -W "vllm sglang hf-eager hf-sdpa" -- "$cur")); return ;;
     --kernel-model) COMPREPLY=($(compgen -W "learned analytical" -- "$cur")); return ;;
+    --router) COMPREPLY=($(compgen -W "round_robin least_outstanding" -- "$cur")); return ;;
+    --arrivals) COMPREPLY=($(compgen -W "poisson gamma:cv=" -- "$cur")); return ;;
     --from) COMPREPLY=($(compgen -W "neusight vidur pipeweave" -- "$cur")); return ;;
   esac
   local flags
@@ -34,7 +36,8 @@ _loom() {
     train) flags="--traces --out --seed --rounds --global --force" ;;
     validate) flags="--traces --model-dir --max-mape --format --out --check --leave-one-gpu-out --e2e" ;;
     e2e) flags="--gpu --set --model --phase --batch --seq --context --cache-len --tp --profile --mode --trace-out --kernel-model --format --interval" ;;
-    whatif) flags="--model --batch --input-len --output-len --gpus --tp --set --profile --format --kernel-model --interval" ;;
+    whatif) flags="--model --batch --input-len --output-len --gpus --tp --pp --set --profile --format --kernel-model --interval --rate --requests --num-requests --arrivals --prompt-len --seed --slo" ;;
+    simulate) flags="--gpu --set --model --tp --pp --replicas --router --profile --format --trace-out --kernel-model --series-points --requests --rate --num-requests --arrivals --prompt-len --output-len --seed --slo --per-request --quiet" ;;
     report) flags="-o --out --json-in --json-out --gpu --set --kernel --measured-us --validation --e2e --whatif --sample" ;;
     tune) flags="--gpu --family --kernel --traces --out --tables --format --plan --fit --validate --export" ;;
   esac

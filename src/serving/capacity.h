@@ -24,7 +24,7 @@ struct CapacityRow {
   std::string gpu;
   int tp = 1, pp = 1;
   double max_rate = 0;            ///< requests/s per replica within the SLO (0: not even at the lowest rate)
-  double output_tokens_per_s = 0; ///< per replica at max_rate
+  double output_tokens_per_s = 0; ///< per replica at max_rate: max_rate x the stream's mean output length
   double ttft_p99_ms = 0, tpot_p99_ms = 0;  ///< at max_rate
   int64_t replicas = 0, gpus = 0; ///< for target_rate (0 when there is none or max_rate is 0)
   std::optional<double> usd_per_hour;        ///< of those GPUs

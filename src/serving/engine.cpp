@@ -88,6 +88,10 @@ SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingPr
     setup.transfer_us_per_token = static_cast<double>(model.hidden) * dtype_bytes(model.dtype) / cfg.tp / bw * 1e6;
     setup.transfer_latency_us = kStageLatencyUs;
   }
+  if (cfg.abort_after >= 0) {
+    setup.abort_ttft_s = cfg.abort_ttft_ms * 1e-3;
+    setup.abort_tpot_s = cfg.abort_tpot_ms * 1e-3;
+  }
   std::vector<std::unique_ptr<Replica>> replicas;
   for (int i = 0; i < cfg.replicas; ++i) {
     setup.index = i;
@@ -116,6 +120,10 @@ SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingPr
       continue;
     }
     replicas[best]->step(t_best);
+    if (cfg.abort_after >= 0 && out.violations > cfg.abort_after) {
+      out.aborted = true;
+      break;
+    }
     if (cfg.progress) {
       done = 0;
       for (const auto& r : replicas) done += r->finished();
@@ -124,6 +132,12 @@ SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingPr
         cfg.progress(done, total);
       }
     }
+  }
+  if (out.aborted) {  // keep the requests that finished
+    std::vector<RequestResult> done_requests;
+    for (const auto& r : out.requests)
+      if (r.finish_s > 0) done_requests.push_back(r);
+    out.requests = std::move(done_requests);
   }
   double first = kInf, last = 0;
   for (const auto& r : out.requests) first = std::min(first, r.arrival_s), last = std::max(last, r.finish_s);

@@ -22,6 +22,10 @@ struct SimConfig {
   /// Step costs to reuse across simulations of the same GPU, model, profile, tp and pp (a capacity search);
   /// null = a fresh cache for this run.
   class StepCost* shared_cost = nullptr;
+  /// Stop early once more than `abort_after` requests have a TTFT above `abort_ttft_ms` or a TPOT above
+  /// `abort_tpot_ms` (a capacity search only needs to know that the p99 is lost); SimResult::aborted is then set.
+  int64_t abort_after = -1;
+  double abort_ttft_ms = 0, abort_tpot_ms = 0;
   /// Called now and then with (requests finished, total); long runs report progress through it.
   std::function<void(int64_t, int64_t)> progress;
 };
@@ -59,6 +63,8 @@ struct SimResult {
   int64_t steps = 0, step_evaluations = 0, preemptions = 0;
   double makespan_s = 0;                ///< first arrival to last finish
   std::string stage_note;               ///< how pipeline stages were modelled
+  int64_t violations = 0;               ///< requests over the abort bounds (when SimConfig sets them)
+  bool aborted = false;                 ///< stopped early: the statistics cover only what finished
 };
 
 /// The model one pipeline stage runs: layers / pp decoder layers (rounded up); embedding and lm_head stay in

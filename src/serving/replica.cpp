@@ -188,12 +188,17 @@ void Replica::complete(const Flight& f) {
     s.generated += 1;
     if (s.generated == 1) {
       r.first_token_s = f.done_s;
+      if (setup_.abort_ttft_s > 0 && f.done_s - r.arrival_s > setup_.abort_ttft_s) ++out_.violations;
     } else {
       out_.itl_ms.push_back((f.done_s - s.last_token_s) * 1e3);
     }
     s.last_token_s = f.done_s;
     if (s.generated >= reqs_[static_cast<size_t>(id)].output_tokens) {
       r.finish_s = f.done_s;
+      const bool ttft_bad = setup_.abort_ttft_s > 0 && r.first_token_s - r.arrival_s > setup_.abort_ttft_s;
+      if (!ttft_bad && setup_.abort_tpot_s > 0 && r.output_tokens > 1 &&
+          (r.finish_s - r.first_token_s) / static_cast<double>(r.output_tokens - 1) > setup_.abort_tpot_s)
+        ++out_.violations;
       free_blocks_ += s.blocks;
       s.blocks = 0;
       running_.erase(std::find(running_.begin(), running_.end(), id));

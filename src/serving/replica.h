@@ -28,6 +28,7 @@ struct ReplicaSetup {
   int64_t kv_blocks = 0;
   double transfer_us_per_token = 0;  ///< stage-to-stage activation transfer
   double transfer_latency_us = 0;
+  double abort_ttft_s = 0, abort_tpot_s = 0;  ///< count requests beyond these (0 = do not count)
 };
 
 class Replica {

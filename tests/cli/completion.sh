@@ -15,5 +15,8 @@ check predict "--gpu" h200 "h200"
 check predict "--kern" --kernel
 check e2e --phase "" decode
 check trace import --from "pipe" pipeweave
+check "sim" simulate
+check simulate "--rep" --replicas
+check simulate --router "least" least_outstanding
 [ "$fail" = 0 ] && echo "completion: ok"
 exit $fail
