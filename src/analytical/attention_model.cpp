@@ -119,6 +119,11 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
   d.tensor_dtype = s.dtype;
   const double hd = double(s.head_dim), b = dtype_bytes(s.dtype), ob = dtype_bytes(s.out_dtype);
   const int64_t group = s.heads / s.kv_heads;
+  if (s.impl == "paged") {  // one program per (sequence, KV head) walks the pages in order: no split-KV
+    c.bn = s.block > 0 ? s.block : 16;
+    c.splits = 1;
+    d.config_suffix_reason = "; paged: one CTA per (sequence, KV head) over " + std::to_string(c.bn) + "-token pages";
+  }
   const int64_t row_blocks = cdiv(group, c.bm);  // CTAs per (batch, kv head) to cover the GQA group
   const int64_t n_blocks = cdiv(s.seq_kv, c.bn);
   Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes);

@@ -51,7 +51,10 @@ Demand rowwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c,
   d.per_cta.l2 = cta_elems * b * 2 + extra_in_cols * s.cols * b;
   d.loop_iters *= passes;
   d.flops = fp32_ops * elems;  // useful FP32 operations
-  d.min_dram_bytes = elems * b * 2 + extra_in_cols * s.cols * b;
+  // fused_add_rms_norm (residual=1) also reads the residual and writes it back: twice the row traffic.
+  const double row_passes = s.residual ? 4 : 2;
+  if (s.residual) d.per_cta.l2 += cta_elems * b * 2;
+  d.min_dram_bytes = elems * b * row_passes + extra_in_cols * s.cols * b;
   d.dram_bytes = d.min_dram_bytes;
   d.working_set_bytes = d.min_dram_bytes;
   d.tile_waste = 1.0 - elems / (double(d.ctas) * cta_elems);

@@ -144,7 +144,7 @@ class Builder {
     }
     max_kv_ = max_kv;
     if (decodes > 0) {
-      groups_.push_back({decodes, 1, (decode_kv + decodes / 2) / decodes, true});
+      groups_.push_back({decodes, 1, w.decode_attention_kv > 0 ? w.decode_attention_kv : (decode_kv + decodes / 2) / decodes, true});
       tokens_ += decodes;
     }
     for (const auto& [qk, n] : groups) {
@@ -213,6 +213,7 @@ class Builder {
   KernelSpec eltwise(const std::string& op, int64_t rows, int64_t cols, const std::string& dtype = "") {
     KernelSpec k = kspec("elementwise", {{"rows", rows}, {"cols", cols}}, dtype);
     k.params["op"] = op;
+    if (op == "silu_mul" && p_.fused_kernels) k.params["impl"] = "fused";  // vLLM silu_and_mul
     return k;
   }
   /// A profile list entry "op" or "op:dtype" over (rows x cols); the model's dtype when none is given.
@@ -237,8 +238,10 @@ class Builder {
 
   /// An RMSNorm over (rows x cols) as the profile launches it. `residual`: a residual add precedes it.
   void norm(const std::string& name, int layer, int64_t rows, int64_t cols, bool residual) {
-    if (p_.norm == "fused_residual") {  // vLLM fused_add_rms_norm: one kernel (residual traffic not charged)
-      add(name, layer, kspec("rms_norm", {{"rows", rows}, {"cols", cols}}));
+    if (p_.norm == "fused_residual") {  // vLLM fused_add_rms_norm: one kernel
+      KernelSpec k = kspec("rms_norm", {{"rows", rows}, {"cols", cols}});
+      if (p_.fused_kernels && residual) k.params["residual"] = "1", k.params["impl"] = "fused";
+      add(name, layer, std::move(k));
       return;
     }
     if (residual) add(name + ".residual_add", layer, eltwise("add", rows, cols));
@@ -268,6 +271,10 @@ class Builder {
         if (g.decode) {
           parts.push_back(kspec("attention_decode", {{"batch", g.count}, {"heads", hq}, {"kv_heads", hkv},
                                                      {"seq_kv", g.kv}, {"head_dim", hd}}));
+          if (p_.decode_attention == "paged") {
+            parts.back().params["impl"] = "paged";
+            parts.back().params["block"] = std::to_string(p_.scheduler.block_size);
+          }
         } else if (g.kv == g.q) {
           parts.push_back(kspec("attention_prefill", {{"batch", g.count}, {"heads", hq}, {"kv_heads", hkv},
                                                       {"seq", g.q}, {"head_dim", hd}, {"causal", 1}}));
@@ -297,6 +304,12 @@ class Builder {
 
   void rotary(int l) {
     const int64_t hd = m_.head_dim;
+    if (p_.rotary == "kernel" && p_.fused_kernels) {  // vLLM rotary_embedding: q and k in place, one kernel
+      KernelSpec k = kspec("rotary", {{"tokens", tokens_}, {"heads", s_.q_heads}, {"kv_heads", s_.kv_heads}, {"head_dim", hd}});
+      k.params["impl"] = "fused";
+      add("rotary", l, std::move(k));
+      return;
+    }
     if (p_.rotary == "kernel") {
       add("rotary", l, kspec("rotary", {{"tokens", tokens_}, {"heads", s_.q_heads + s_.kv_heads}, {"head_dim", hd}}));
       return;
@@ -318,6 +331,9 @@ class Builder {
       for (const auto& g : groups_) rows += g.count * g.kv * hkv;
       add("kv_cache.cat_k", l, eltwise("cat", rows, hd));
       add("kv_cache.cat_v", l, eltwise("cat", rows, hd));
+    } else if (p_.kv_cache == "paged") {  // index_copy_ of the new tokens' K and V rows into their pages
+      add("kv_cache.write_k", l, eltwise("copy_strided", tokens_ * hkv, hd));
+      add("kv_cache.write_v", l, eltwise("copy_strided", tokens_ * hkv, hd));
     } else if (p_.kv_cache == "static") {
       // HF StaticCache.update: index_copy_ of the new rows into the preallocated cache; attention then runs with
       // an explicit mask over the cache, and transformers' sdpa_attention_forward expands the KV heads to the

@@ -26,6 +26,10 @@ struct Workload {
   /// Capacity of a preallocated static KV cache (HF StaticCache max_cache_len; profile kv_cache: static):
   /// attention then runs over all of it under a mask. 0 = the longest context + new tokens.
   int64_t static_cache_len = 0;
+  /// Keys the decoding requests' attention launch is priced at; 0 = their mean (a split-KV kernel's cost follows
+  /// the total KV read). A kernel with one program per sequence and head, in one wave, runs as long as its longest
+  /// sequence: the caller passes that length.
+  int64_t decode_attention_kv = 0;
 
   int64_t batch() const { return static_cast<int64_t>(new_tokens.size()); }
   int64_t tokens() const;  ///< total new tokens (sum over requests)

@@ -84,7 +84,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
   static const std::vector<std::string> keys = {
       "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm", "norm_ops", "norm_row_ops",
       "step_small_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode", "graph_gap_us",
-      "host_overhead_us", "memory_utilization", "megakernel_schedule", "scheduler"};
+      "host_overhead_us", "memory_utilization", "megakernel_schedule", "scheduler", "fused_kernels", "decode_attention"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
@@ -97,7 +97,8 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "rotary") p.rotary = choice(source, key, v, {"kernel", "elementwise"});
     else if (key == "rotary_ops") p.rotary_ops = op_list(source, key, v);
     else if (key == "attention") p.attention = choice(source, key, v, {"flash", "eager"});
-    else if (key == "kv_cache") p.kv_cache = choice(source, key, v, {"none", "cat", "static"});
+    else if (key == "kv_cache") p.kv_cache = choice(source, key, v, {"none", "cat", "static", "paged"});
+    else if (key == "decode_attention") p.decode_attention = choice(source, key, v, {"flash", "paged"});
     else if (key == "norm") p.norm = choice(source, key, v, {"fused_residual", "kernel", "elementwise"});
     else if (key == "norm_ops") p.norm_ops = op_list(source, key, v);
     else if (key == "norm_row_ops") p.norm_row_ops = static_cast<int>(number(source, key, v, 0, 64));
@@ -112,6 +113,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "host_overhead_us") p.host_overhead_us = number(source, key, v, 0, 100000);
     else if (key == "memory_utilization") p.memory_utilization = number(source, key, v, 0.05, 1.0);
     else if (key == "scheduler") parse_scheduler(v, source, p.scheduler);
+    else if (key == "fused_kernels") p.fused_kernels = choice(source, key, v, {"true", "false"}) == "true";
     else if (key == "megakernel_schedule") p.megakernel_schedule = choice(source, key, v, {"static", "dynamic", "auto"});
     else throw InputError(where(source, kv.first), "unknown key '" + key + "'; expected one of: " + join(keys));
   }

@@ -35,6 +35,9 @@ struct ServingProfile {
                                        ///< when rotary=elementwise; dtype defaults to the model's
   std::string attention = "flash";     ///< "flash": fused attention kernels | "eager": bmm, softmax, bmm
   std::string kv_cache = "none";      ///< "none": cache write not charged | "cat": HF DynamicCache | "static": HF StaticCache
+                                       ///< | "paged": K and V of the new tokens scattered into pages (two launches)
+  std::string decode_attention = "flash";  ///< "flash": FlashAttention decode | "paged": a paged-KV decode kernel
+                                           ///< (impl=paged, block = scheduler.block_size)
   std::string norm = "fused_residual"; ///< "fused_residual" | "kernel": rms_norm + separate add | "elementwise"
   std::vector<std::string> norm_ops;   ///< full-tensor elementwise ops ("op" or "op:dtype") when norm=elementwise
   int norm_row_ops = 0;                ///< (rows x 1) fp32 elementwise ops (+eps, rsqrt) when norm=elementwise
@@ -49,6 +52,9 @@ struct ServingProfile {
   double host_overhead_us = 0;         ///< framework CPU time per kernel on top of the GPU's launch overhead
   double memory_utilization = 0.9;     ///< fraction of GPU memory the stack may use (vLLM gpu_memory_utilization)
   std::string megakernel_schedule = "auto";  ///< "static" | "dynamic" | "auto" (dynamic for MoE models)
+  /// true: rotary, silu_mul and the residual RMSNorm are the engines' own fused kernels (impl=fused, learned from
+  /// traces/serving), not PyTorch-eager measurements of the same family.
+  bool fused_kernels = false;
   SchedulerParams scheduler;
 };
 

@@ -33,9 +33,20 @@ class Params {
     if (auto it = spec.params.find("l2"); it != spec.params.end() && it->second != "cold" && it->second != "warm")
       throw InputError(spec.where, "l2=" + it->second + " is not a cache state; use cold or warm");
     if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second != "library" &&
-                                            it->second != "torch" && it->second != "loom" && it->second != "cutlass")
-      throw InputError(spec.where,
-                       "impl=" + it->second + " is not an implementation; use library, torch, loom or cutlass");
+                                            it->second != "torch" && it->second != "loom" && it->second != "cutlass" &&
+                                            it->second != "fused" && it->second != "paged")
+      throw InputError(spec.where, "impl=" + it->second +
+                                       " is not an implementation; use library, torch, loom, cutlass, fused or paged");
+    // fused: the serving engines' one-kernel rotary / silu_and_mul / fused_add_rms_norm (traces/serving);
+    // paged: a paged-KV decode attention kernel.
+    if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second == "fused" &&
+                                            spec.family != "rotary" && spec.family != "rms_norm" &&
+                                            !(spec.family == "elementwise" && spec.params.count("op") &&
+                                              spec.params.at("op") == "silu_mul"))
+      throw InputError(spec.where, "impl=fused exists for rotary, rms_norm and elementwise op=silu_mul only");
+    if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second == "paged" &&
+                                            spec.family != "attention_decode")
+      throw InputError(spec.where, "impl=paged exists for attention_decode only");
     for (const auto& [k, v] : spec.params) {
       bool known = false;
       for (const auto& key : keys) known = known || key == k;
@@ -247,8 +258,14 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       break;
     }
     case Family::attention_decode: {
-      Params p(spec, {"batch", "heads", "kv_heads", "seq_kv", "head_dim", "dtype", "mask"});
+      Params p(spec, {"batch", "heads", "kv_heads", "seq_kv", "head_dim", "dtype", "mask", "block"});
       s.batch = p.size("batch"), s.heads = p.size("heads"), s.kv_heads = p.size("kv_heads");
+      if (p.has("block")) {
+        if (!spec.params.count("impl") || spec.params.at("impl") != "paged")
+          throw InputError(spec.where, "block= is the KV page size of impl=paged; add impl=paged or drop it");
+        s.block = p.size("block");
+      }
+      if (p.has("impl")) s.impl = p.raw("impl");
       s.seq = 1, s.seq_kv = p.size("seq_kv"), s.head_dim = p.size("head_dim");
       s.masked = p.has("mask") && p.flag("mask");
       s.dtype = p.dtype({Dtype::fp16, Dtype::bf16, Dtype::fp8});
@@ -261,8 +278,14 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
     case Family::rms_norm:
     case Family::layer_norm:
     case Family::softmax: {
-      Params p(spec, {"rows", "cols", "dtype"});
+      Params p(spec, s.family == Family::rms_norm ? std::vector<std::string>{"rows", "cols", "dtype", "residual"}
+                                                  : std::vector<std::string>{"rows", "cols", "dtype"});
       s.rows = p.size("rows"), s.cols = p.size("cols");
+      if (p.has("residual")) {
+        const std::string& r = p.raw("residual");
+        if (r != "0" && r != "1") throw InputError(spec.where, "residual=" + r + " must be 0 or 1");
+        s.residual = r == "1";
+      }
       s.dtype = s.out_dtype = p.dtype(kFloatAll);
       check_elements(spec, "input", static_cast<double>(s.rows) * s.cols);
       s.config = p.config();
@@ -285,8 +308,10 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       break;
     }
     case Family::rotary: {
-      Params p(spec, {"tokens", "heads", "head_dim", "dtype"});
+      // heads = every head rotated (q + k); with kv_heads= (the fused kernels' spelling) heads counts q heads only.
+      Params p(spec, {"tokens", "heads", "kv_heads", "head_dim", "dtype"});
       s.tokens = p.size("tokens"), s.heads = p.size("heads"), s.head_dim = p.size("head_dim");
+      if (p.has("kv_heads")) s.kv_heads = p.size("kv_heads"), s.heads += s.kv_heads;
       s.dtype = s.out_dtype = p.dtype(kFloatAll);
       if (s.head_dim % 2 != 0)
         throw InputError(spec.where, "head_dim=" + std::to_string(s.head_dim) + " must be even (rotary rotates pairs)");

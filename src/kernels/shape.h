@@ -42,6 +42,8 @@ struct KernelShape {
   bool causal = false;
   // row kernels (rms_norm, layer_norm, softmax) and elementwise
   int64_t rows = 0, cols = 0;
+  bool residual = false;  ///< rms_norm residual=1: the fused residual add (reads x and residual, writes both)
+  int64_t block = 0;      ///< attention_decode impl=paged: KV-cache page size in tokens
   std::string op;  ///< elementwise op (kElementwiseOps); rows x cols = output (maps) or input (row reductions)
   bool masked = false;  ///< attention_decode mask=1: an explicit attention mask (SDPA attn_mask, HF StaticCache)
   // all_reduce

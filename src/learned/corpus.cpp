@@ -39,6 +39,10 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
       const bool warm = (l2 != c.meta.end() && l2->second == "warm") || (flush != c.meta.end() && flush->second == "none");
       if (warm && m.spec.find(" l2=") == std::string::npos) m.spec += " l2=warm";
       m.impl = r.impl;
+      // A spec that names its implementation (impl=fused, impl=paged: kernels written in Triton) wins over the
+      // trace's library column, so the row trains that implementation's forest.
+      for (const char* named : {" impl=fused", " impl=paged"})
+        if (m.spec.find(named) != std::string::npos) m.impl = std::string(named).substr(6);
       m.median_us = r.median_us;
       m.spread_pct = r.spread_pct;
       m.source = c.path + ":case " + std::to_string(r.case_id);

@@ -31,7 +31,7 @@ uint64_t shape_group(const KernelSpec& spec) {
 
 std::string impl_class(const std::string& impl) {
   if (impl.rfind("cublas", 0) == 0 || impl == "library") return "library";
-  if (impl == "torch" || impl == "loom" || impl == "cutlass") return impl;
+  if (impl == "torch" || impl == "loom" || impl == "cutlass" || impl == "fused" || impl == "paged") return impl;
   return "library";
 }
 
@@ -42,7 +42,8 @@ std::string default_impl(const std::string& family) {
 }
 
 std::string model_key(const std::string& family, const std::string& impl_class) {
-  return impl_class == "cutlass" ? family + "@cutlass" : family;
+  // Implementations with their own forest: vLLM's CUTLASS fp8 GEMM, the serving engines' fused kernels, paged decode.
+  return impl_class == "cutlass" || impl_class == "fused" || impl_class == "paged" ? family + "@" + impl_class : family;
 }
 
 const std::vector<std::string>& impl_feature_names() {

@@ -65,7 +65,9 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
     groups["_all"] = rows;
   std::vector<std::string> keys;
   for (const auto& [k, v] : groups)
-    if (k == "_all" || v.size() >= opt.min_family_samples) keys.push_back(k);
+    // An implementation's own forest (family@impl) comes from one focused sweep: half the family threshold.
+    if (k == "_all" || v.size() >= (k.find('@') != std::string::npos ? opt.min_family_samples / 2 : opt.min_family_samples))
+      keys.push_back(k);
   size_t step = 0;
   for (const auto& key : keys) {
     const auto& idx = groups[key];

@@ -77,6 +77,7 @@ void Replica::add_to_batch(int64_t id, int64_t chunk, std::vector<int64_t>& ids,
   if (s.kv >= s.target) {
     b.decodes += 1;
     b.decode_kv += s.kv + 1;
+    b.decode_kv_max = std::max(b.decode_kv_max, s.kv + 1);
   } else {
     b.prefills += 1;
     b.prefill_tokens += chunk;

@@ -34,7 +34,27 @@ int64_t StepCost::graph_batch(const BatchShape& b) const {
 
 double StepCost::step_us(const BatchShape& b) {
   const int64_t graph = graph_batch(b);
-  const int64_t kv_mean = b.decodes > 0 ? std::max<int64_t>(1, (b.decode_kv + b.decodes / 2) / b.decodes) : 0;
+  int64_t kv_mean = b.decodes > 0 ? std::max<int64_t>(1, (b.decode_kv + b.decodes / 2) / b.decodes) : 0;
+  // A paged decode kernel without split-KV runs one program per (sequence, KV head): it lasts at least as long as
+  // its longest sequence alone (latency bound), and at least as long as the batch at the mean length (throughput
+  // bound). Priced at the length that makes the batch's launch take the larger of the two.
+  const bool by_max = profile_.decode_attention == "paged" && b.decode_kv_max > kv_mean;
+  if (by_max) {
+    auto paged = [&](int64_t batch, int64_t kv) {
+      KernelSpec k;
+      k.family = "attention_decode";
+      k.where = "serving";
+      k.params = {{"batch", std::to_string(batch)}, {"heads", std::to_string(std::max<int64_t>(1, model_.heads / tp_))},
+                  {"kv_heads", std::to_string(std::max<int64_t>(1, model_.kv_heads / tp_))},
+                  {"seq_kv", std::to_string(kv)}, {"head_dim", std::to_string(model_.head_dim)},
+                  {"dtype", std::string(dtype_name(model_.dtype))}, {"impl", "paged"},
+                  {"block", std::to_string(profile_.scheduler.block_size)}};
+      return predict_(gpu_, k);
+    };
+    const int64_t longest = bucket(b.decode_kv_max), mean = bucket(kv_mean);
+    const double t_lat = paged(1, longest), t_thr = paged(std::max(graph, b.decodes), mean);
+    kv_mean = std::min(longest, static_cast<int64_t>(std::llround(static_cast<double>(mean) * std::max(1.0, t_lat / t_thr))));
+  }
   const int64_t q_mean = b.prefills > 0 ? std::max<int64_t>(1, b.prefill_tokens / b.prefills) : 0;
   // Mean context of the prefill chunks that reproduces their causal attention work.
   const int64_t ctx_mean =
@@ -43,7 +63,7 @@ double StepCost::step_us(const BatchShape& b) {
                      : 0;
   const int64_t kd = graph > 0 ? graph : bucket(b.decodes), kkv = bucket(kv_mean), kp = std::min<int64_t>(b.prefills, 255);
   const int64_t kq = bucket(q_mean), kc = bucket(ctx_mean);
-  const uint64_t key = (static_cast<uint64_t>(kd) << 48) ^ (static_cast<uint64_t>(kkv) << 30) ^
+  const uint64_t key = (by_max ? 1ULL << 62 : 0) ^ (static_cast<uint64_t>(kd) << 48) ^ (static_cast<uint64_t>(kkv) << 30) ^
                        (static_cast<uint64_t>(kp) << 22) ^ (static_cast<uint64_t>(kq) << 11) ^
                        (static_cast<uint64_t>(kc) * 0x9E3779B97F4A7C15ULL) ^ (graph > 0 ? 1ULL << 63 : 0);
   auto it = cache_.find(key);
@@ -53,7 +73,7 @@ double StepCost::step_us(const BatchShape& b) {
   if (graph > 0) {  // padded slots attend to nothing: their keys are 1, the real ones keep the mean
     for (int64_t i = 0; i < graph; ++i) {
       q.push_back(1);
-      ctx.push_back(i < kd && i < b.decodes ? kkv - 1 : 0);
+      ctx.push_back(i < b.decodes ? kkv - 1 : 0);
     }
   } else {
     for (int64_t i = 0; i < kd; ++i) q.push_back(1), ctx.push_back(std::max<int64_t>(1, kkv - 1));
@@ -62,6 +82,7 @@ double StepCost::step_us(const BatchShape& b) {
   // Chunks beyond 255 share the last bucket's shape: scale the rest of the tokens into the existing chunks.
   if (b.prefills > kp && kp > 0) q.back() += (b.prefills - kp) * kq;
   Workload w = graph > 0 ? decode_workload(graph, ctx, tp_) : mixed_workload(q, ctx, tp_);
+  if (by_max) w.decode_attention_kv = kkv;
   const ExecMode mode = graph > 0 ? ExecMode::graph : mode_for(profile_, Phase::prefill);
   const std::vector<Op> ops = build_op_graph(model_, profile_, w);
   const double us = simulate_step(gpu_, ops, profile_, mode, model_.is_moe(), predict_).wall_time_us;

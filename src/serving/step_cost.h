@@ -16,6 +16,7 @@ namespace loom::serving {
 struct BatchShape {
   int64_t decodes = 0;
   int64_t decode_kv = 0;          ///< sum over decodes of the keys attended (context + 1)
+  int64_t decode_kv_max = 0;      ///< the longest decode's keys
   int64_t prefills = 0;
   int64_t prefill_tokens = 0;     ///< sum of chunk lengths
   double prefill_pairs = 0;       ///< sum over chunks of q x (context + (q + 1) / 2): causal attention work

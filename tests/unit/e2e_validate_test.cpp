@@ -150,7 +150,7 @@ TEST(E2eValidate, KvCacheModes) {
   EXPECT_EQ(count("attn.repeat_"), 2 * 16);  // 32 query heads over 8 KV heads: sdpa with a mask repeats KV
   p.kv_cache = "none";
   EXPECT_EQ(count("kv_cache."), 0);
-  EXPECT_THROW(parse_profile("kv_cache: paged\n", "p.yaml"), InputError);
+  EXPECT_THROW(parse_profile("kv_cache: pages\n", "p.yaml"), InputError);
 }
 
 TEST(E2eValidate, StaticCacheAttendsOverTheWholeCacheWithAMask) {
