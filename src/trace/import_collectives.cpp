@@ -15,7 +15,7 @@ namespace loom {
 namespace {
 
 struct Node {
-  std::string gpu_key, topology;  // topology: "nvswitch" (full NVLink node), "pairwise-nvlink", "pcie"
+  std::string gpu_key, topology;  // topology: "nvswitch", "nvlink-4gpu", "pairwise-nvlink", "pcie"
 };
 
 /// The catalogue key and interconnect of a profiling folder. PipeWeave's folders name GPUs (its hardware/*.json:
@@ -26,7 +26,10 @@ Node node_from_path(const std::string& file) {
   for (const auto& part : p) {
     const std::string d = part.string();
     if (d == "A100" || d == "a100_dgx") return {"a100-sxm4-80gb", "nvswitch"};
-    if (d == "H100" || d == "h100_dgx") return {"h100-sxm", "nvswitch"};
+    if (d == "h100_dgx") return {"h100-sxm", "nvswitch"};
+    // PipeWeave's H100 node holds 4 GPUs (max_devices_per_node 4): an HGX H100 4-GPU board, NVLink between every
+    // pair and no NVSwitch, so a pair shares a third of each GPU's links (its 2-GPU all_reduce: ~115 GB/s busbw).
+    if (d == "H100") return {"h100-sxm", "nvlink-4gpu"};
     if (d == "H20") return {"h20", "nvswitch"};
     if (d == "H800") return {"h800", "nvswitch"};
     if (d == "RTX 6000 Ada") return {"rtx-6000-ada", "pcie"};
@@ -48,7 +51,7 @@ void read_collective(trace_io::LineReader& r, const std::vector<std::string>& hd
     throw InputError(w0, "cannot tell the GPU from the path (expected a folder A100, H100, H20, H800, 'RTX 6000 Ada', "
                          "'RTX PRO 6000 S', a100_dgx, h100_dgx or a100_pairwise_nvlink); pass --gpu KEY");
   const std::filesystem::path p(ctx.file);
-  if (node.topology == "pairwise-nvlink") out.stem += "-pairwise-nvlink";
+  if (node.topology == "pairwise-nvlink" || node.topology == "nvlink-4gpu") out.stem += "-" + node.topology;
   const std::string b = "time_stats." + op + ".";
   const size_t c_min = column(hdr, b + "min", w0), c_max = column(hdr, b + "max", w0),
                c_med = column(hdr, b + "median", w0), c_n = column(hdr, "num_workers", w0),
