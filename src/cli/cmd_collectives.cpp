@@ -78,7 +78,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     for (const auto& o : all.fits)
       if (o.gpu_key != f.gpu_key) others.push_back(o);
     if (!(f.link_bytes_per_s > 0)) continue;  // no YAML bandwidth for its link: nothing to calibrate against
-    const CollectiveFit held = calibrated_fit(others, f.link, f.link_bytes_per_s, f.gpus);
+    const CollectiveFit held = calibrated_fit(others, f.architecture, f.link, f.link_bytes_per_s, f.gpus);
     const GpuSpec& gpu = gpus.at(f.gpu_key);
     Row r;
     r.fit = &f;

@@ -123,6 +123,7 @@ CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::strin
       auto it = gpus.find(f.gpu_key);
       if (it == gpus.end()) throw InputError(f.gpu_key, "not in the GPU catalogue; add gpus/" + f.gpu_key + ".yaml");
       f.link_bytes_per_s = link_bw(it->second, f.topology, f.link, g);
+      f.architecture = it->second.architecture;
       m.fits.push_back(f);
     }
   }
@@ -150,7 +151,8 @@ std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, 
   const auto topo_rank = [](const std::string& t) { return t == "nvswitch" ? 0 : t == "pcie" ? 1 : 2; };
   const CollectiveFit* own = nullptr;
   for (const auto& f : m.fits) {
-    if (f.gpu_key != gpu.name) continue;
+    // A fit over a link the YAML lacks (an NVLink bridge on a PCIe board) describes another machine than this one.
+    if (f.gpu_key != gpu.name || !(f.link_bytes_per_s > 0)) continue;
     // Closest GPU count first, then the full-node topology.
     auto score = [&](const CollectiveFit& x) { return std::abs(x.gpus - gpus) * 10 + topo_rank(x.topology); };
     if (!own || score(f) < score(*own)) own = &f;
@@ -169,7 +171,7 @@ std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, 
     return e;
   }
   const std::string link = gpu.nvlink_bytes_per_s > 0 ? "nvlink" : "pcie";
-  CollectiveFit f = calibrated_fit(m.fits, link, link_bw(gpu, "nvswitch", link, gpus), gpus);
+  CollectiveFit f = calibrated_fit(m.fits, gpu.architecture, link, link_bw(gpu, "nvswitch", link, gpus), gpus);
   e.latency_us = f.latency_us(bytes);
   e.basis = "yaml " + link + " x fitted efficiency";
   e.extrapolation = "extrapolated: no measured all_reduce on " + gpu.name + " (its " + link +
@@ -177,13 +179,19 @@ std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, 
   return e;
 }
 
-CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& link, double link_bytes_per_s,
-                             int gpus) {
-  // Fits on the same kind of link, at the same GPU count where there are any.
+CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& architecture,
+                             const std::string& link, double link_bytes_per_s, int gpus) {
+  // The narrowest pool that has fits: same link kind, architecture (NVLink generation, NCCL's tuning per SM
+  // version) and GPU count; then drop the GPU count, then the architecture, then the link kind.
   std::vector<const CollectiveFit*> pool;
-  for (int pass = 0; pass < 3 && pool.empty(); ++pass)
-    for (const auto& f : fits)
-      if (f.link_bytes_per_s > 0 && (pass == 2 || f.link == link) && (pass >= 1 || f.gpus == gpus)) pool.push_back(&f);
+  for (int pass = 0; pass < 5 && pool.empty(); ++pass)
+    for (const auto& f : fits) {
+      if (!(f.link_bytes_per_s > 0)) continue;
+      const bool same_link = f.link == link, same_arch = f.architecture == architecture, same_g = f.gpus == gpus;
+      const bool ok[5] = {same_link && same_arch && same_g, same_link && same_arch, same_link && same_g, same_link,
+                          true};
+      if (ok[pass]) pool.push_back(&f);
+    }
   std::vector<double> a_s, e_s, a_l, e_l, brk;
   for (const auto* f : pool) {
     a_s.push_back(f->small.alpha_us), e_s.push_back(f->small.busbw_bytes_per_s / f->link_bytes_per_s);
@@ -207,7 +215,8 @@ void CollectiveModel::save(const std::string& path) const {
   j["fits"] = nlohmann::ordered_json::array();
   auto r = [](double v, double q) { return std::round(v * q) / q; };
   for (const auto& f : fits)
-    j["fits"].push_back({{"gpu", f.gpu_key}, {"topology", f.topology}, {"gpus", f.gpus}, {"link", f.link},
+    j["fits"].push_back({{"gpu", f.gpu_key}, {"architecture", f.architecture}, {"topology", f.topology},
+                         {"gpus", f.gpus}, {"link", f.link},
                          {"link_GBps", r(f.link_bytes_per_s / 1e9, 1e3)}, {"break_bytes", f.break_bytes},
                          {"small", {{"alpha_us", r(f.small.alpha_us, 1e3)}, {"busbw_GBps", r(f.small.busbw_bytes_per_s / 1e9, 1e3)}}},
                          {"large", {{"alpha_us", r(f.large.alpha_us, 1e3)}, {"busbw_GBps", r(f.large.busbw_bytes_per_s / 1e9, 1e3)}}},
@@ -226,7 +235,7 @@ CollectiveModel CollectiveModel::load(const std::string& path) {
     const auto j = nlohmann::json::parse(in);
     for (const auto& x : j.at("fits")) {
       CollectiveFit f;
-      f.gpu_key = x.at("gpu"), f.topology = x.at("topology"), f.gpus = x.at("gpus"), f.link = x.at("link");
+      f.gpu_key = x.at("gpu"), f.architecture = x.at("architecture"), f.topology = x.at("topology"), f.gpus = x.at("gpus"), f.link = x.at("link");
       f.link_bytes_per_s = double(x.at("link_GBps")) * 1e9, f.break_bytes = x.at("break_bytes");
       f.small = {x.at("small").at("alpha_us"), double(x.at("small").at("busbw_GBps")) * 1e9};
       f.large = {x.at("large").at("alpha_us"), double(x.at("large").at("busbw_GBps")) * 1e9};

@@ -28,7 +28,8 @@ struct AlphaBeta {
 
 struct CollectiveFit {
   std::string gpu_key, topology;  ///< topology: "nvswitch", "pairwise-nvlink", "pcie"
-  std::string link;               ///< the YAML link the topology rides on: "nvlink" or "pcie"
+  std::string link;               ///< the YAML link the topology rides on: "nvlink", "pcie" ("nvlink-bridge": not in YAML)
+  std::string architecture;       ///< the GPU's (its YAML's), for calibrating GPUs without a fit
   double link_bytes_per_s = 0;    ///< that link's per-direction bandwidth in the GPU's YAML
   int gpus = 0;
   int64_t break_bytes = 0;  ///< messages below use `small`, the rest `large` (NCCL's LL/tree -> ring/Simple switch)
@@ -70,11 +71,11 @@ struct CollectiveEstimate {
 std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, const GpuSpec& gpu, int gpus,
                                                       int64_t bytes);
 
-/// The model of a GPU without a fit on `link` ("nvlink" / "pcie") of `link_bytes_per_s`: the medians of the fits
-/// on the same kind of link (at the same GPU count where there are any) of each regime's alpha, efficiency
-/// (busbw / link bandwidth) and break.
-CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& link, double link_bytes_per_s,
-                             int gpus);
+/// The model of a GPU of `architecture` without a fit, on `link` ("nvlink" / "pcie") of `link_bytes_per_s`: the
+/// medians of each regime's alpha, efficiency (busbw / link bandwidth) and break over the fits on the same kind of
+/// link, narrowed to the same architecture and then the same GPU count where there are any.
+CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& architecture,
+                             const std::string& link, double link_bytes_per_s, int gpus);
 
 /// Default path: data_dir()/models/collectives.json.
 std::string default_collectives_path();

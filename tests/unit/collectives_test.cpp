@@ -63,7 +63,7 @@ TEST(Collectives, FitRecoversBothRegimes) {
 TEST(Collectives, EstimateFlagsWhatItExtrapolates) {
   const Catalog cat = Catalog::load();
   CollectiveFit f;
-  f.gpu_key = "h100-sxm", f.topology = "nvswitch", f.link = "nvlink", f.link_bytes_per_s = 450e9, f.gpus = 8;
+  f.gpu_key = "h100-sxm", f.architecture = "hopper", f.topology = "nvswitch", f.link = "nvlink", f.link_bytes_per_s = 450e9, f.gpus = 8;
   f.small = {20, 100e9}, f.large = {40, 360e9}, f.break_bytes = 1 << 20;
   CollectiveModel m{{f}};
   const int64_t bytes = 64 << 20;
