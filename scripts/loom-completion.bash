@@ -32,9 +32,9 @@ _loom() {
     gpus) flags="show --format --set" ;;
     predict) flags="--gpu --set --kernel --batch --format --model --threads --interval" ;;
     diagnose) flags="--gpu --set --kernel --format --measured-us --model" ;;
-    trace) flags="import summary paths --lct --cases --out -o --chrome --format --from --gpu --split --dataset --lenient" ;;
+    trace) flags="import summary paths fit-collectives --lct --cases --out -o --chrome --format --from --gpu --split --dataset --lenient" ;;
     train) flags="--traces --out --seed --rounds --global --force" ;;
-    validate) flags="--traces --model-dir --max-mape --format --out --check --leave-one-gpu-out --e2e" ;;
+    validate) flags="--traces --model-dir --max-mape --format --out --check --leave-one-gpu-out --e2e --collectives" ;;
     e2e) flags="--gpu --set --model --phase --batch --seq --context --cache-len --tp --profile --mode --trace-out --kernel-model --format --interval" ;;
     whatif) flags="--model --batch --input-len --output-len --gpus --tp --pp --set --profile --format --kernel-model --interval --rate --requests --num-requests --arrivals --prompt-len --seed --slo" ;;
     simulate) flags="--gpu --set --model --tp --pp --replicas --router --profile --format --trace-out --kernel-model --series-points --requests --rate --num-requests --arrivals --prompt-len --output-len --seed --slo --per-request --quiet" ;;

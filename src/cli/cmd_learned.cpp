@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/commands_collectives.h"
 #include "cli/commands_validate_e2e.h"
 #include "cli/commands_validate_serving.h"
 #include "cli/common.h"
@@ -179,6 +180,7 @@ int cmd_train(const Argv& argv) {
 int cmd_validate(const Argv& argv) {
   if (std::find(argv.begin(), argv.end(), "--e2e") != argv.end()) return cmd_validate_e2e(argv);
   if (std::find(argv.begin(), argv.end(), "--serving") != argv.end()) return cmd_validate_serving(argv);
+  if (std::find(argv.begin(), argv.end(), "--collectives") != argv.end()) return cmd_validate_collectives(argv);
   Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check", "--leave-one-gpu-out"});
   args.no_positionals("validate");
   const std::optional<double> max_mape = args.number("--max-mape");  // checked before minutes of retraining

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/commands_collectives.h"
 #include "cli/common.h"
 #include "cli/table.h"
 #include "core/error.h"
@@ -189,7 +190,8 @@ int cmd_trace(const Argv& argv) {
   }
   if (pos[0] == "summary") return summary_cmd(args);
   if (pos[0] == "paths") return paths_cmd(args);
-  throw InputError("trace " + pos[0], "unknown subcommand; use import, summary or paths");
+  if (pos[0] == "fit-collectives") return cmd_fit_collectives(args);
+  throw InputError("trace " + pos[0], "unknown subcommand; use import, summary, paths or fit-collectives");
 }
 
 }  // namespace loom::cli

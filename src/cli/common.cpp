@@ -73,6 +73,10 @@ nlohmann::json prediction_json(const Prediction& p) {
   j["model"] = p.model;
   if (p.achievable_us) j["achievable_us"] = *p.achievable_us;
   if (p.at_ceiling) j["at_ceiling"] = true;  // clamped: the learned model went below the speed-of-light ceiling
+  if (p.collective) {
+    j["collective_basis"] = p.collective->basis;
+    if (!p.collective->extrapolation.empty()) j["extrapolation"] = p.collective->extrapolation;
+  }
   return j;
 }
 

@@ -232,7 +232,9 @@ class Builder {
   void all_reduce(const std::string& name, int layer, int64_t elements) {
     if (w_.tp == 1) return;
     KernelSpec k = kspec("all_reduce", {{"gpus", w_.tp}});
-    k.params["bytes"] = std::to_string(static_cast<int64_t>(elements * dtype_bytes(m_.dtype)));
+    const auto bytes = static_cast<int64_t>(elements * dtype_bytes(m_.dtype));
+    k.params["bytes"] = std::to_string(bytes);
+    if (p_.custom_all_reduce_max_bytes > 0 && bytes <= p_.custom_all_reduce_max_bytes) k.params["impl"] = "custom";
     add(name, layer, std::move(k));
   }
 

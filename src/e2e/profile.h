@@ -55,6 +55,9 @@ struct ServingProfile {
   /// true: rotary, silu_mul and the residual RMSNorm are the engines' own fused kernels (impl=fused, learned from
   /// traces/serving), not PyTorch-eager measurements of the same family.
   bool fused_kernels = false;
+  /// All-reduces of at most this many bytes run the engine's custom one-shot/two-shot kernel (impl=custom: vLLM
+  /// custom_all_reduce, SGLang's), larger ones NCCL (the measured fits); 0 = NCCL always.
+  int64_t custom_all_reduce_max_bytes = 0;
   SchedulerParams scheduler;
 };
 

@@ -34,9 +34,10 @@ class Params {
       throw InputError(spec.where, "l2=" + it->second + " is not a cache state; use cold or warm");
     if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second != "library" &&
                                             it->second != "torch" && it->second != "loom" && it->second != "cutlass" &&
-                                            it->second != "fused" && it->second != "paged")
+                                            it->second != "fused" && it->second != "paged" &&
+                                            it->second != "custom" && it->second != "nccl")
       throw InputError(spec.where, "impl=" + it->second +
-                                       " is not an implementation; use library, torch, loom, cutlass, fused or paged");
+                                       " is not an implementation; use library, torch, loom, cutlass, fused, paged, nccl or custom");
     // fused: the serving engines' one-kernel rotary / silu_and_mul / fused_add_rms_norm (traces/serving);
     // paged: a paged-KV decode attention kernel.
     if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second == "fused" &&
@@ -44,6 +45,11 @@ class Params {
                                             !(spec.family == "elementwise" && spec.params.count("op") &&
                                               spec.params.at("op") == "silu_mul"))
       throw InputError(spec.where, "impl=fused exists for rotary, rms_norm and elementwise op=silu_mul only");
+    // nccl: NCCL's ring/tree all-reduce (the measured fits, models/collectives.json); custom: the serving engines'
+    // one-shot/two-shot all-reduce over NVLink for small messages (analytical; not measured yet).
+    if (auto it = spec.params.find("impl"); it != spec.params.end() && (it->second == "custom" || it->second == "nccl") &&
+                                            spec.family != "all_reduce")
+      throw InputError(spec.where, "impl=" + it->second + " exists for all_reduce only");
     if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second == "paged" &&
                                             spec.family != "attention_decode")
       throw InputError(spec.where, "impl=paged exists for attention_decode only");

@@ -1,6 +1,7 @@
 // Reads the trace corpus into Measurements for training and validation.
 #include "learned/corpus.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/error.h"
@@ -16,6 +17,10 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
   GpuNameTable names = GpuNameTable::load_default();
   std::string hashes;
   for (const Corpus& c : read_corpus_dir(traces_dir)) {
+    // Measured collectives are fitted by `loom trace fit-collectives` (models/collectives.json), not by the
+    // efficiency model: their corpora stay out of its training set and its corpus hash.
+    if (!c.rows.empty() && std::all_of(c.rows.begin(), c.rows.end(), [](const CorpusRow& r) { return r.family == "all_reduce"; }))
+      continue;
     set.files.push_back(c.path);
     // Hash the canonical text, not the gzip bytes: recompressing a file must not count as a corpus change.
     hashes += fnv1a_hex(format_corpus(c)) + "\n";

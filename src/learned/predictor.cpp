@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "hw/catalog.h"
 #include "analytical/features.h"
+#include "kernels/shape.h"
 #include "learned/dataset.h"
 
 namespace loom {
@@ -32,6 +33,8 @@ Predictor::Predictor(const std::string& mode, const std::string& models_dir) {
   if (mode != "learned" && mode != "analytical")
     throw InputError("--model", "unknown model '" + mode + "'; use learned or analytical");
   if (mode == "analytical") return;
+  if (std::filesystem::exists(default_collectives_path()))
+    collectives_ = std::make_shared<CollectiveModel>(CollectiveModel::load(default_collectives_path()));
   const std::string dir = models_dir.empty() ? default_model_dir() : models_dir;
   if (!models_dir.empty() || std::filesystem::exists(dir + "/model.json"))
     model_ = std::make_shared<EfficiencyModel>(EfficiencyModel::load(dir));
@@ -79,12 +82,23 @@ void Predictor::apply_learned(Prediction& p, double log_ratio, const std::option
                                                                              : std::max(0.0, *achievable_log_ratio)));
 }
 
+bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
+  if (!collectives_ || p.analysis.family != "all_reduce") return false;
+  if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second == "custom") return false;
+  const KernelShape s = parse_shape(spec, gpu);
+  p.collective = estimate_all_reduce(*collectives_, gpu, int(s.gpus), s.bytes);
+  if (!p.collective) return false;
+  p.model = "collective-fit";
+  p.latency_us = p.collective->latency_us;
+  return true;
+}
+
 Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
   Prediction p;
   p.analysis = analyze(gpu, spec);
   p.model = "analytical";
   p.latency_us = p.analysis.latency_us;
-  if (!model_) return p;
+  if (apply_collective(p, gpu, spec) || !model_) return p;
   const std::vector<float> x = features(p, gpu, spec);
   const std::string key = forest_key(p, spec);
   if (auto r = model_->predict_log_ratio(key, x.data())) {
@@ -111,6 +125,8 @@ void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std:
         p.model = "analytical";
         p.latency_us = p.analysis.latency_us;
         p.achievable_us.reset();
+        p.collective.reset();
+        if (apply_collective(p, *gpus[i], specs[i])) continue;
         if (model_) {
           const std::vector<float> row = features(p, *gpus[i], specs[i]);
           std::copy(row.begin(), row.end(), x_all.begin() + i * cols);
@@ -137,7 +153,8 @@ void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std:
   if (!model_) return;
   // Phase 2: rows grouped by family, each family's forests walk its rows in blocks.
   std::map<std::string, std::vector<size_t>> by_family;
-  for (size_t i = 0; i < n; ++i) by_family[forest_key(out[i], specs[i])].push_back(i);
+  for (size_t i = 0; i < n; ++i)
+    if (!out[i].collective) by_family[forest_key(out[i], specs[i])].push_back(i);
   std::vector<float> x, r, q;
   for (const auto& [family, rows] : by_family) {
     const Forest* f = model_->find(family, "");

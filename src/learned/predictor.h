@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analytical/analysis.h"
+#include "learned/collectives.h"
 #include "learned/model.h"
 
 namespace loom {
@@ -18,12 +19,13 @@ struct Prediction {
   double latency_us = 0;                 ///< the prediction
   std::optional<double> achievable_us;   ///< learned low-quantile latency: what the best kernels of this kind reach
   bool at_ceiling = false;               ///< the learned model went below the speed-of-light ceiling: clamped to it
+  std::optional<CollectiveEstimate> collective;  ///< all_reduce from models/collectives.json (model "collective-fit")
 };
 
 class Predictor {
  public:
   /// mode "learned" loads <models_dir> (default data_dir()/models/efficiency) if present, else behaves as
-  /// "analytical"; mode "analytical" never loads a model. Other modes throw InputError("--model", ...).
+  /// "analytical", and models/collectives.json (all_reduce) if present; mode "analytical" never loads a model. Other modes throw InputError("--model", ...).
   explicit Predictor(const std::string& mode = "learned", const std::string& models_dir = "");
   /// `with_achievable` = false skips the low-quantile model (end-to-end composition needs only the latency).
   Prediction predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable = true) const;
@@ -44,7 +46,10 @@ class Predictor {
  private:
   /// Feature row of an analysed kernel (the one feature code: make_sample), checked against the model's width.
   std::vector<float> features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const;
+  /// all_reduce from the measured collective fits when they cover it (returns true and sets p).
+  bool apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const;
   std::shared_ptr<EfficiencyModel> model_;
+  std::shared_ptr<CollectiveModel> collectives_;  ///< models/collectives.json, in learned mode when present
   /// When the model was trained on an older feature list: for each of its features, the index in today's vector.
   std::vector<size_t> remap_;
 };

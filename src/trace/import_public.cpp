@@ -14,6 +14,8 @@ PublicFormat neusight_format();       // import_neusight.cpp
 PublicFormat vidur_mlp_format();      // import_vidur.cpp
 PublicFormat pipeweave_moe_format();  // import_pipeweave_moe.cpp
 PublicFormat pipeweave_fp8_format();  // import_pipeweave_fp8.cpp
+PublicFormat vidur_collective_format();      // import_collectives.cpp
+PublicFormat pipeweave_collective_format();  // import_collectives.cpp
 
 const std::vector<PublicFormat>& public_formats() {
   // One line per format. The coordinator adds the PipeWeave fp8 GEMM and collective readers here.
@@ -22,6 +24,8 @@ const std::vector<PublicFormat>& public_formats() {
       vidur_mlp_format(),
       pipeweave_moe_format(),
       pipeweave_fp8_format(),
+      vidur_collective_format(),
+      pipeweave_collective_format(),
   };
   return table;
 }

@@ -1,0 +1,144 @@
+// `loom trace fit-collectives` (measured all_reduce -> models/collectives.json) and `loom validate --collectives`
+// (each GPU's all_reduce predicted from the other GPUs' fits: leave-one-GPU-out error per message-size regime).
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "cli/args.h"
+#include "cli/commands_collectives.h"
+#include "cli/common.h"
+#include "cli/table.h"
+#include "core/error.h"
+#include "kernels/kernel_spec.h"
+#include "learned/collectives.h"
+
+namespace loom::cli {
+namespace {
+
+constexpr int64_t kLargeBytes = 1 << 20;  // the brief's split: >= 1 MB is bandwidth-bound territory
+
+std::map<std::string, GpuSpec> catalogue_gpus(const Catalog& cat) {
+  std::map<std::string, GpuSpec> out;
+  for (const auto& n : cat.names()) out.emplace(n, cat.get(n));
+  return out;
+}
+
+struct Err {
+  double sum = 0;
+  size_t n = 0;
+  void add(double pred, double meas) { sum += std::fabs(pred / meas - 1) * 100, ++n; }
+  double mape() const { return n ? sum / n : NAN; }
+  std::string text() const { return n ? fmt(mape(), 1) + "%" : "-"; }
+};
+
+struct Row {
+  const CollectiveFit* fit = nullptr;
+  Err logo[2], own[2], analytical[2];  // [0] < 1 MB, [1] >= 1 MB
+};
+
+}  // namespace
+
+int cmd_fit_collectives(const Args& args) {
+  const std::string traces = args.get("--traces", data_dir() + "/traces");
+  const std::string out = args.get("-o", args.get("--out", default_collectives_path()));
+  const Catalog cat = Catalog::load();
+  const auto points = load_collective_points(traces);
+  if (points.empty()) throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");
+  const CollectiveModel m = fit_collectives(points, catalogue_gpus(cat));
+  m.save(out);
+  Table t{{"gpu", "topology", "gpus", "points", "break", "small alpha us", "small busbw GB/s", "large alpha us",
+           "large busbw GB/s", "link GB/s", "fit MAPE <1MB", "fit MAPE >=1MB"}, {},
+          {false, false, true, true, true, true, true, true, true, true, true, true}};
+  for (const auto& f : m.fits)
+    t.add({f.gpu_key, f.topology, std::to_string(f.gpus), std::to_string(f.points), human(double(f.break_bytes), "B"),
+           fmt(f.small.alpha_us, 1), fmt(f.small.busbw_bytes_per_s / 1e9, 1), fmt(f.large.alpha_us, 1),
+           fmt(f.large.busbw_bytes_per_s / 1e9, 1), fmt(f.link_bytes_per_s / 1e9, 1), fmt(f.mape_small, 1) + "%",
+           fmt(f.mape_large, 1) + "%"});
+  emit(t.text());
+  std::fprintf(stderr, "loom: wrote %zu fits to %s\n", m.fits.size(), out.c_str());
+  return 0;
+}
+
+int cmd_validate_collectives(const std::vector<std::string>& argv) {
+  Args args(argv, {"--traces", "--format", "--max-mape"}, {"--collectives"});
+  args.no_positionals("validate --collectives");
+  const std::string traces = args.get("--traces", data_dir() + "/traces");
+  const std::string format = args.format();
+  const std::optional<double> max_mape = args.number("--max-mape");
+  const Catalog cat = Catalog::load();
+  const auto gpus = catalogue_gpus(cat);
+  const auto points = load_collective_points(traces);
+  if (points.empty()) throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");
+  const CollectiveModel all = fit_collectives(points, gpus);
+  std::vector<Row> rows;
+  std::map<std::string, Row> per_gpu;
+  Row total;
+  for (const auto& f : all.fits) {
+    std::vector<CollectiveFit> others;
+    for (const auto& o : all.fits)
+      if (o.gpu_key != f.gpu_key) others.push_back(o);
+    if (!(f.link_bytes_per_s > 0)) continue;  // no YAML bandwidth for its link: nothing to calibrate against
+    const CollectiveFit held = calibrated_fit(others, f.architecture, f.link, f.link_bytes_per_s, f.gpus);
+    const GpuSpec& gpu = gpus.at(f.gpu_key);
+    Row r;
+    r.fit = &f;
+    for (const auto& p : points.at({f.gpu_key, f.topology})) {
+      if (p.gpus != f.gpus) continue;
+      const int big = p.bytes >= kLargeBytes;
+      const double an = analyze(gpu, parse_kernel_spec("all_reduce bytes=" + std::to_string(p.bytes) + " gpus=" +
+                                                       std::to_string(p.gpus))).latency_us;
+      for (Row* x : {&r, &per_gpu[f.gpu_key], &total}) {
+        x->logo[big].add(held.latency_us(p.bytes), p.latency_us);
+        x->own[big].add(f.latency_us(p.bytes), p.latency_us);
+        x->analytical[big].add(an, p.latency_us);
+      }
+    }
+    rows.push_back(r);
+  }
+  bool over = false;
+  for (const auto& [g, r] : per_gpu)
+    if (max_mape && r.logo[1].n && r.logo[1].mape() > *max_mape) over = true;
+  if (format == "json") {
+    nlohmann::ordered_json j;
+    auto errs = [](const Row& r) {
+      nlohmann::ordered_json e;
+      const char* names[2] = {"small", "large"};
+      for (int b = 0; b < 2; ++b)
+        e[names[b]] = {{"n", r.logo[b].n}, {"leave_one_gpu_out_mape_pct", r.logo[b].n ? r.logo[b].mape() : 0.0},
+                       {"own_fit_mape_pct", r.own[b].n ? r.own[b].mape() : 0.0},
+                       {"analytical_mape_pct", r.analytical[b].n ? r.analytical[b].mape() : 0.0}};
+      return e;
+    };
+    j["large_bytes"] = kLargeBytes;
+    for (const auto& r : rows) {
+      auto e = errs(r);
+      e["gpu"] = r.fit->gpu_key, e["topology"] = r.fit->topology, e["gpus"] = r.fit->gpus, e["link"] = r.fit->link;
+      j["fits"].push_back(e);
+    }
+    for (const auto& [g, r] : per_gpu) {
+      auto e = errs(r);
+      e["gpu"] = g;
+      j["gpus"].push_back(e);
+    }
+    j["all"] = errs(total);
+    emit(j.dump(1) + "\n");
+  } else {
+    Table t{{"gpu", "topology", "gpus", "link", "n >=1MB", "held-out >=1MB", "own fit >=1MB", "analytical >=1MB",
+             "n <1MB", "held-out <1MB", "own fit <1MB", "analytical <1MB"}, {},
+            {false, false, true, false, true, true, true, true, true, true, true, true}};
+    auto add = [&](const std::string& g, const std::string& topo, const std::string& n, const std::string& link,
+                   const Row& r) {
+      t.add({g, topo, n, link, std::to_string(r.logo[1].n), r.logo[1].text(), r.own[1].text(), r.analytical[1].text(),
+             std::to_string(r.logo[0].n), r.logo[0].text(), r.own[0].text(), r.analytical[0].text()});
+    };
+    for (const auto& r : rows) add(r.fit->gpu_key, r.fit->topology, std::to_string(r.fit->gpus), r.fit->link, r);
+    for (const auto& [g, r] : per_gpu) add(g, "all", "all", "", r);
+    add("all", "all", "all", "", total);
+    emit(format == "csv" ? t.csv() : t.text() +
+         "held-out: the GPU's all_reduce from its YAML link bandwidth x the other GPUs' fitted efficiency (leave one "
+         "GPU out); own fit: models/collectives.json's fit (what `loom predict` uses); MAPE of the NCCL median.\n");
+  }
+  return over ? 1 : 0;
+}
+
+}  // namespace loom::cli

@@ -1,0 +1,253 @@
+// Alpha-beta fits of measured all_reduce latency (see collectives.h), their JSON file and the estimate that
+// predictions use.
+#include "learned/collectives.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "hw/catalog.h"
+#include "trace/trace.h"
+
+namespace loom {
+namespace {
+
+double bus_bytes(int64_t bytes, int gpus) { return 2.0 * (gpus - 1) / gpus * double(bytes); }
+
+int64_t spec_int(const std::string& spec, const std::string& key) {
+  const auto p = spec.find(" " + key + "=");
+  if (p == std::string::npos) return 0;
+  return std::strtoll(spec.c_str() + p + key.size() + 2, nullptr, 10);
+}
+
+/// Relative least squares: minimise sum ((alpha + x / bw - t) / t)^2 over (x, t), alpha >= 0, bw > 0.
+AlphaBeta fit_alpha_beta(const std::vector<std::pair<double, double>>& xt) {
+  double s11 = 0, s12 = 0, s22 = 0, r1 = 0, r2 = 0;
+  for (const auto& [x, t] : xt) {
+    const double u = 1 / t, v = x / t;
+    s11 += u * u, s12 += u * v, s22 += v * v, r1 += u, r2 += v;
+  }
+  const double det = s11 * s22 - s12 * s12;
+  double a = det != 0 ? (r1 * s22 - r2 * s12) / det : 0, b = det != 0 ? (s11 * r2 - s12 * r1) / det : 0;
+  if (a < 0) a = 0, b = s22 > 0 ? r2 / s22 : 0;  // no negative latency: the bandwidth term alone
+  if (b <= 1e-15) b = 1e-15, a = s11 > 0 ? (r1 - b * s12) / s11 : 0;  // flat: the latency term alone
+  return {a, 1e6 / b};  // b is us per byte
+}
+
+double mean_rel_err(const AlphaBeta& f, const std::vector<std::pair<double, double>>& xt, size_t lo, size_t hi) {
+  double e = 0;
+  for (size_t i = lo; i < hi; ++i) e += std::fabs(f.latency_us(xt[i].first) / xt[i].second - 1);
+  return e;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
+}
+
+/// The link a topology rides on at `gpus` ranks: a pairwise NVLink bridge joins 2 GPUs, more go over PCIe.
+std::string link_of(const std::string& topology, int gpus) {
+  if (topology == "nvswitch" || topology == "nvlink-4gpu") return "nvlink";
+  if (topology == "pairwise-nvlink" && gpus <= 2) return "nvlink-bridge";
+  return "pcie";
+}
+
+/// The per-direction bandwidth a ring of `gpus` GPUs can use on `link`; 0 when the YAML does not give it (the
+/// catalogue holds no NVLink bridge of PCIe boards). On a 4-GPU NVLink mesh each peer has a third of the links.
+double link_bw(const GpuSpec& g, const std::string& topology, const std::string& link, int gpus) {
+  if (link == "pcie") return g.pcie_bytes_per_s;
+  if (link != "nvlink") return 0;
+  return topology == "nvlink-4gpu" ? g.nvlink_bytes_per_s * std::min(gpus - 1, 3) / 3.0 : g.nvlink_bytes_per_s;
+}
+
+}  // namespace
+
+double CollectiveFit::latency_us(int64_t bytes) const {
+  const double x = bus_bytes(bytes, gpus);
+  return (bytes < break_bytes ? small : large).latency_us(x);
+}
+
+CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpus) {
+  // Bins of a quarter octave (medians): the profiles hold thousands of sizes with launch-noise spikes.
+  std::map<int, std::pair<std::vector<double>, std::vector<double>>> bins;
+  CollectiveFit f;
+  f.gpus = gpus;
+  for (const auto& p : points) {
+    if (p.gpus != gpus) continue;
+    auto& b = bins[int(std::floor(std::log2(double(p.bytes)) * 4))];
+    b.first.push_back(double(p.bytes)), b.second.push_back(p.latency_us);
+    ++f.points;
+  }
+  if (f.points == 0) throw InputError("collectives", "no points for gpus=" + std::to_string(gpus));
+  std::vector<std::pair<double, double>> xt;  // (bus bytes, latency) per bin
+  std::vector<double> edge;                   // bytes of each bin
+  for (auto& [_, b] : bins) {
+    edge.push_back(median(b.first));
+    xt.push_back({bus_bytes(int64_t(edge.back()), gpus), median(b.second)});
+  }
+  // The break: every bin edge with >= 3 bins on each side, or none (one regime); least mean relative error wins.
+  double best = 1e300;
+  for (size_t k = 0; k + 3 <= xt.size(); ++k) {
+    if (k > 0 && k < 3) continue;
+    std::vector<std::pair<double, double>> lo(xt.begin(), xt.begin() + k), hi(xt.begin() + k, xt.end());
+    const AlphaBeta s = k ? fit_alpha_beta(lo) : AlphaBeta{}, l = fit_alpha_beta(hi);
+    const double e = (k ? mean_rel_err(s, xt, 0, k) : 0) + mean_rel_err(l, xt, k, xt.size());
+    if (e < best) best = e, f.small = k ? s : l, f.large = l, f.break_bytes = k ? int64_t(edge[k]) : 0;
+  }
+  double es = 0, el = 0;
+  size_t ns = 0, nl = 0;
+  for (const auto& p : points) {
+    if (p.gpus != gpus) continue;
+    const double e = std::fabs(f.latency_us(p.bytes) / p.latency_us - 1) * 100;
+    (p.bytes >= (1 << 20) ? el : es) += e;
+    ++(p.bytes >= (1 << 20) ? nl : ns);
+  }
+  f.mape_small = ns ? es / ns : 0, f.mape_large = nl ? el / nl : 0;
+  return f;
+}
+
+CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
+                                const std::map<std::string, GpuSpec>& gpus) {
+  CollectiveModel m;
+  for (const auto& [key, pts] : points) {
+    std::vector<int> counts;
+    for (const auto& p : pts) counts.push_back(p.gpus);
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    for (int g : counts) {
+      CollectiveFit f = fit_collective(pts, g);
+      f.gpu_key = key.first, f.topology = key.second;
+      f.link = link_of(f.topology, g);
+      auto it = gpus.find(f.gpu_key);
+      if (it == gpus.end()) throw InputError(f.gpu_key, "not in the GPU catalogue; add gpus/" + f.gpu_key + ".yaml");
+      f.link_bytes_per_s = link_bw(it->second, f.topology, f.link, g);
+      f.architecture = it->second.architecture;
+      m.fits.push_back(f);
+    }
+  }
+  return m;
+}
+
+std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load_collective_points(
+    const std::string& traces_dir) {
+  std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> out;
+  for (const Corpus& c : read_corpus_dir(traces_dir)) {
+    auto t = c.meta.find("topology");
+    const std::string topo = t == c.meta.end() ? "nvswitch" : t->second;
+    for (const CorpusRow& r : c.rows) {
+      if (r.family != "all_reduce" || c.gpu_key.empty() || !(r.median_us > 0)) continue;
+      const int64_t b = spec_int(r.spec, "bytes"), g = spec_int(r.spec, "gpus");
+      if (b > 0 && g > 1) out[{c.gpu_key, topo}].push_back({b, int(g), r.median_us});
+    }
+  }
+  return out;
+}
+
+std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, const GpuSpec& gpu, int gpus,
+                                                      int64_t bytes) {
+  if (m.fits.empty() || gpus <= 1) return std::nullopt;
+  const auto topo_rank = [](const std::string& t) { return t == "nvswitch" ? 0 : t == "pcie" ? 1 : 2; };
+  const CollectiveFit* own = nullptr;
+  for (const auto& f : m.fits) {
+    // A fit over a link the YAML lacks (an NVLink bridge on a PCIe board) describes another machine than this one.
+    if (f.gpu_key != gpu.name || !(f.link_bytes_per_s > 0)) continue;
+    // Closest GPU count first, then the full-node topology.
+    auto score = [&](const CollectiveFit& x) { return std::abs(x.gpus - gpus) * 10 + topo_rank(x.topology); };
+    if (!own || score(f) < score(*own)) own = &f;
+  }
+  CollectiveEstimate e;
+  if (own) {
+    // At another GPU count the ring's busbw and step latency carry over; the bus bytes follow 2(g-1)/g.
+    CollectiveFit f = *own;
+    f.gpus = gpus;
+    e.latency_us = f.latency_us(bytes);
+    e.band_pct = bytes >= (1 << 20) ? own->mape_large : own->mape_small;
+    e.basis = "fit " + own->gpu_key + " " + own->topology + " gpus=" + std::to_string(own->gpus);
+    if (own->gpus != gpus)
+      e.extrapolation = "extrapolated: no measured all_reduce at gpus=" + std::to_string(gpus) + " on " + gpu.name +
+                        " (fit at gpus=" + std::to_string(own->gpus) + " used)";
+    return e;
+  }
+  const std::string link = gpu.nvlink_bytes_per_s > 0 ? "nvlink" : "pcie";
+  CollectiveFit f = calibrated_fit(m.fits, gpu.architecture, link, link_bw(gpu, "nvswitch", link, gpus), gpus);
+  e.latency_us = f.latency_us(bytes);
+  e.basis = "yaml " + link + " x fitted efficiency";
+  e.extrapolation = "extrapolated: no measured all_reduce on " + gpu.name + " (its " + link +
+                    " bandwidth x the efficiency of the measured GPUs)";
+  return e;
+}
+
+CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& architecture,
+                             const std::string& link, double link_bytes_per_s, int gpus) {
+  // The narrowest pool that has fits: same link kind, architecture (NVLink generation, NCCL's tuning per SM
+  // version) and GPU count; then drop the GPU count, then the architecture, then the link kind.
+  std::vector<const CollectiveFit*> pool;
+  for (int pass = 0; pass < 5 && pool.empty(); ++pass)
+    for (const auto& f : fits) {
+      if (!(f.link_bytes_per_s > 0)) continue;
+      const bool same_link = f.link == link, same_arch = f.architecture == architecture, same_g = f.gpus == gpus;
+      const bool ok[5] = {same_link && same_arch && same_g, same_link && same_arch, same_link && same_g, same_link,
+                          true};
+      if (ok[pass]) pool.push_back(&f);
+    }
+  std::vector<double> a_s, e_s, a_l, e_l, brk;
+  for (const auto* f : pool) {
+    a_s.push_back(f->small.alpha_us), e_s.push_back(f->small.busbw_bytes_per_s / f->link_bytes_per_s);
+    a_l.push_back(f->large.alpha_us), e_l.push_back(f->large.busbw_bytes_per_s / f->link_bytes_per_s);
+    brk.push_back(double(f->break_bytes));
+  }
+  CollectiveFit c;
+  c.gpus = gpus, c.link = link, c.link_bytes_per_s = link_bytes_per_s, c.topology = "calibrated";
+  c.small = {median(a_s), median(e_s) * link_bytes_per_s};
+  c.large = {median(a_l), median(e_l) * link_bytes_per_s};
+  c.break_bytes = int64_t(median(brk));
+  return c;
+}
+
+std::string default_collectives_path() { return data_dir() + "/models/collectives.json"; }
+
+void CollectiveModel::save(const std::string& path) const {
+  nlohmann::ordered_json j;
+  j["about"] = "all_reduce alpha-beta fits: t_us = alpha_us + 2(g-1)/g * bytes / busbw; `small` below break_bytes, "
+               "`large` from it. Written by `loom trace fit-collectives`; docs/collectives.md.";
+  j["fits"] = nlohmann::ordered_json::array();
+  auto r = [](double v, double q) { return std::round(v * q) / q; };
+  for (const auto& f : fits)
+    j["fits"].push_back({{"gpu", f.gpu_key}, {"architecture", f.architecture}, {"topology", f.topology},
+                         {"gpus", f.gpus}, {"link", f.link},
+                         {"link_GBps", r(f.link_bytes_per_s / 1e9, 1e3)}, {"break_bytes", f.break_bytes},
+                         {"small", {{"alpha_us", r(f.small.alpha_us, 1e3)}, {"busbw_GBps", r(f.small.busbw_bytes_per_s / 1e9, 1e3)}}},
+                         {"large", {{"alpha_us", r(f.large.alpha_us, 1e3)}, {"busbw_GBps", r(f.large.busbw_bytes_per_s / 1e9, 1e3)}}},
+                         {"points", f.points}, {"fit_mape_small_pct", r(f.mape_small, 10)},
+                         {"fit_mape_large_pct", r(f.mape_large, 10)}});
+  std::ofstream o(path);
+  if (!o) throw InputError(path, "cannot write; check -o");
+  o << j.dump(1) << "\n";
+}
+
+CollectiveModel CollectiveModel::load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "cannot read; run `loom trace fit-collectives`");
+  CollectiveModel m;
+  try {
+    const auto j = nlohmann::json::parse(in);
+    for (const auto& x : j.at("fits")) {
+      CollectiveFit f;
+      f.gpu_key = x.at("gpu"), f.architecture = x.at("architecture"), f.topology = x.at("topology"), f.gpus = x.at("gpus"), f.link = x.at("link");
+      f.link_bytes_per_s = double(x.at("link_GBps")) * 1e9, f.break_bytes = x.at("break_bytes");
+      f.small = {x.at("small").at("alpha_us"), double(x.at("small").at("busbw_GBps")) * 1e9};
+      f.large = {x.at("large").at("alpha_us"), double(x.at("large").at("busbw_GBps")) * 1e9};
+      f.points = x.at("points"), f.mape_small = x.at("fit_mape_small_pct"), f.mape_large = x.at("fit_mape_large_pct");
+      if (!(f.small.busbw_bytes_per_s > 0) || !(f.large.busbw_bytes_per_s > 0) || f.gpus < 2)
+        throw InputError(path, "fit for " + f.gpu_key + " has a non-positive bandwidth or gpus < 2; refit");
+      m.fits.push_back(f);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path, std::string("malformed collectives file (") + e.what() + "); rerun `loom trace fit-collectives`");
+  }
+  return m;
+}
+
+}  // namespace loom

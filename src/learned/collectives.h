@@ -1,0 +1,83 @@
+// Measured all_reduce latency: alpha-beta fits per (GPU, GPU count, node topology) with a small-message
+// (latency-bound) and a large-message (bandwidth-bound) regime, fitted from the committed public NCCL profiles
+// (traces/public/*/<gpu>/all_reduce*.corpus.csv.gz) and stored in models/collectives.json. GPUs without a fit get
+// a model from their YAML link bandwidth, scaled by the efficiency the fitted GPUs reach (flagged as extrapolated).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hw/gpu_spec.h"
+
+namespace loom {
+
+/// One measured all_reduce: `bytes` over `gpus` ranks in `latency_us`.
+struct CollectivePoint {
+  int64_t bytes = 0;
+  int gpus = 0;
+  double latency_us = 0;
+};
+
+/// t = alpha_us + bus_bytes / busbw, bus_bytes = 2(g-1)/g * bytes (what a ring moves per GPU; NCCL's "busbw").
+struct AlphaBeta {
+  double alpha_us = 0, busbw_bytes_per_s = 0;
+  double latency_us(double bus_bytes) const { return alpha_us + bus_bytes / busbw_bytes_per_s * 1e6; }
+};
+
+struct CollectiveFit {
+  std::string gpu_key, topology;  ///< topology: "nvswitch", "pairwise-nvlink", "pcie"
+  std::string link;               ///< the YAML link the topology rides on: "nvlink", "pcie" ("nvlink-bridge": not in YAML)
+  std::string architecture;       ///< the GPU's (its YAML's), for calibrating GPUs without a fit
+  double link_bytes_per_s = 0;    ///< that link's per-direction bandwidth in the GPU's YAML
+  int gpus = 0;
+  int64_t break_bytes = 0;  ///< messages below use `small`, the rest `large` (NCCL's LL/tree -> ring/Simple switch)
+  AlphaBeta small, large;
+  size_t points = 0;
+  double mape_small = 0, mape_large = 0;  ///< in-sample % error below / at or above 1 MB
+  double latency_us(int64_t bytes) const;
+};
+
+struct CollectiveModel {
+  std::vector<CollectiveFit> fits;
+  /// Reads models/collectives.json (or `path`). Throws InputError(path, ...) when malformed.
+  static CollectiveModel load(const std::string& path);
+  void save(const std::string& path) const;
+};
+
+/// Measured points per (gpu_key, topology), read from every all_reduce corpus below `traces_dir`.
+std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load_collective_points(
+    const std::string& traces_dir);
+
+/// Fits one (GPU, topology, gpus) set: points are binned (4 per octave, medians) and each regime is a relative
+/// least-squares alpha-beta fit; the break is the bin edge that minimises the mean relative error.
+CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpus);
+
+/// Fits every (GPU, topology, GPU count) in `points`; `link` of each fit comes from the GPU's YAML.
+CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
+                                const std::map<std::string, GpuSpec>& gpus);
+
+struct CollectiveEstimate {
+  double latency_us = 0;
+  std::string basis;        ///< "fit h100-sxm nvswitch gpus=8", "yaml nvlink 450 GB/s x 0.81 (fitted efficiency)"
+  std::string extrapolation;  ///< empty when a fit of this GPU and GPU count made it; else why not
+  double band_pct = 0;        ///< the fit's in-sample MAPE in this message-size regime (0: calibrated, no band)
+};
+
+/// The all_reduce latency of `bytes` over `gpus` GPUs of `gpu`: its own fit at that GPU count; its own fit at the
+/// nearest GPU count (flagged); else the YAML link bandwidth times the median efficiency of the fits on the same
+/// kind of link (flagged). nullopt when the model has no fit at all.
+std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, const GpuSpec& gpu, int gpus,
+                                                      int64_t bytes);
+
+/// The model of a GPU of `architecture` without a fit, on `link` ("nvlink" / "pcie") of `link_bytes_per_s`: the
+/// medians of each regime's alpha, efficiency (busbw / link bandwidth) and break over the fits on the same kind of
+/// link, narrowed to the same architecture and then the same GPU count where there are any.
+CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& architecture,
+                             const std::string& link, double link_bytes_per_s, int gpus);
+
+/// Default path: data_dir()/models/collectives.json.
+std::string default_collectives_path();
+
+}  // namespace loom

@@ -1,0 +1,122 @@
+// NCCL collective profiles written by Vidur's collective profiler (microsoft/vidur, vidur/profiling/collectives;
+// data/profiling/network/<node>/all_reduce.csv) and by PipeWeave with the same profiler and header
+// (zksainx/pipeweave, dataset/collective/<gpu>/all_reduce.csv). One row: torch.distributed.all_reduce of a
+// float16 buffer of `size` bytes over `num_workers` ranks, `devices_per_node` of them per node; time_stats are the
+// NCCL kernel's torch-profiler time in ms (min/max/mean/median over 3 runs of the median of 11 launches).
+// Each single-node row -> `all_reduce bytes=B gpus=N` with the median as the measurement; rows spanning nodes and
+// send_recv files are counted as skipped (loom models one node's all_reduce only). The GPU and the node's
+// interconnect come from the path (PipeWeave's GPU folder, Vidur's node folder) or --gpu.
+#include <filesystem>
+
+#include "core/error.h"
+#include "trace/import_public.h"
+
+namespace loom {
+namespace {
+
+struct Node {
+  std::string gpu_key, topology;  // topology: "nvswitch", "nvlink-4gpu", "pairwise-nvlink", "pcie"
+};
+
+/// The catalogue key and interconnect of a profiling folder. PipeWeave's folders name GPUs (its hardware/*.json:
+/// A100 and H100 are SXM boards; RTX 6000 Ada and RTX PRO 6000 S have no NVLink); Vidur's name nodes (its README:
+/// A100 / H100 DGX, and Azure's pairwise-NVLink A100 PCIe 80GB node).
+Node node_from_path(const std::string& file) {
+  const std::filesystem::path p(file);
+  for (const auto& part : p) {
+    const std::string d = part.string();
+    if (d == "A100" || d == "a100_dgx") return {"a100-sxm4-80gb", "nvswitch"};
+    if (d == "h100_dgx") return {"h100-sxm", "nvswitch"};
+    // PipeWeave's H100 node holds 4 GPUs (max_devices_per_node 4): an HGX H100 4-GPU board, NVLink between every
+    // pair and no NVSwitch, so a pair shares a third of each GPU's links (its 2-GPU all_reduce: ~115 GB/s busbw).
+    if (d == "H100") return {"h100-sxm", "nvlink-4gpu"};
+    if (d == "H20") return {"h20", "nvswitch"};
+    if (d == "H800") return {"h800", "nvswitch"};
+    if (d == "RTX 6000 Ada") return {"rtx-6000-ada", "pcie"};
+    if (d == "RTX PRO 6000 S") return {"rtx-pro-6000-blackwell-server", "pcie"};
+    if (d == "a100_pairwise_nvlink") return {"a100-pcie-80gb", "pairwise-nvlink"};
+  }
+  return {};
+}
+
+void read_collective(trace_io::LineReader& r, const std::vector<std::string>& hdr, const PublicImportContext& ctx,
+                     PublicImport& out) {
+  using namespace public_io;
+  const std::string w0 = r.where();
+  const bool send_recv = hdr.at(1).rfind("time_stats.send_recv.", 0) == 0;
+  const std::string op = send_recv ? "send_recv" : "all_reduce";
+  Node node = node_from_path(ctx.file);
+  if (!ctx.gpu_override.empty()) node = {ctx.gpu_override, node.topology.empty() ? "nvswitch" : node.topology};
+  if (node.gpu_key.empty())
+    throw InputError(w0, "cannot tell the GPU from the path (expected a folder A100, H100, H20, H800, 'RTX 6000 Ada', "
+                         "'RTX PRO 6000 S', a100_dgx, h100_dgx or a100_pairwise_nvlink); pass --gpu KEY");
+  const std::filesystem::path p(ctx.file);
+  if (node.topology == "pairwise-nvlink" || node.topology == "nvlink-4gpu") out.stem += "-" + node.topology;
+  const std::string b = "time_stats." + op + ".";
+  const size_t c_min = column(hdr, b + "min", w0), c_max = column(hdr, b + "max", w0),
+               c_med = column(hdr, b + "median", w0), c_n = column(hdr, "num_workers", w0),
+               c_size = column(hdr, "size", w0), c_coll = column(hdr, "collective", w0),
+               c_dpn = column(hdr, "devices_per_node", w0);
+  const std::map<std::string, std::string> meta = {
+      {"timing", "NCCL kernel time from the torch profiler (Vidur CudaTimer), median of 3 runs x 11 launches, "
+                 "ms -> us; p10/p90 hold min/max"},
+      {"kernel", "NCCL " + op + " (torch.distributed, float16 buffer, default algorithm and protocol)"},
+      {"dtype", "fp16"},
+      {"topology", node.topology},
+      {"repository", out.source == "vidur" ? "github.com/microsoft/vidur (MIT)" : "github.com/zksainx/pipeweave (Apache-2.0)"}};
+  std::string line;
+  while (r.next(line)) {
+    if (line.empty()) continue;
+    const std::string where = r.where();
+    auto f = row_fields(line, hdr.size(), where);
+    ++out.rows_in;
+    if (f[c_coll] != op)
+      throw InputError(where, "collective '" + f[c_coll].substr(0, 40) + "' in a " + op + " file; fix the row");
+    const int64_t n = positive_int(f[c_n], "num_workers", where), dpn = positive_int(f[c_dpn], "devices_per_node", where);
+    const int64_t bytes = positive_int(f[c_size], "size", where);
+    const double med_us = positive_number(f[c_med], b + "median", where) * 1e3;
+    const double lo_us = positive_number(f[c_min], b + "min", where) * 1e3, hi_us = positive_number(f[c_max], b + "max", where) * 1e3;
+    if (lo_us > med_us * (1 + 1e-9) || med_us > hi_us * (1 + 1e-9))
+      throw InputError(where, "min <= median <= max does not hold; fix the row");
+    if (send_recv) {
+      ++out.skipped["send_recv: no loom family for point-to-point transfers"];
+      continue;
+    }
+    if (n > dpn) {
+      ++out.skipped["all_reduce across nodes (loom models one node)"];
+      continue;
+    }
+    CorpusRow row;
+    row.case_id = r.line_no();
+    row.family = "all_reduce";
+    row.impl = "nccl";
+    row.spec = "all_reduce bytes=" + std::to_string(bytes) + " gpus=" + std::to_string(n);
+    row.kernels = "ncclDevKernel_AllReduce_Sum_f16";
+    row.reps = 3;
+    row.median_us = row.event_median_us = med_us;
+    row.p10_us = lo_us;
+    row.p90_us = hi_us;
+    row.spread_pct = (hi_us - lo_us) / med_us * 100.0;
+    Corpus& c = out.corpus_for(node.gpu_key, node.gpu_key, ctx, meta);
+    out.add(c, std::move(row));
+  }
+}
+
+bool collective_header(const std::vector<std::string>& h) {
+  return h.size() >= 12 && h[0].empty() &&
+         (h[1] == "time_stats.all_reduce.min" || h[1] == "time_stats.send_recv.min");
+}
+
+}  // namespace
+
+PublicFormat vidur_collective_format() {
+  return {"vidur", "vidur-collective", ",time_stats.all_reduce.min,... (or send_recv)", collective_header,
+          read_collective};
+}
+
+PublicFormat pipeweave_collective_format() {
+  return {"pipeweave", "pipeweave-collective", ",time_stats.all_reduce.min,... (or send_recv)", collective_header,
+          read_collective};
+}
+
+}  // namespace loom

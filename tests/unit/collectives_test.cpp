@@ -1,0 +1,84 @@
+// Measured all_reduce: the Vidur/PipeWeave collective importer and the alpha-beta fits (hand-checked numbers).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.h"
+#include "hw/catalog.h"
+#include "learned/collectives.h"
+#include "trace/import_public.h"
+
+namespace loom {
+namespace {
+
+const char* kHeader =
+    ",time_stats.all_reduce.min,time_stats.all_reduce.max,time_stats.all_reduce.mean,time_stats.all_reduce.median,"
+    "time_stats.all_reduce.std,rank,num_workers,size,collective,devices_per_node,max_devices_per_node\n";
+
+TEST(Collectives, ImportsSingleNodeRowsInMicroseconds) {
+  const std::string text = std::string(kHeader) +
+                           "0,0.01,0.03,0.02,0.02,0.001,0,8,2048,all_reduce,8,8\n"
+                           "1,0.1,0.3,0.2,0.25,0.01,0,16,1048576,all_reduce,8,8\n";  // two nodes: skipped
+  PublicImport imp = import_public_text("pipeweave", text, "dataset/collective/H800/all_reduce.csv", {});
+  ASSERT_EQ(imp.by_gpu.size(), 1u);
+  const Corpus& c = imp.by_gpu.at("h800");
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].spec, "all_reduce bytes=2048 gpus=8");
+  EXPECT_DOUBLE_EQ(c.rows[0].median_us, 20.0);  // 0.02 ms
+  EXPECT_DOUBLE_EQ(c.rows[0].p10_us, 10.0);
+  EXPECT_EQ(c.meta.at("topology"), "nvswitch");
+  EXPECT_EQ(imp.skipped.at("all_reduce across nodes (loom models one node)"), 1);
+}
+
+TEST(Collectives, BadFieldNamesFileLineAndField) {
+  const std::string text = std::string(kHeader) + "0,0.01,0.03,0.02,0.02,0.001,0,8,-5,all_reduce,8,8\n";
+  try {
+    import_public_text("vidur", text, "network/a100_dgx/all_reduce.csv", {});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("all_reduce.csv:2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("size '-5'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(import_public_text("vidur", std::string(kHeader) + "0,0.01,0.03,0.02,0.02,0.001,0,8,64,all_reduce,8,8\n",
+                                  "elsewhere/all_reduce.csv", {}),
+               InputError);  // no GPU in the path, no --gpu
+}
+
+TEST(Collectives, FitRecoversBothRegimes) {
+  // Synthetic ring: below 1 MiB 10 us + bus/50 GB/s, from it 30 us + bus/200 GB/s.
+  std::vector<CollectivePoint> pts;
+  for (double b = 4096; b <= 1 << 30; b *= 1.09) {
+    const int64_t bytes = int64_t(b);
+    const double bus = 2.0 * 3 / 4 * double(bytes);
+    pts.push_back({bytes, 4, bytes < (1 << 20) ? 10 + bus / 50e9 * 1e6 : 30 + bus / 200e9 * 1e6});
+  }
+  const CollectiveFit f = fit_collective(pts, 4);
+  EXPECT_NEAR(f.large.busbw_bytes_per_s / 1e9, 200, 2);
+  EXPECT_NEAR(f.large.alpha_us, 30, 1);
+  EXPECT_NEAR(f.small.alpha_us, 10, 1);
+  EXPECT_LT(f.mape_large, 1.0);
+  EXPECT_LT(f.mape_small, 5.0);  // the break falls within a quarter octave of 1 MiB
+}
+
+TEST(Collectives, EstimateFlagsWhatItExtrapolates) {
+  const Catalog cat = Catalog::load();
+  CollectiveFit f;
+  f.gpu_key = "h100-sxm", f.architecture = "hopper", f.topology = "nvswitch", f.link = "nvlink", f.link_bytes_per_s = 450e9, f.gpus = 8;
+  f.small = {20, 100e9}, f.large = {40, 360e9}, f.break_bytes = 1 << 20;
+  CollectiveModel m{{f}};
+  const int64_t bytes = 64 << 20;
+  auto own = estimate_all_reduce(m, cat.get("h100-sxm"), 8, bytes);
+  ASSERT_TRUE(own);
+  EXPECT_NEAR(own->latency_us, 40 + 2.0 * 7 / 8 * bytes / 360e9 * 1e6, 1e-6);
+  EXPECT_TRUE(own->extrapolation.empty());
+  auto other_count = estimate_all_reduce(m, cat.get("h100-sxm"), 4, bytes);
+  EXPECT_NE(other_count->extrapolation.find("gpus=4"), std::string::npos);
+  // H800: 200 GB/s NVLink x the fitted efficiency 360/450 = 0.8 -> 160 GB/s busbw.
+  auto h800 = estimate_all_reduce(m, cat.get("h800"), 8, bytes);
+  EXPECT_NEAR(h800->latency_us, 40 + 2.0 * 7 / 8 * bytes / 160e9 * 1e6, 1e-3);
+  EXPECT_NE(h800->extrapolation.find("no measured all_reduce on h800"), std::string::npos);
+  EXPECT_FALSE(estimate_all_reduce(m, cat.get("h800"), 1, bytes));  // one GPU: nothing to reduce
+}
+
+}  // namespace
+}  // namespace loom
