@@ -51,6 +51,10 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
           {},
           {false, false, true, true, true, true, true, true, true, true, true}};
   nlohmann::json out = nlohmann::json::array();
+  Table iters{{"gpu", "run", "iteration", "decodes", "prefills", "tokens", "decode_kv_mean", "decode_kv_max", "graph_batch",
+               "measured_ms", "gpu_ms", "predicted_ms"},
+              {},
+              {}};
   double worst = 0;
   for (const auto& dir : runs) {
     const std::string gpu_key = dir.parent_path().filename().string();
@@ -61,6 +65,11 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
     StepErrors graph, eager;
     for (const auto& it : run.iterations) {
       const double pred_ms = cost.step_us(it.batch) / 1e3;
+      const auto& b = it.batch;
+      iters.add({gpu_key, run.name, std::to_string(iters.rows.size()), std::to_string(b.decodes), std::to_string(b.prefills),
+                 std::to_string(b.tokens()), std::to_string(b.decodes > 0 ? b.decode_kv / b.decodes : 0),
+                 std::to_string(b.decode_kv_max), std::to_string(it.graph_batch), fmt(it.wall_ms(), 6),
+                 fmt(it.gpu_ms, 6), fmt(pred_ms, 6)});
       StepErrors& e = it.graph_batch > 0 ? graph : eager;
       e.ape.push_back(std::abs(err_pct(pred_ms, it.wall_ms())));
       e.signed_pct.push_back(err_pct(pred_ms, it.wall_ms()));
@@ -106,7 +115,9 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
                    {"tpot_p50_ms", pair(mps.p50, pps.p50)}, {"tpot_p99_ms", pair(mps.p99, pps.p99)},
                    {"makespan_s", pair(m_span, p_span)}});
   }
-  if (args.format() == "json") {
+  if (args.format() == "csv") {  // one row per measured iteration
+    emit(iters.csv());
+  } else if (args.format() == "json") {
     emit(nlohmann::json{{"model", model.name}, {"profile", profile.name}, {"runs", out}}.dump(2) + "\n");
   } else {
     emit("measured serving runs (" + root + ") vs loom: model " + model.name + ", profile " + profile.name +

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "e2e/attention_launches.h"
 
 namespace loom {
 
@@ -268,25 +269,10 @@ class Builder {
       return;
     }
     if (p_.attention == "flash") {
-      std::vector<KernelSpec> parts;
-      for (const auto& g : groups_) {
-        if (g.decode) {
-          parts.push_back(kspec("attention_decode", {{"batch", g.count}, {"heads", hq}, {"kv_heads", hkv},
-                                                     {"seq_kv", g.kv}, {"head_dim", hd}}));
-          if (p_.decode_attention == "paged") {
-            parts.back().params["impl"] = "paged";
-            parts.back().params["block"] = std::to_string(p_.scheduler.block_size);
-          }
-        } else if (g.kv == g.q) {
-          parts.push_back(kspec("attention_prefill", {{"batch", g.count}, {"heads", hq}, {"kv_heads", hkv},
-                                                      {"seq", g.q}, {"head_dim", hd}, {"causal", 1}}));
-        } else {
-          parts.push_back(kspec("attention_prefill", {{"batch", g.count}, {"heads", hq}, {"kv_heads", hkv},
-                                                      {"seq", g.q}, {"seq_kv", g.kv}, {"head_dim", hd},
-                                                      {"causal", 1}}));
-        }
-      }
-      add_parts("attention", l, std::move(parts));
+      std::vector<AttentionGroup> groups;
+      for (const auto& g : groups_) groups.push_back({g.count, g.q, g.kv, g.decode});
+      for (auto& launch : flash_attention_launches(p_, groups, hq, hkv, hd, dtype_))
+        add_parts(launch.name, l, std::move(launch.parts));
       return;
     }
     // HF eager_attention_forward: repeat_kv (GQA copies), Q K^T, + mask, softmax, P V, transpose back.

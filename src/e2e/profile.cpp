@@ -84,7 +84,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
   static const std::vector<std::string> keys = {
       "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm", "norm_ops", "norm_row_ops",
       "step_small_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode", "graph_gap_us",
-      "host_overhead_us", "memory_utilization", "megakernel_schedule", "scheduler", "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes"};
+      "host_overhead_us", "memory_utilization", "megakernel_schedule", "scheduler", "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes", "prefill_attention"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
   for (const auto& kv : root) {
     const std::string key = kv.first.as<std::string>();
@@ -100,6 +100,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "kv_cache") p.kv_cache = choice(source, key, v, {"none", "cat", "static", "paged"});
     else if (key == "custom_all_reduce_max_bytes")
       p.custom_all_reduce_max_bytes = static_cast<int64_t>(number(source, key, v, 0, 1e10));
+    else if (key == "prefill_attention") p.prefill_attention = choice(source, key, v, {"varlen", "per_request"});
     else if (key == "decode_attention") p.decode_attention = choice(source, key, v, {"flash", "paged"});
     else if (key == "norm") p.norm = choice(source, key, v, {"fused_residual", "kernel", "elementwise"});
     else if (key == "norm_ops") p.norm_ops = op_list(source, key, v);

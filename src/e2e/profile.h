@@ -36,6 +36,8 @@ struct ServingProfile {
   std::string attention = "flash";     ///< "flash": fused attention kernels | "eager": bmm, softmax, bmm
   std::string kv_cache = "none";      ///< "none": cache write not charged | "cat": HF DynamicCache | "static": HF StaticCache
                                        ///< | "paged": K and V of the new tokens scattered into pages (two launches)
+  std::string prefill_attention = "varlen";  ///< "varlen": one launch over every prompt | "per_request": one
+                                            ///< launch per prompt plus a copy of its output (cb_engine)
   std::string decode_attention = "flash";  ///< "flash": FlashAttention decode | "paged": a paged-KV decode kernel
                                            ///< (impl=paged, block = scheduler.block_size)
   std::string norm = "fused_residual"; ///< "fused_residual" | "kernel": rms_norm + separate add | "elementwise"
