@@ -42,12 +42,15 @@ commands:
   validate [--check] [--max-mape X] accuracy per split/family/GPU/partition vs roofline and analytical
   validate --e2e [--traces DIR]     traced end-to-end runs (traces/e2e) vs loom's end-to-end prediction
   validate --collectives            measured all_reduce: each GPU predicted from the others' fits (leave one out)
+  validate --serving [--traces DIR] measured continuous-batching runs (traces/serving/engine) vs loom simulate
   e2e --gpu G --model M --phase prefill|decode --batch B --seq S [--context C] [--cache-len N] [--tp N]
       [--profile vllm|sglang|hf-eager|hf-sdpa] [--mode eager|graph|megakernel] [--trace-out FILE.json]
       [--kernel-model learned|analytical]
                                     one LLM step: TTFT/TPOT, breakdown, memory fit, timeline
   whatif --model M --batch B --input-len S --output-len N --gpus all|a,b,c [--tp 1,2] [--set GPU:key=value]
                                     ranked GPUs (TTFT, TPOT, tokens/s, tokens/$, fit) + sensitivity
+  whatif --model M --gpus all|a,b,c --rate R|--requests FILE [--slo ttft=2s,tpot=50ms] [--tp 1,2,4,8] [--pp N]
+                                    capacity: highest req/s per replica within the SLO, GPUs for R, $/M tokens
   simulate --gpu G --model M [--tp N] [--pp N] [--replicas N] [--router round_robin|least_outstanding]
       --requests FILE.csv|FILE.jsonl | --rate R [--num-requests N] [--arrivals poisson|gamma:cv=X]
       [--prompt-len N|uniform:A:B|lognormal:MEDIAN:SIGMA|file:F] [--output-len ...] [--seed S]

@@ -20,6 +20,9 @@ struct SchedulerParams {
   std::vector<int64_t> cuda_graph_sizes;  ///< decode batch sizes captured; a decode step pads up to the next one
                                           ///< and runs eagerly above the largest (empty = vLLM's 1,2,4,8..512)
   double step_overhead_us = 0;          ///< CPU time per iteration not hidden behind the GPU (scheduling, sampling)
+  /// Extra host time of an eager step whose token count the engine has not run before (library heuristics and
+  /// caches warming for new GEMM shapes); 0 = none.
+  double new_shape_overhead_us = 0;
   int64_t graph_max() const { return cuda_graph_sizes.empty() ? 0 : cuda_graph_sizes.back(); }
 };
 

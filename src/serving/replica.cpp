@@ -156,8 +156,10 @@ void Replica::start(double now) {
     blocked_ = true;
     return;
   }
-  const double step_us = cost_.step_us(b);
   const int64_t graph = cost_.graph_batch(b);
+  double step_us = cost_.step_us(b);
+  if (graph == 0 && params_.new_shape_overhead_us > 0 && seen_eager_tokens_.insert(b.tokens()).second)
+    step_us += params_.new_shape_overhead_us;
   const double kv_used = setup_.kv_blocks > 0 ? 1.0 - static_cast<double>(free_blocks_) / setup_.kv_blocks : 0;
   double t = std::max(now, stage_free_[0]);
   for (int st = 0; st < setup_.pp; ++st) {

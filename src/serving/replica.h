@@ -3,6 +3,7 @@
 #pragma once
 
 #include <deque>
+#include <unordered_set>
 #include <limits>
 #include <vector>
 
@@ -72,6 +73,7 @@ class Replica {
   int64_t free_blocks_ = 0, outstanding_ = 0, finished_ = 0;
   double clock_ = 0;
   bool blocked_ = false;  ///< nothing schedulable until a completion or an arrival
+  std::unordered_set<int64_t> seen_eager_tokens_;  ///< token counts of the eager steps run so far
 };
 
 }  // namespace loom::serving
