@@ -9,6 +9,7 @@
 #include "cli/interval.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "e2e/chrome_trace.h"
 #include "e2e/e2e.h"
 #include "e2e/replay.h"
@@ -234,9 +235,7 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   }
   if (args.has("--trace-out")) {
     const std::string path = args.get("--trace-out");
-    std::ofstream out(path);
-    if (!out) throw InputError("--trace-out", "cannot write '" + path + "'; check the directory");
-    out << chrome_trace(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    write_file(path, chrome_trace(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
   const std::string format = args.format();
   if (format == "json") {

@@ -14,6 +14,7 @@
 #include "cli/progress.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "learned/corpus.h"
 #include "learned/predictor.h"
 #include "learned/uncertainty.h"
@@ -163,7 +164,7 @@ int cmd_train(const Argv& argv) {
         {opt.per_family ? "global_shapes_mape" : "per_family_shapes_mape", alt.splits[0].learned.mape}};
   // Regression thresholds for the CI gate: today's learned MAPE per split, plus a margin for run-to-run noise.
   for (const auto& s : rep.splits) manifest["thresholds"][s.split] = s.learned.mape * 1.10 + 0.5;
-  std::ofstream(std::filesystem::path(out) / "manifest.json") << manifest.dump(2) << "\n";
+  write_file((std::filesystem::path(out) / "manifest.json").string(), manifest.dump(2) + "\n");
   // What the corpus measured per family, and the held-out error bands: `predict --interval` reads it.
   Coverage::from(l.dataset, rep).save(out);
   emit(report_text(rep));
@@ -252,7 +253,7 @@ int cmd_validate(const Argv& argv) {
   j["corpus_hash"] = l.measurements.corpus_hash;
   j["model_fingerprint"] = model.fingerprint();
   j["failures"] = failures;
-  if (args.has("--out")) std::ofstream(args.get("--out")) << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (args.has("--out")) write_file(args.get("--out"), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (format == "json") emit(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   else emit(report_text(rep));
   for (const auto& f : failures) std::fprintf(stderr, "loom: validate: %s\n", f.c_str());

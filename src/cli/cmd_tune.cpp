@@ -15,6 +15,7 @@
 #include "cli/table.h"
 #include "cli/tune_views.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "hw/catalog.h"
 #include "kernels/kernel_spec.h"
 #include "trace/trace.h"
@@ -98,9 +99,7 @@ int run_plan(const Args& args) {
                      "\n# run: loom-bench --plan FILE\n";
   for (const auto& l : lines) text += l + "\n";
   if (args.has("--out")) {
-    std::ofstream out(args.get("--out"));
-    if (!out) throw InputError("--out", "cannot write " + args.get("--out"));
-    out << text;
+    write_file(args.get("--out"), text);
     std::printf("%zu plan points (%zu shapes) written to %s\n", st.points, st.shapes, args.get("--out").c_str());
   } else {
     emit(text);

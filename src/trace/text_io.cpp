@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/file_io.h"
 
 namespace loom::trace_io {
 
@@ -225,17 +226,17 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 void write_text(const std::string& path, const std::string& text) {
   const bool gz = ends_with(path, ".gz");
   gzFile f = gzopen(path.c_str(), gz ? "wb6" : "wbT");  // "T": plain (transparent) write
-  if (!f) throw InputError(path, std::string("cannot write: ") + std::strerror(errno) + "; check the directory");
+  if (!f) throw InputError(path, write_failed_message(errno));
   size_t off = 0;
   while (off < text.size()) {
     unsigned n = unsigned(std::min<size_t>(text.size() - off, 1u << 20));
     if (gzwrite(f, text.data() + off, n) != int(n)) {
       gzclose(f);
-      throw InputError(path, "write failed (disk full?)");
+      throw InputError(path, write_failed_message(errno));
     }
     off += n;
   }
-  if (gzclose(f) != Z_OK) throw InputError(path, "write failed on close (disk full?)");
+  if (gzclose(f) != Z_OK) throw InputError(path, write_failed_message(errno));
 }
 
 }  // namespace loom::trace_io
