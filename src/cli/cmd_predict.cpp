@@ -9,6 +9,7 @@
 #include "cli/table.h"
 #include "core/error.h"
 #include "learned/uncertainty.h"
+#include "trace/text_io.h"
 
 namespace loom::cli {
 
@@ -141,7 +142,9 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   if (!in) throw InputError(path, "cannot open batch file; check the path");
   std::string line;
   if (!std::getline(in, line)) throw InputError(path + ":1", "empty batch file; expected a header with `family`");
+  trace_io::strip_bom(line);  // spreadsheet exports start with a UTF-8 BOM
   const std::vector<std::string> header = split_csv_line(line);
+  trace_io::check_unique_columns(header, path + ":1");
   int family_col = -1, gpu_col = -1;
   for (size_t c = 0; c < header.size(); ++c) {
     if (header[c] == "family") family_col = static_cast<int>(c);

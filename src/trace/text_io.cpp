@@ -3,6 +3,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -87,6 +88,7 @@ bool LineReader::next(std::string& line) {
       pos_ = nl + 1;
       ++line_no_;
       if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line_no_ == 1) strip_bom(line);
       return true;
     }
     if (buf_.size() - pos_ > kMaxLineBytes) break;
@@ -96,6 +98,7 @@ bool LineReader::next(std::string& line) {
       pos_ = buf_.size();
       ++line_no_;
       if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line_no_ == 1) strip_bom(line);
       return true;
     }
   }
@@ -161,6 +164,19 @@ std::vector<std::string> split_csv(std::string_view line, const std::string& whe
     ++i;  // skip ','
   }
   return out;
+}
+
+void check_unique_columns(const std::vector<std::string>& header, const std::string& where) {
+  std::vector<std::string> sorted = header;
+  std::sort(sorted.begin(), sorted.end());
+  if (auto d = std::adjacent_find(sorted.begin(), sorted.end()); d != sorted.end())
+    throw InputError(where, "duplicate column '" + d->substr(0, 60) + "' in the CSV header; give each column once");
+}
+
+bool strip_bom(std::string& line) {
+  if (line.rfind("\xEF\xBB\xBF", 0) != 0) return false;
+  line.erase(0, 3);
+  return true;
 }
 
 std::string csv_field(std::string_view s) {

@@ -27,7 +27,7 @@ class LineReader {
   LineReader& operator=(LineReader&&) noexcept;
   ~LineReader();
 
-  /// Next line without its '\n' (and a trailing '\r'); false at end of input. Throws InputError on a gzip error or
+  /// Next line without its '\n' (and a trailing '\r'; on line 1, without a UTF-8 byte-order mark); false at end of input. Throws InputError on a gzip error or
   /// a line longer than kMaxLineBytes.
   bool next(std::string& line);
   /// "NAME:LINE" of the line last returned.
@@ -58,6 +58,11 @@ std::string read_all(const std::string& path, size_t max_bytes = size_t(1) << 31
 std::vector<std::string> split_csv(std::string_view line, const std::string& where);
 /// Quotes a CSV field when it holds a comma, quote or leading/trailing space.
 std::string csv_field(std::string_view s);
+/// Throws InputError(where, "duplicate column 'X' in the CSV header; ...") when a header names a column twice
+/// (a reader would silently use one of them).
+void check_unique_columns(const std::vector<std::string>& header, const std::string& where);
+/// Removes a leading UTF-8 byte-order mark (spreadsheet exports write one); true when one was removed.
+bool strip_bom(std::string& line);
 /// Splits on '\t'.
 std::vector<std::string_view> split_tabs(std::string_view line);
 
