@@ -21,9 +21,16 @@ struct LineReader::Gz {
   }
 };
 
-LineReader LineReader::open_file(const std::string& path) {
+std::string too_large_message(size_t max_bytes) {
+  const bool gib = max_bytes % (size_t(1) << 30) == 0;
+  return "more than " + (gib ? std::to_string(max_bytes >> 30) + " GiB" : std::to_string(max_bytes) + " bytes") +
+         " (after gzip decompression); loom reads inputs up to that size: is this a gzip bomb or the wrong file?";
+}
+
+LineReader LineReader::open_file(const std::string& path, size_t max_bytes) {
   LineReader r;
   r.name_ = path;
+  r.max_bytes_ = max_bytes;
   r.gz_ = std::make_unique<Gz>();
   r.gz_->f = gzopen(path.c_str(), "rb");
   if (!r.gz_->f)
@@ -75,6 +82,8 @@ bool LineReader::fill() {
     eof_ = true;
     return false;
   }
+  read_bytes_ += size_t(n);
+  if (read_bytes_ > max_bytes_) throw InputError(name_ + ":" + std::to_string(line_no_ + 1), too_large_message(max_bytes_));
   buf_.append(chunk, size_t(n));
   return true;
 }
@@ -124,7 +133,7 @@ std::string read_all(const std::string& path, size_t max_bytes) {
     out.append(chunk, size_t(n));
     if (out.size() > max_bytes) {
       gzclose(f);
-      throw InputError(path, "file larger than " + std::to_string(max_bytes) + " bytes");
+      throw InputError(path, too_large_message(max_bytes));
     }
   }
   gzclose(f);

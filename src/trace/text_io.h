@@ -15,11 +15,15 @@ namespace loom::trace_io {
 /// Longest line the readers accept; longer lines are an InputError (protects against binary garbage).
 inline constexpr size_t kMaxLineBytes = 1 << 20;
 
+/// Most bytes a reader inflates from one file (2 GiB): beyond it a gzip input is refused (a gzip bomb, or a file
+/// no loom trace comes near: the largest committed corpus is a few MB) instead of running for minutes.
+inline constexpr size_t kMaxInflatedBytes = size_t(1) << 31;
+
 /// Reads lines from a file (plain or gzip: zlib's gzread passes plain files through) or from a string.
 class LineReader {
  public:
   /// Opens `path`; throws InputError(path, ...) when it cannot be opened.
-  static LineReader open_file(const std::string& path);
+  static LineReader open_file(const std::string& path, size_t max_bytes = kMaxInflatedBytes);
   /// Reads from `text` (not copied: it must outlive the reader); `name` is used in error messages.
   static LineReader from_text(std::string_view text, std::string name);
 
@@ -48,10 +52,15 @@ class LineReader {
   size_t pos_ = 0;
   bool eof_ = false;
   int64_t line_no_ = 0;
+  size_t read_bytes_ = 0;               // inflated bytes read so far
+  size_t max_bytes_ = kMaxInflatedBytes;
 };
 
 /// Reads a whole file (plain or gzip) into memory; throws InputError on open/read errors or when larger than max.
-std::string read_all(const std::string& path, size_t max_bytes = size_t(1) << 31);
+std::string read_all(const std::string& path, size_t max_bytes = kMaxInflatedBytes);
+
+/// The "more than N bytes after decompression" message of both readers.
+std::string too_large_message(size_t max_bytes);
 
 /// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes). Throws InputError(where) on an unterminated
 /// quote.
