@@ -166,6 +166,13 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     return 0;
   }
+  if (args.format() == "csv") {  // one row per kernel: what a spreadsheet re-aggregates
+    Table kt{{"name", "family", "kernel", "measured_us", "source_pred_us", "target_us", "method"}, {}, {}};
+    for (const auto& k : r.kernels)
+      kt.add({k.name, k.family, k.spec, fmt(k.measured_us, 6), fmt(k.source_pred_us, 6), fmt(k.target_us, 6), k.method});
+    emit(kt.csv());
+    return 0;
+  }
   std::ostringstream o;
   o << "trace: " << r.trace_path << "   recorded on: " << (r.device_name.empty() ? "?" : r.device_name)
     << " (" << (r.source_gpu.empty() ? "not in the catalogue: pure prediction" : r.source_gpu) << ")   target: "

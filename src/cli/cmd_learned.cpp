@@ -184,7 +184,7 @@ int cmd_validate(const Argv& argv) {
   if (max_mape && *max_mape <= 0) throw InputError("--max-mape", "must be a percentage > 0");
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   const std::string dir = args.get("--model-dir", default_model_dir());
-  const std::string format = args.format();
+  const std::string format = args.format("`loom validate`", {"table", "json"});
   EfficiencyModel model = EfficiencyModel::load(dir);
   nlohmann::json manifest;
   {

@@ -137,6 +137,15 @@ int summary_cmd(const Args& args) {
                        " kernels, " + std::to_string(s.memcpys) + " memcpy, " + std::to_string(s.memsets) +
                        " memset, " + std::to_string(s.ranges) + " NVTX ranges), " + std::to_string(s.dropped) +
                        " dropped, " + std::to_string(s.unmatched_kernels) + " unmatched kernel records\n\n";
+    if (format == "json") {
+      nlohmann::json fam = nlohmann::json::object();
+      for (const auto& [f, n] : s.family_kernels) fam[f] = n;
+      emit(nlohmann::json{{"file", target}, {"records", s.records}, {"kernels", s.kernels}, {"memcpys", s.memcpys},
+                          {"memsets", s.memsets}, {"ranges", s.ranges}, {"dropped", s.dropped},
+                          {"unmatched_kernels", s.unmatched_kernels}, {"family_kernels", fam}}
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      return 0;
+    }
     emit(format == "csv" ? t.csv() : head + t.text());
     return 0;
   }
