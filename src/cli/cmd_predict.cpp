@@ -59,7 +59,9 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
   // The achievable latency (the quantile forest) is printed in JSON only: the table and CSV never load it.
   for (const auto& gpu : gpus) {
     try {
-      results.push_back(predictor.predict(gpu, spec, format == "json"));
+      Prediction p = predictor.predict(gpu, spec, format == "json");
+      require_fits_memory(p, gpu, "--kernel");
+      results.push_back(std::move(p));
     } catch (const InputError& e) {
       if (gpus.size() == 1) throw;
       unsupported.emplace_back(gpu.name, e.detail());
@@ -172,6 +174,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     std::string text;
     for (size_t i = 0; i < preds.size(); ++i) {
       const Prediction& p = preds[i];
+      require_fits_memory(p, *gpus[i], specs[i].where);
       const Analysis& a = p.analysis;
       if (format == "json") {
         text += emitted++ ? ",\n" : "[\n";
