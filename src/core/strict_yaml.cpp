@@ -2,6 +2,7 @@
 #include "core/strict_yaml.h"
 
 #include <map>
+#include <set>
 #include <vector>
 
 #include "core/error.h"
@@ -14,15 +15,20 @@ std::string at(const std::string& label, const YAML::Mark& mark) {
   return mark.line < 0 ? label : label + ":" + std::to_string(mark.line + 1);
 }
 
-// Iterative walk (an explicit stack), so a deeply nested document cannot exhaust the call stack here.
+// Iterative walk (an explicit stack), so a deeply nested document cannot exhaust the call stack here. Each
+// collection is visited once, by its position in the text: an alias (*a) is the anchored node itself, so a
+// "billion laughs" document of nested aliases costs its size, not the size of its expansion.
 void scan(const YAML::Node& root, const std::string& label) {
   std::vector<YAML::Node> todo{root};
+  std::set<int> seen;  // Mark().pos of the collections visited
   while (!todo.empty()) {
     const YAML::Node n = todo.back();
     todo.pop_back();
+    if (!n.IsSequence() && !n.IsMap()) continue;
+    if (!seen.insert(n.Mark().pos).second) continue;
     if (n.IsSequence()) {
       for (const auto& x : n) todo.push_back(x);
-    } else if (n.IsMap()) {
+    } else {
       std::map<std::string, int> first_line;
       for (auto it = n.begin(); it != n.end(); ++it) {
         const YAML::Node k = it->first;

@@ -58,6 +58,18 @@ TEST(StrictYaml, OneDocumentAndUniqueKeysAtEveryDepth) {
   EXPECT_IN(e.detail(), "malformed YAML");
 }
 
+TEST(StrictYaml, AliasBombCostsItsSizeNotItsExpansion) {
+  // 10^12 leaves once expanded; each collection is scanned once, so this returns at once.
+  std::string text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i <= 12; ++i) {
+    text += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int j = 0; j < 10; ++j) text += (j ? ", *a" : "*a") + std::to_string(i - 1);
+    text += "]\n";
+  }
+  EXPECT_TRUE(load_one_yaml(text, "laughs.yaml").IsMap());
+  EXPECT_IN(error_of([&] { load_one_yaml(text + "a3: 1\n", "laughs.yaml"); }).detail(), "duplicate key 'a3'");
+}
+
 TEST(StrictYaml, GpuExtendsChainIsBounded) {
   const fs::path dir = fs::temp_directory_path() / ("loom_extends_" + std::to_string(getpid()));
   fs::create_directories(dir);
