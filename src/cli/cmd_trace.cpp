@@ -22,6 +22,10 @@ namespace {
 
 
 int import_chrome(const Args& args) {
+  for (const char* flag : {"-o", "--out"})
+    if (args.has(flag))
+      throw InputError(flag, std::string("`trace import --chrome` prints the kernels it finds and writes no file; drop ") +
+                                 flag + " (save them with --format csv|json > FILE)");
   ChromeTrace t = read_chrome_trace(args.require("--chrome"));
   Table tab{{"start_us", "dur_us", "family", "op", "spec", "kernel"}, {}, {true, true, false, false, false, false}};
   nlohmann::json arr = nlohmann::json::array();

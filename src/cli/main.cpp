@@ -170,6 +170,11 @@ int main(int argc, char** argv) {
     const char* reset = use_color() ? "\033[0m" : "";
     std::cerr << red << "loom: " << reset << e.what() << "\n";
     return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A folder loom was asked to create or list (--out DIR, --traces DIR) is bad input, not a bug.
+    std::cerr << "loom: " << e.path1().string() << ": " << e.code().message()
+              << "; check the path and its permissions\n";
+    return 2;
   } catch (const std::exception& e) {
     // Anything else is a bug in loom, not bad input: say so plainly, but still exit cleanly.
     std::cerr << "loom: internal error: " << e.what() << "; please report this with the command line\n";

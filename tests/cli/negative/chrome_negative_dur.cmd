@@ -1,1 +1,1 @@
-trace import --chrome tests/data/trace/negative_dur.json -o /tmp/loom-negative-never-written.csv
+trace import --chrome tests/data/trace/negative_dur.json
