@@ -3,7 +3,10 @@
 
 #include <map>
 #include <set>
+#include <sstream>
 #include <vector>
+
+#include <yaml-cpp/eventhandler.h>
 
 #include "core/error.h"
 
@@ -44,23 +47,44 @@ void scan(const YAML::Node& root, const std::string& label) {
   }
 }
 
+// Records where a document starts and ignores its content (the node tree comes from YAML::Load).
+struct DocumentStart : YAML::EventHandler {
+  int line = -2;  // -2: no document seen
+  void OnDocumentStart(const YAML::Mark& mark) override { line = mark.line < 0 ? 0 : mark.line; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
 }  // namespace
 
 void check_unique_keys(const YAML::Node& node, const std::string& label) { scan(node, label); }
 
 YAML::Node load_one_yaml(const std::string& text, const std::string& label) {
-  std::vector<YAML::Node> docs;
+  YAML::Node root;
+  int second_line = -1;  // 0-based line where a second document starts; -1: none
   try {
-    docs = YAML::LoadAll(text);
+    root = YAML::Load(text);
+    // Look for a second document with a bounded number of parser calls: YAML::LoadAll loops forever (and fills
+    // memory) on some malformed streams, e.g. "\n,\n" (yaml-cpp 0.7; fixed upstream in jbeder/yaml-cpp#1319).
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStart first, second;
+    if (parser.HandleNextDocument(first) && parser.HandleNextDocument(second)) second_line = second.line;
   } catch (const YAML::Exception& e) {
     throw InputError(at(label, e.mark), "malformed YAML: " + e.msg + "; fix the syntax");
   }
-  if (docs.size() > 1)
-    throw InputError(at(label, docs[1].Mark()), "a second YAML document (after `---`); this file holds one "
-                                                "document: remove the separator or split the file");
-  if (docs.empty()) return YAML::Node();
-  check_unique_keys(docs[0], label);
-  return docs[0];
+  if (second_line >= 0)
+    throw InputError(label + ":" + std::to_string(second_line + 1),
+                     "a second YAML document (after `---`); this file holds one document: remove the separator or "
+                     "split the file");
+  check_unique_keys(root, label);
+  return root;
 }
 
 }  // namespace loom
