@@ -164,6 +164,8 @@ ModelConfig parse_model_config(const std::string& json_text, const std::string& 
     const int line = 1 + static_cast<int>(std::count(json_text.begin(),
                                                      json_text.begin() + static_cast<std::ptrdiff_t>(byte), '\n'));
     throw InputError(source + ":" + std::to_string(line), "malformed JSON; a Hugging Face config.json is expected");
+  } catch (const json::exception& e) {  // e.g. out_of_range: a number beyond double ("1e406")
+    throw InputError(source, std::string("unreadable JSON (") + e.what() + "); a Hugging Face config.json is expected");
   }
   if (!j.is_object()) throw InputError(source + ":1", "config.json must be a JSON object");
   Reader r{j, json_text, source};
