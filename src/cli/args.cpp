@@ -106,4 +106,14 @@ std::string Args::format() const {
   return f;
 }
 
+std::string Args::format(const std::string& what, std::initializer_list<const char*> supported) const {
+  const std::string f = format();
+  std::string list;
+  for (const char* s : supported) {
+    if (f == s) return f;
+    list += (list.empty() ? "" : " or ") + std::string(s);
+  }
+  throw InputError("--format", "'" + f + "' is not an output of " + what + "; use " + list);
+}
+
 }  // namespace loom::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,6 +32,9 @@ class Args {
   const std::vector<std::string>& positional() const { return positional_; }
   /// "table" | "json" | "csv" from --format (default table); anything else is an error.
   std::string format() const;
+  /// format(), restricted to what `what` (e.g. "`loom tune`") writes: a format it has no view for is an error
+  /// naming the ones it has, never a silent fallback to the table.
+  std::string format(const std::string& what, std::initializer_list<const char*> supported) const;
 
  private:
   std::map<std::string, std::vector<std::string>> values_;

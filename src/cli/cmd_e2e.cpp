@@ -9,6 +9,7 @@
 #include "cli/interval.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "e2e/chrome_trace.h"
 #include "e2e/e2e.h"
 #include "e2e/replay.h"
@@ -165,6 +166,13 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     return 0;
   }
+  if (args.format() == "csv") {  // one row per kernel: what a spreadsheet re-aggregates
+    Table kt{{"name", "family", "kernel", "measured_us", "source_pred_us", "target_us", "method"}, {}, {}};
+    for (const auto& k : r.kernels)
+      kt.add({k.name, k.family, k.spec, fmt(k.measured_us, 6), fmt(k.source_pred_us, 6), fmt(k.target_us, 6), k.method});
+    emit(kt.csv());
+    return 0;
+  }
   std::ostringstream o;
   o << "trace: " << r.trace_path << "   recorded on: " << (r.device_name.empty() ? "?" : r.device_name)
     << " (" << (r.source_gpu.empty() ? "not in the catalogue: pure prediction" : r.source_gpu) << ")   target: "
@@ -234,9 +242,7 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   }
   if (args.has("--trace-out")) {
     const std::string path = args.get("--trace-out");
-    std::ofstream out(path);
-    if (!out) throw InputError("--trace-out", "cannot write '" + path + "'; check the directory");
-    out << chrome_trace(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    write_file(path, chrome_trace(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
   const std::string format = args.format();
   if (format == "json") {

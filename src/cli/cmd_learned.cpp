@@ -16,6 +16,7 @@
 #include "cli/progress.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "learned/corpus.h"
 #include "learned/predictor.h"
 #include "learned/uncertainty.h"
@@ -165,7 +166,7 @@ int cmd_train(const Argv& argv) {
         {opt.per_family ? "global_shapes_mape" : "per_family_shapes_mape", alt.splits[0].learned.mape}};
   // Regression thresholds for the CI gate: today's learned MAPE per split, plus a margin for run-to-run noise.
   for (const auto& s : rep.splits) manifest["thresholds"][s.split] = s.learned.mape * 1.10 + 0.5;
-  std::ofstream(std::filesystem::path(out) / "manifest.json") << manifest.dump(2) << "\n";
+  write_file((std::filesystem::path(out) / "manifest.json").string(), manifest.dump(2) + "\n");
   // What the corpus measured per family, and the held-out error bands: `predict --interval` reads it.
   Coverage::from(l.dataset, rep).save(out);
   emit(report_text(rep));
@@ -187,7 +188,7 @@ int cmd_validate(const Argv& argv) {
   if (max_mape && *max_mape <= 0) throw InputError("--max-mape", "must be a percentage > 0");
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   const std::string dir = args.get("--model-dir", default_model_dir());
-  const std::string format = args.format();
+  const std::string format = args.format("`loom validate`", {"table", "json"});
   EfficiencyModel model = EfficiencyModel::load(dir);
   nlohmann::json manifest;
   {
@@ -256,7 +257,7 @@ int cmd_validate(const Argv& argv) {
   j["corpus_hash"] = l.measurements.corpus_hash;
   j["model_fingerprint"] = model.fingerprint();
   j["failures"] = failures;
-  if (args.has("--out")) std::ofstream(args.get("--out")) << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (args.has("--out")) write_file(args.get("--out"), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (format == "json") emit(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   else emit(report_text(rep));
   for (const auto& f : failures) std::fprintf(stderr, "loom: validate: %s\n", f.c_str());

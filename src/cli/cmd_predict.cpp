@@ -9,6 +9,7 @@
 #include "cli/table.h"
 #include "core/error.h"
 #include "learned/uncertainty.h"
+#include "trace/text_io.h"
 
 namespace loom::cli {
 
@@ -58,7 +59,9 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
   // The achievable latency (the quantile forest) is printed in JSON only: the table and CSV never load it.
   for (const auto& gpu : gpus) {
     try {
-      results.push_back(predictor.predict(gpu, spec, format == "json"));
+      Prediction p = predictor.predict(gpu, spec, format == "json");
+      require_fits_memory(p, gpu, "--kernel");
+      results.push_back(std::move(p));
     } catch (const InputError& e) {
       if (gpus.size() == 1) throw;
       unsupported.emplace_back(gpu.name, e.detail());
@@ -141,7 +144,9 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   if (!in) throw InputError(path, "cannot open batch file; check the path");
   std::string line;
   if (!std::getline(in, line)) throw InputError(path + ":1", "empty batch file; expected a header with `family`");
+  trace_io::strip_bom(line);  // spreadsheet exports start with a UTF-8 BOM
   const std::vector<std::string> header = split_csv_line(line);
+  trace_io::check_unique_columns(header, path + ":1");
   int family_col = -1, gpu_col = -1;
   for (size_t c = 0; c < header.size(); ++c) {
     if (header[c] == "family") family_col = static_cast<int>(c);
@@ -169,6 +174,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     std::string text;
     for (size_t i = 0; i < preds.size(); ++i) {
       const Prediction& p = preds[i];
+      require_fits_memory(p, *gpus[i], specs[i].where);
       const Analysis& a = p.analysis;
       if (format == "json") {
         text += emitted++ ? ",\n" : "[\n";

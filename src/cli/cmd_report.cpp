@@ -11,6 +11,7 @@
 #include "cli/common.h"
 #include "cli/report_from_analysis.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "report/loom_json.h"
 #include "report/report.h"
 #include "report/report_json.h"
@@ -27,12 +28,6 @@ std::string read_file(const std::string& path, const std::string& flag) {
   return ss.str();
 }
 
-void write_file(const std::string& path, const std::string& text, const std::string& flag) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw InputError(flag, "cannot write '" + path + "'; check that its folder exists and is writable");
-  out << text;
-  if (!out.flush()) throw InputError(flag, "writing '" + path + "' failed; check free disk space");
-}
 
 /// A non-negative whole number from `flag` (0 = no limit), or `fallback`.
 long count(const Args& args, const std::string& flag, long fallback) {
@@ -155,14 +150,13 @@ int cmd_report(const std::vector<std::string>& argv) {
   }
 
   if (args.has("--title")) rep.title = args.get("--title");
-  if (args.has("--json-out")) write_file(args.get("--json-out"), report::report_to_json(rep).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-                                         "--json-out");
+  if (args.has("--json-out")) write_file(args.get("--json-out"), report::report_to_json(rep).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   const std::string out = args.has("-o") ? args.get("-o") : args.get("--out");
   std::string html = report::render_html(rep);
   if (out.empty()) {
     std::cout << html;
   } else {
-    write_file(out, html, args.has("-o") ? "-o" : "--out");
+    write_file(out, html);
     std::cout << "wrote " << out << " (" << html.size() / 1024 << " KiB, self-contained HTML)\n";
   }
   return 0;

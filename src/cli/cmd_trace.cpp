@@ -23,6 +23,10 @@ namespace {
 
 
 int import_chrome(const Args& args) {
+  for (const char* flag : {"-o", "--out"})
+    if (args.has(flag))
+      throw InputError(flag, std::string("`trace import --chrome` prints the kernels it finds and writes no file; drop ") +
+                                 flag + " (save them with --format csv|json > FILE)");
   ChromeTrace t = read_chrome_trace(args.require("--chrome"));
   Table tab{{"start_us", "dur_us", "family", "op", "spec", "kernel"}, {}, {true, true, false, false, false, false}};
   nlohmann::json arr = nlohmann::json::array();
@@ -138,6 +142,15 @@ int summary_cmd(const Args& args) {
                        " kernels, " + std::to_string(s.memcpys) + " memcpy, " + std::to_string(s.memsets) +
                        " memset, " + std::to_string(s.ranges) + " NVTX ranges), " + std::to_string(s.dropped) +
                        " dropped, " + std::to_string(s.unmatched_kernels) + " unmatched kernel records\n\n";
+    if (format == "json") {
+      nlohmann::json fam = nlohmann::json::object();
+      for (const auto& [f, n] : s.family_kernels) fam[f] = n;
+      emit(nlohmann::json{{"file", target}, {"records", s.records}, {"kernels", s.kernels}, {"memcpys", s.memcpys},
+                          {"memsets", s.memsets}, {"ranges", s.ranges}, {"dropped", s.dropped},
+                          {"unmatched_kernels", s.unmatched_kernels}, {"family_kernels", fam}}
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      return 0;
+    }
     emit(format == "csv" ? t.csv() : head + t.text());
     return 0;
   }

@@ -15,6 +15,7 @@
 #include "cli/table.h"
 #include "cli/tune_views.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "hw/catalog.h"
 #include "kernels/kernel_spec.h"
 #include "trace/trace.h"
@@ -98,9 +99,7 @@ int run_plan(const Args& args) {
                      "\n# run: loom-bench --plan FILE\n";
   for (const auto& l : lines) text += l + "\n";
   if (args.has("--out")) {
-    std::ofstream out(args.get("--out"));
-    if (!out) throw InputError("--out", "cannot write " + args.get("--out"));
-    out << text;
+    write_file(args.get("--out"), text);
     std::printf("%zu plan points (%zu shapes) written to %s\n", st.points, st.shapes, args.get("--out").c_str());
   } else {
     emit(text);
@@ -158,7 +157,7 @@ int run_validate(const Args& args) {
                                                          : std::map<std::string, double>{},
                                       opt);
   p.finish(std::to_string(report.heldout_shapes) + " held-out shapes");
-  emit(args.format() == "json" ? validation_json(report).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : validation_text(report));
+  emit(args.format("`loom tune --validate`", {"table", "json"}) == "json" ? validation_json(report).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : validation_text(report));
   return 0;
 }
 
@@ -191,7 +190,7 @@ int run_decide(const Args& args) {
     std::nth_element(ns.begin(), ns.begin() + ns.size() / 2, ns.end());
     median_ns = ns[ns.size() / 2];
   }
-  emit(args.format() == "json" ? decision_json(ct, shape, c, median_ns, reps).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+  emit(args.format("`loom tune --kernel`", {"table", "json"}) == "json" ? decision_json(ct, shape, c, median_ns, reps).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                                : decision_text(ct, shape, c, median_ns, reps));
   return 0;
 }
@@ -206,6 +205,9 @@ int cmd_tune(const std::vector<std::string>& argv) {
   args.no_positionals("tune");
   const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export");
   if (modes > 1) throw InputError("tune", "give at most one of --plan, --fit, --validate, --export");
+  // --plan writes loom-bench's plan file and --fit/--export write tables: each has one text output.
+  if (args.has("--plan")) args.format("`loom tune --plan` (loom-bench's plan file, one kernel a line)", {"table"});
+  if (args.has("--fit") || args.has("--export")) args.format("`loom tune --fit/--export`", {"table"});
   if (args.has("--plan")) return run_plan(args);
   if (args.has("--fit")) return run_fit(args);
   if (args.has("--validate")) return run_validate(args);

@@ -154,6 +154,36 @@ int cmd_whatif(const std::vector<std::string>& argv) {
          "\n");
     return 0;
   }
+  if (args.format() == "csv") {  // plain numbers, units in the header: a spreadsheet cannot sum "74.9 GB"
+    auto num = [](double v) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.6g", v);
+      return std::string(buf);
+    };
+    auto whole = [](double v) { return std::to_string(static_cast<int64_t>(v)); };
+    Table c{{"rank", "gpu", "tp", "ttft_ms", "tpot_ms", "tokens_per_s", "tokens_per_usd", "memory_per_gpu_bytes",
+             "usable_bytes", "fits"}, {}, {}};
+    if (!bands.empty()) c.columns.insert(c.columns.end(), {"ttft_lo_ms", "ttft_hi_ms", "tpot_lo_ms", "tpot_hi_ms"});
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const auto& r = rows[i];
+      std::vector<std::string> cells{std::to_string(i + 1), r.gpu, std::to_string(r.tp)};
+      if (!r.error.empty()) {
+        cells.resize(c.columns.size());
+        cells[9] = "error";
+      } else {
+        for (std::string v : {num(r.ttft_us / 1000), num(r.tpot_us / 1000), num(r.tokens_per_s),
+                              r.tokens_per_dollar ? num(*r.tokens_per_dollar) : "", whole(r.memory_bytes),
+                              whole(r.usable_bytes), std::string(r.fits ? "yes" : "no")})
+          cells.push_back(v);
+        if (i < bands.size())
+          for (double v : {bands[i].ttft_lo, bands[i].ttft_hi, bands[i].tpot_lo, bands[i].tpot_hi}) cells.push_back(num(v / 1000));
+      }
+      cells.resize(c.columns.size());
+      c.add(cells);
+    }
+    emit(c.csv());
+    return 0;
+  }
   Table t{{"rank", "gpu", "tp", "TTFT_ms", "TPOT_ms", "tokens/s", "tokens/$", "mem/GPU", "fits"},
           {},
           {true, false, true, true, true, true, true, true, false}};
@@ -176,10 +206,6 @@ int cmd_whatif(const std::vector<std::string>& argv) {
   Table s{{"gpu", "change", "TTFT", "TPOT"}, {}, {false, false, true, true}};
   for (const auto& r : sens)
     s.add({r.gpu, r.change, pct(r.ttft_delta_pct), pct(r.tpot_delta_pct)});
-  if (args.format() == "csv") {
-    emit(t.csv());
-    return 0;
-  }
   std::ostringstream o;
   o << "model: " << model.name << "   profile: " << profile.name << "   batch: " << req.batch
     << "   input: " << req.input_len << "   output: " << req.output_len

@@ -29,6 +29,10 @@ nlohmann::json prediction_json(const Prediction& p);
 /// model where it covers a family, else analytical) or `analytical`. An empty function means e2e's analytical default.
 std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(const Args& args);
 
+/// Throws InputError(where, ...) when the kernel's operands (its compulsory DRAM bytes: each input and output
+/// once) exceed the GPU's memory: no such kernel can run on one GPU, so a latency for it would be fiction.
+void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where);
+
 /// Writes `text` to stdout.
 void emit(const std::string& text);
 

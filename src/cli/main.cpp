@@ -1,5 +1,6 @@
 // loom: the command-line driver. Parses the command word, runs it, and is the only place that reports errors.
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "cli/commands_report.h"
 #include "cli/commands_tune.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "hw/catalog.h"
 
 #ifndef LOOM_GIT_COMMIT
@@ -146,7 +148,7 @@ int main(int argc, char** argv) {
       std::cerr << "loom: " << command << ": unknown command; run `loom --help` for the list\n";
       return 2;
     }
-  try {
+  auto dispatch = [&]() -> int {
     if (command == "gpus") return cmd_gpus(rest);
     if (command == "predict") return cmd_predict(rest);
     if (command == "diagnose") return cmd_diagnose(rest);
@@ -159,10 +161,24 @@ int main(int argc, char** argv) {
     if (command == "report") return cmd_report(rest);
     if (command == "tune") return cmd_tune(rest);
     throw loom::InputError(command, "unknown command; run `loom --help` for the list");
+  };
+  try {
+    const int rc = dispatch();
+    // A full disk or closed pipe behind stdout (`loom ... > /dev/full`) is an error, not a silently short output.
+    errno = 0;
+    std::cout.flush();
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout)
+      throw loom::InputError("stdout", loom::write_failed_message(errno ? errno : EIO));
+    return rc;
   } catch (const loom::InputError& e) {
     const char* red = use_color() ? "\033[31m" : "";
     const char* reset = use_color() ? "\033[0m" : "";
     std::cerr << red << "loom: " << reset << e.what() << "\n";
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A folder loom was asked to create or list (--out DIR, --traces DIR) is bad input, not a bug.
+    std::cerr << "loom: " << e.path1().string() << ": " << e.code().message()
+              << "; check the path and its permissions\n";
     return 2;
   } catch (const std::exception& e) {
     // Anything else is a bug in loom, not bad input: say so plainly, but still exit cleanly.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +27,39 @@ int line_of_key(const std::string& text, const std::string& key) {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
 }
 
+/// Largest value loom accepts per size field: a few times the largest released model (Llama-3.1-405B: 126 layers,
+/// hidden 16384, 128 heads; vocabularies up to ~256K; Qwen MoE 128 experts). Beyond these a config is a typo or a
+/// hostile file, and the op graph would hold billions of ops.
+int64_t size_bound(const std::string& key) {
+  if (key == "num_hidden_layers" || key == "decoder_sparse_step") return 1024;
+  if (key == "num_attention_heads" || key == "num_key_value_heads" || key == "head_dim") return 1024;
+  if (key == "vocab_size") return int64_t(1) << 22;
+  if (key == "num_local_experts" || key == "num_experts" || key == "num_experts_per_tok") return 4096;
+  return int64_t(1) << 20;  // hidden_size, intermediate_size, moe_intermediate_size, shared_expert_intermediate_size
+}
+
+/// Duplicate keys (nlohmann keeps the last one silently): the first repeated key, with the line of its second
+/// occurrence; parsing stops at the first malformed byte (json::parse_error, handled by the caller).
+std::optional<std::pair<std::string, int>> first_duplicate_key(const std::string& text) {
+  std::vector<std::set<std::string>> keys;  // one key set per open object
+  std::string dup;
+  auto cb = [&](int, json::parse_event_t ev, json& parsed) {
+    if (ev == json::parse_event_t::object_start) keys.emplace_back();
+    if (ev == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    if (ev == json::parse_event_t::key && dup.empty() && !keys.empty() &&
+        !keys.back().insert(parsed.get<std::string>()).second)
+      dup = parsed.get<std::string>();
+    return true;
+  };
+  (void)json::parse(text, cb);
+  if (dup.empty()) return std::nullopt;
+  const std::string quoted = "\"" + dup + "\"";
+  size_t pos = text.find(quoted);
+  if (pos != std::string::npos) pos = text.find(quoted, pos + 1);
+  const size_t upto = pos == std::string::npos ? 0 : pos;
+  return std::make_pair(dup, 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::ptrdiff_t(upto), '\n')));
+}
+
 struct Reader {
   const json& j;
   const std::string& text;
@@ -40,6 +75,9 @@ struct Reader {
     const json& v = j.at(key);
     if (!v.is_number_integer() || v.get<int64_t>() <= 0)
       throw InputError(at(key), "'" + key + "' must be a positive integer, got " + v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (v.get<int64_t>() > size_bound(key))
+      throw InputError(at(key), "'" + key + "' = " + std::to_string(v.get<int64_t>()) + " is above loom's bound of " +
+                                    std::to_string(size_bound(key)) + " (no released model comes near it); check it");
     return v.get<int64_t>();
   }
   int64_t integer_or(const std::string& key, int64_t fallback) const {
@@ -117,12 +155,17 @@ double ModelConfig::active_param_count() const { return params(*this, true); }
 ModelConfig parse_model_config(const std::string& json_text, const std::string& source) {
   json j;
   try {
+    if (const auto dup = first_duplicate_key(json_text))
+      throw InputError(source + ":" + std::to_string(dup->second),
+                       "duplicate key '" + dup->first + "'; JSON readers disagree on which value wins: give it once");
     j = json::parse(json_text);
   } catch (const json::parse_error& e) {
     const size_t byte = std::min<size_t>(e.byte, json_text.size());
     const int line = 1 + static_cast<int>(std::count(json_text.begin(),
                                                      json_text.begin() + static_cast<std::ptrdiff_t>(byte), '\n'));
     throw InputError(source + ":" + std::to_string(line), "malformed JSON; a Hugging Face config.json is expected");
+  } catch (const json::exception& e) {  // e.g. out_of_range: a number beyond double ("1e406")
+    throw InputError(source, std::string("unreadable JSON (") + e.what() + "); a Hugging Face config.json is expected");
   }
   if (!j.is_object()) throw InputError(source + ":1", "config.json must be a JSON object");
   Reader r{j, json_text, source};

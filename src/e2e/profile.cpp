@@ -4,6 +4,8 @@
 #include "e2e/profile_scheduler.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.h"
+#include "core/strict_yaml.h"
 #include "hw/catalog.h"
 #include "kernels/shape.h"
 
@@ -30,12 +33,24 @@ std::string where(const std::string& source, const YAML::Node& n) {
   return source + ":" + std::to_string(n.Mark().line + 1);
 }
 
+/// The text of a scalar value; a list, map or empty value is an error naming the key.
+std::string text(const std::string& source, const std::string& key, const YAML::Node& n) {
+  if (!n.IsScalar()) throw InputError(where(source, n), "'" + key + "' takes a single value, not a list or map");
+  return n.Scalar();
+}
+
 std::string choice(const std::string& source, const std::string& key, const YAML::Node& n,
                    const std::vector<std::string>& choices) {
-  const std::string v = n.as<std::string>();
+  const std::string v = text(source, key, n);
   if (std::find(choices.begin(), choices.end(), v) == choices.end())
     throw InputError(where(source, n), "'" + key + "' is '" + v + "'; use one of: " + join(choices));
   return v;
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
 double number(const std::string& source, const std::string& key, const YAML::Node& n, double lo, double hi) {
@@ -45,9 +60,9 @@ double number(const std::string& source, const std::string& key, const YAML::Nod
   } catch (const YAML::Exception&) {
     throw InputError(where(source, n), "'" + key + "' must be a number");
   }
-  if (v < lo || v > hi)
-    throw InputError(where(source, n), "'" + key + "' = " + n.as<std::string>() + " is outside [" +
-                                           std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  if (!std::isfinite(v) || v < lo || v > hi)  // .nan / .inf parse as doubles; NaN fails every comparison
+    throw InputError(where(source, n), "'" + key + "' = " + n.Scalar() + "; give a finite number in [" + num(lo) +
+                                           ", " + num(hi) + "]");
   return v;
 }
 
@@ -55,7 +70,7 @@ std::vector<std::string> op_list(const std::string& source, const std::string& k
   if (!n.IsSequence()) throw InputError(where(source, n), "'" + key + "' must be a list of elementwise ops");
   std::vector<std::string> ops;
   for (const auto& x : n) {
-    const std::string v = x.IsScalar() ? x.as<std::string>() : "";
+    const std::string v = x.IsScalar() ? x.Scalar() : "";
     const size_t colon = v.find(':');
     const std::string op = v.substr(0, colon), dtype = colon == std::string::npos ? "" : v.substr(colon + 1);
     if (std::find(kElementwiseOps.begin(), kElementwiseOps.end(), op) == kElementwiseOps.end())
@@ -71,12 +86,7 @@ std::vector<std::string> op_list(const std::string& source, const std::string& k
 }  // namespace
 
 ServingProfile parse_profile(const std::string& yaml_text, const std::string& source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(source + ":" + std::to_string(e.mark.line + 1), "malformed YAML: " + e.msg);
-  }
+  const YAML::Node root = load_one_yaml(yaml_text, source);  // one document, no key given twice
   if (!root.IsMap()) throw InputError(source + ":1", "a serving profile is a YAML mapping of key: value");
   ServingProfile p;
   p.source_file = source;
@@ -87,10 +97,11 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
       "host_overhead_us", "memory_utilization", "megakernel_schedule", "scheduler", "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes", "prefill_attention"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
   for (const auto& kv : root) {
-    const std::string key = kv.first.as<std::string>();
+    if (!kv.first.IsScalar()) throw InputError(where(source, kv.first), "keys must be plain names");
+    const std::string key = kv.first.Scalar();
     const YAML::Node& v = kv.second;
-    if (key == "name") p.name = v.as<std::string>();
-    else if (key == "description") p.description = v.as<std::string>();
+    if (key == "name") p.name = text(source, key, v);
+    else if (key == "description") p.description = text(source, key, v);
     else if (key == "qkv") p.qkv = choice(source, key, v, {"fused", "separate"});
     else if (key == "gate_up") p.gate_up = choice(source, key, v, {"fused", "separate"});
     else if (key == "batch_padding") p.batch_padding = choice(source, key, v, {"true", "false"}) == "true";

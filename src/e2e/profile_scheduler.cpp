@@ -22,14 +22,14 @@ double number(const std::string& source, const std::string& key, const YAML::Nod
     throw InputError(at(source, n), "scheduler." + key + " must be a number");
   }
   if (!std::isfinite(v) || v < lo || v > hi || (integral && v != std::floor(v)))
-    throw InputError(at(source, n), "scheduler." + key + " = " + n.as<std::string>() + " must be " +
+    throw InputError(at(source, n), "scheduler." + key + " = " + (n.IsScalar() ? n.Scalar() : "a list or map") + " must be " +
                                         (integral ? "an integer" : "a number") + " in [" + std::to_string(lo) + ", " +
                                         std::to_string(hi) + "]");
   return v;
 }
 
 bool boolean(const std::string& source, const std::string& key, const YAML::Node& n) {
-  const std::string v = n.IsScalar() ? n.as<std::string>() : "";
+  const std::string v = n.IsScalar() ? n.Scalar() : "";
   if (v == "true") return true;
   if (v == "false") return false;
   throw InputError(at(source, n), "scheduler." + key + " is '" + v + "'; use true or false");
@@ -40,10 +40,11 @@ bool boolean(const std::string& source, const std::string& key, const YAML::Node
 void parse_scheduler(const YAML::Node& node, const std::string& source, SchedulerParams& s) {
   if (!node.IsMap()) throw InputError(at(source, node), "'scheduler' must be a mapping of key: value");
   for (const auto& kv : node) {
-    const std::string key = kv.first.as<std::string>();
+    if (!kv.first.IsScalar()) throw InputError(at(source, kv.first), "scheduler keys must be plain names");
+    const std::string key = kv.first.Scalar();
     const YAML::Node& v = kv.second;
     if (key == "policy") {
-      s.policy = v.IsScalar() ? v.as<std::string>() : "";
+      s.policy = v.IsScalar() ? v.Scalar() : "";
       if (s.policy != "mixed" && s.policy != "prefill_first")
         throw InputError(at(source, v), "scheduler.policy is '" + s.policy + "'; use mixed or prefill_first");
     } else if (key == "max_num_seqs") {

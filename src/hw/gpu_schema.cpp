@@ -150,6 +150,45 @@ std::string group_of(const std::string& key) {
   return dot == std::string::npos ? "" : key.substr(0, dot);
 }
 
+// Plausible range of each numeric field, in the kind's base unit: a few times beyond every GPU shipped (Pascal to
+// Blackwell) either way. Outside it a value is a typo or a unit slip (`dram.bandwidth=1e-300TB/s`, `l2.size=100TB`,
+// `dram.size=1B`) and would give nonsense or overflow downstream; the message names the bound.
+struct Range {
+  double lo, hi;
+};
+Range plausible_range(const std::string& key, UnitKind kind) {
+  constexpr double GiB = 1024.0 * 1024 * 1024, KiB = 1024, MiB = 1024 * 1024;
+  if (key == "compute_capability") return {10, 200};
+  if (key == "sms") return {1, 4096};
+  if (key == "sm_limits.registers") return {1024, 16 * MiB};
+  if (key == "sm_limits.max_regs_per_thread") return {16, 1024};
+  if (key == "sm_limits.max_threads" || key == "sm_limits.max_threads_per_block") return {32, 16384};
+  if (key == "sm_limits.max_ctas") return {1, 1024};
+  if (key == "interconnect.gpus_per_node") return {1, 1024};
+  if (key == "l2.size") return {64 * KiB, 4 * GiB};
+  if (key == "dram.size") return {256 * MiB, 64.0 * 1024 * GiB};
+  if (key == "interconnect.nvlink") return {0, 1e14};
+  if (key == "interconnect.pcie") return {1e8, 1e13};
+  switch (kind) {
+    case UnitKind::frequency: return {1e8, 1e10};         // 100 MHz .. 10 GHz
+    case UnitKind::bandwidth: return {1e9, 1e15};         // 1 GB/s .. 1 PB/s (DRAM, L2)
+    case UnitKind::size: return {1 * KiB, 64 * MiB};      // per-SM L1 / shared memory
+    case UnitKind::time: return {1e-9, 1e-2};             // launch overhead: 1 ns .. 10 ms
+    case UnitKind::power: return {1, 1e4};                // TDP: 1 W .. 10 kW
+    case UnitKind::money_rate: return {0, 1e4};           // USD/h
+    case UnitKind::flop_per_clk:
+    case UnitKind::ops_per_clk:
+    case UnitKind::bytes_per_clk: return {0, 1e6};        // per SM per clock
+    case UnitKind::count: return {0, 1e9};
+  }
+  return {0, 1e18};
+}
+
+std::string quantity_text(double v, UnitKind kind) {
+  const FormattedQuantity q = format_quantity(v, kind);
+  return q.unit.empty() ? q.number : q.number + " " + q.unit;
+}
+
 const char* const kArchitectures[] = {"pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell"};
 
 // Cross-field rules the unit parser cannot see; each error points at the value that breaks the rule.
@@ -263,6 +302,11 @@ GpuSpec build_gpu_spec(const RawSpec& raw, const std::string& name, const std::s
     if (f.integer && (x != std::floor(x) || x > limit))
       throw InputError(v.where, "'" + v.text + "' must be a whole number" +
                                     (f.kind == U::size ? " of bytes" : "") + " of realistic size; fix " + f.key);
+    const Range r = plausible_range(f.key, f.kind);
+    if (!(x >= r.lo && x <= r.hi))
+      throw InputError(v.where, "'" + v.text + "' for " + f.key + " is outside the plausible range " +
+                                    quantity_text(r.lo, f.kind) + " to " + quantity_text(r.hi, f.kind) +
+                                    " (beyond every GPU made); check the value and its unit");
     f.set(g, x);
   }
   g.max_warps_per_sm = g.max_threads_per_sm / 32;  // CUDA warp size is 32 on every NVIDIA GPU

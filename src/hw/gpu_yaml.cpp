@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/strict_yaml.h"
 
 namespace loom {
 
@@ -22,6 +23,9 @@ struct Doc {
   std::string label;
   std::vector<std::string> lines;
 };
+
+// Longest `extends:` chain accepted (a catalogue variant is 1-2 deep); bounds the work a crafted chain can cause.
+constexpr size_t kMaxExtendsDepth = 16;
 
 // The chain of files being read, outermost first, to detect `extends:` cycles.
 struct Chain {
@@ -141,12 +145,7 @@ RawSpec read_doc(const std::string& text, const Doc& doc, const std::string& id,
                  const std::string& catalog_dir, Chain chain) {
   chain.ids.push_back(id);
   chain.labels.push_back(doc.label);
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(at(doc, e.mark), "malformed YAML: " + e.msg + "; fix the syntax");
-  }
+  const YAML::Node root = load_one_yaml(text, doc.label);  // one document, no key given twice
   if (root.IsNull()) throw InputError(doc.label + ":1", "empty GPU description; see gpus/README.md for the keys");
   if (!root.IsMap())
     throw InputError(at(doc, root.Mark()), "a GPU description is a map of keys; see gpus/README.md");
@@ -171,6 +170,9 @@ RawSpec read_doc(const std::string& text, const Doc& doc, const std::string& id,
     throw InputError(extends.where, "extends: unknown GPU '" + extends.value +
                                         "'; give a catalogue key (" + catalogue_keys(catalog_dir) + ") or a file path");
   const std::string parent_id = fs::weakly_canonical(parent_path, ec).string();
+  if (chain.ids.size() >= kMaxExtendsDepth)
+    throw InputError(extends.where, "extends chain deeper than " + std::to_string(kMaxExtendsDepth) + " files (" +
+                                        join(chain.labels, " -> ") + " -> ...); extend a catalogue GPU directly");
   for (const auto& seen : chain.ids)
     if (seen == parent_id)
       throw InputError(extends.where, "circular extends: " + join(chain.labels, " -> ") + " -> " + parent_label +

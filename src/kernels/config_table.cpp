@@ -4,9 +4,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "core/error.h"
+#include "core/strict_yaml.h"
 #include "hw/catalog.h"
 #include "kernels/config_space.h"
 
@@ -106,14 +109,11 @@ std::string kernels_dir() {
 ConfigTable load_config_table(const std::string& path) {
   ConfigTable t;
   t.file = path;
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(path, "cannot read config-space file; set LOOM_HOME to loom's data directory");
-  } catch (const YAML::ParserException& e) {
-    throw InputError(path + ":" + std::to_string(e.mark.line + 1), "YAML syntax error: " + e.msg);
-  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot read config-space file; set LOOM_HOME to loom's data directory");
+  std::stringstream text;
+  text << in.rdbuf();
+  const YAML::Node root = load_one_yaml(text.str(), path);  // one document, no key given twice
   try {
     check_keys(path, root, {"family", "naming", "regs_base", "stages", "max_stages", "split_k", "tiles",
                             "candidates", "rows_per_cta", "warps", "elems_per_thread", "configs"});

@@ -18,6 +18,19 @@ std::string join(const std::vector<std::string>& v) {
 }
 
 /// Reads one family's keys from a KernelSpec: rejects unknown keys up front, then parses on demand.
+/// A size parameter's value: a plain decimal integer in [1, kMaxElements].
+int64_t size_value(const std::string& where, const std::string& key, const std::string& v) {
+  int64_t out = 0;
+  const char* end = v.data() + v.size();
+  auto [ptr, ec] = std::from_chars(v.data(), end, out);
+  if (ec == std::errc::result_out_of_range) throw InputError(where, key + "=" + v + " is too large (limit 2^40)");
+  if (ec != std::errc() || ptr != end)
+    throw InputError(where, key + "=" + v + " is not an integer; write a plain decimal number");
+  if (out <= 0) throw InputError(where, key + "=" + v + " must be > 0");
+  if (out > kMaxElements) throw InputError(where, key + "=" + v + " is too large (limit 2^40)");
+  return out;
+}
+
 class Params {
  public:
   Params(const KernelSpec& spec, std::vector<std::string> keys) : spec_(spec) {
@@ -113,18 +126,7 @@ class Params {
   }
 
  private:
-  int64_t parse_size(const std::string& key, const std::string& v) const {
-    int64_t out = 0;
-    const char* end = v.data() + v.size();
-    auto [ptr, ec] = std::from_chars(v.data(), end, out);
-    if (ec == std::errc::result_out_of_range)
-      throw InputError(spec_.where, key + "=" + v + " is too large (limit 2^40)");
-    if (ec != std::errc() || ptr != end)
-      throw InputError(spec_.where, key + "=" + v + " is not an integer; write a plain decimal number");
-    if (out <= 0) throw InputError(spec_.where, key + "=" + v + " must be > 0");
-    if (out > kMaxElements) throw InputError(spec_.where, key + "=" + v + " is too large (limit 2^40)");
-    return out;
-  }
+  int64_t parse_size(const std::string& key, const std::string& v) const { return size_value(spec_.where, key, v); }
 
   std::string example() const {
     static const std::map<std::string, std::string> examples = {
@@ -188,6 +190,15 @@ const std::vector<std::string>& family_names() {
 }
 
 std::string family_name(Family f) { return family_names()[static_cast<int>(f)]; }
+
+void check_spec_sizes(const KernelSpec& spec) {
+  // Every key that parse_shape reads as a size, in any family.
+  static const char* const kSizeKeys[] = {"m",     "n",        "k",    "batch",  "tokens",   "experts",
+                                          "topk",  "hidden",   "inter", "heads", "kv_heads", "seq",
+                                          "seq_kv", "head_dim", "rows", "cols",   "bytes",    "gpus"};
+  for (const char* key : kSizeKeys)
+    if (auto it = spec.params.find(key); it != spec.params.end()) (void)size_value(spec.where, key, it->second);
+}
 
 KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
   KernelShape s;

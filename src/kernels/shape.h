@@ -67,6 +67,10 @@ inline constexpr int64_t kMaxElements = int64_t{1} << 40;
 /// Head dimensions the attention families support (FlashAttention-2/3 and FlashInfer instantiate these).
 inline constexpr int kHeadDims[] = {64, 80, 96, 128, 192, 256};
 
+/// Checks only the size parameters a spec gives (m, n, k, batch, tokens, heads, seq, rows, ...: plain integers in
+/// [1, kMaxElements]), without a GPU: for readers of measured rows (case lists) that have no GpuSpec at hand.
+void check_spec_sizes(const KernelSpec& spec);
+
 /// Checks spec against its family (unknown family/keys, missing keys, non-integer or non-positive sizes, sizes
 /// beyond kMaxElements, dtypes the family or `gpu` cannot run) and returns the typed shape. Throws InputError.
 KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu);

@@ -1,6 +1,7 @@
 // Training, saving, loading and evaluating the per-family efficiency models.
 #include "learned/model.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "learned/packed.h"
 
 namespace loom {
@@ -25,9 +27,9 @@ void write_gz(const std::string& path, const std::string& data) {
   gzFile f = gzopen(path.c_str(), "wb9");
   if (!f || gzwrite(f, data.data(), static_cast<unsigned>(data.size())) != static_cast<int>(data.size())) {
     if (f) gzclose(f);
-    throw InputError(path, "cannot write model file");
+    throw InputError(path, write_failed_message(errno));
   }
-  gzclose(f);
+  if (gzclose(f) != Z_OK) throw InputError(path, write_failed_message(errno));
 }
 
 std::string read_gz(const std::string& path) {
@@ -116,7 +118,7 @@ std::vector<std::string> EfficiencyModel::save(const std::string& dir) const {
     index["models"][key] = {{"file", file}, {"hash", fnv1a_hex(json)}};
     written.push_back((fs::path(dir) / file).string());
   }
-  std::ofstream(fs::path(dir) / "model.json") << index.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  write_file((fs::path(dir) / "model.json").string(), index.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   written.push_back((fs::path(dir) / "model.json").string());
   return written;
 }

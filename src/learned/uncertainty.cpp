@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "learned/model.h"
 
 namespace loom {
@@ -70,7 +71,7 @@ void Coverage::save(const std::string& dir) const {
     j["families"][fam] = {{"architectures", f.architectures}, {"gpus", f.gpus},          {"impls", f.impls},
                           {"kernels", f.kernels},             {"shapes", band_json(f.shapes)},
                           {"unseen_architecture", band_json(f.unseen_arch)}};
-  std::ofstream(std::filesystem::path(dir) / "coverage.json") << j.dump(1) << "\n";
+  write_file((std::filesystem::path(dir) / "coverage.json").string(), j.dump(1) + "\n");
 }
 
 Coverage Coverage::load(const std::string& dir) {

@@ -169,6 +169,8 @@ json parse_json_text(const std::string& text, const std::string& where, const st
     return json::parse(text);
   } catch (const json::parse_error& e) {
     throw InputError(where, "not valid JSON (byte " + std::to_string(e.byte) + "); " + hint);
+  } catch (const json::exception& e) {  // e.g. out_of_range: a number beyond double ("1e406")
+    throw InputError(where, std::string("unreadable JSON (") + e.what() + "); " + hint);
   }
 }
 

@@ -4,6 +4,7 @@
 #include "trace/chrome_trace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
@@ -96,7 +97,9 @@ ChromeTrace parse_events(const json& root, const std::string& name) {
   struct RawKernel { ChromeKernel k; int64_t ext = -1; };
   std::vector<RawKernel> kernels;
 
+  size_t index = 0;
   for (const auto& e : *events) {
+    const size_t event_index = index++;
     if (!e.is_object()) {
       ++out.skipped_events;
       continue;
@@ -119,6 +122,12 @@ ChromeTrace parse_events(const json& root, const std::string& name) {
       ++out.skipped_events;
       continue;
     }
+    // A negative or non-finite duration is a corrupt (or hand-edited) trace, not a measurement: summing it would
+    // silently shrink every total built from this file.
+    if (!(dur >= 0) || !std::isfinite(ts) || !std::isfinite(dur))
+      throw InputError(name, "traceEvents[" + std::to_string(event_index) + "] ('" +
+                                 e["name"].get<std::string>().substr(0, 60) + "') has dur=" + json(dur).dump() +
+                                 " us; a duration is >= 0: re-export the trace (torch.profiler export_chrome_trace)");
     if (is_launch) {
       if (int64_t c = arg_int(args, "correlation"); c >= 0) launch_by_corr[c] = {thread_key(e), ts};
     } else if (is_op) {

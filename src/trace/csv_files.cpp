@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "kernels/kernel_spec.h"
+#include "kernels/shape.h"
 #include "trace/text_io.h"
 #include "trace/trace.h"
 
@@ -47,6 +49,7 @@ Table read_preamble(LineReader& r, std::string_view magic, const std::vector<std
     break;
   }
   auto names = trace_io::split_csv(line, r.where());
+  trace_io::check_unique_columns(names, r.where());
   for (const auto& c : columns) {
     auto it = std::find(names.begin(), names.end(), c);
     if (it == names.end())
@@ -130,6 +133,13 @@ CaseList read_cases(LineReader& r, const ReadOptions& opts) {
     row.event_p10_us = get_num(f, c[6], "event_p10_us", true);
     row.event_p90_us = get_num(f, c[7], "event_p90_us", true);
     if (row.family.empty()) throw std::string("empty family");
+    // The spec must be one predict accepts: a zero or negative dimension (m=0) would enter the corpus as a
+    // measured kernel no model can describe.
+    try {
+      check_spec_sizes(parse_kernel_spec(row.spec, r.where()));
+    } catch (const InputError& e) {
+      throw "spec '" + row.spec.substr(0, 80) + "': " + e.detail();
+    }
     auto [it, fresh] = seen.emplace(row.case_id, r.line_no());
     if (!fresh) throw "duplicate case_id " + std::to_string(row.case_id) + " (first at line " + std::to_string(it->second) + ")";
   });

@@ -49,12 +49,8 @@ PublicImport import_from(const std::string& source, trace_io::LineReader& r, con
   }
   std::string line;
   if (!r.next(line)) throw InputError(r.name() + ":1", "empty file; expected a " + source + " CSV header");
-  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 BOM (spreadsheet exports write one)
-  const auto header = trace_io::split_csv(line, r.where());
-  std::vector<std::string> sorted = header;
-  std::sort(sorted.begin(), sorted.end());
-  if (auto d = std::adjacent_find(sorted.begin(), sorted.end()); d != sorted.end())
-    throw InputError(r.where(), "duplicate column '" + d->substr(0, 60) + "' in the CSV header; fix the header");
+  const auto header = trace_io::split_csv(line, r.where());  // LineReader drops a UTF-8 BOM
+  trace_io::check_unique_columns(header, r.where());
   std::string hints;
   for (const auto& f : public_formats()) {
     if (f.source != source) continue;

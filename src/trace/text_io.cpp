@@ -3,12 +3,14 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
 #include "core/error.h"
+#include "core/file_io.h"
 
 namespace loom::trace_io {
 
@@ -19,9 +21,16 @@ struct LineReader::Gz {
   }
 };
 
-LineReader LineReader::open_file(const std::string& path) {
+std::string too_large_message(size_t max_bytes) {
+  const bool gib = max_bytes % (size_t(1) << 30) == 0;
+  return "more than " + (gib ? std::to_string(max_bytes >> 30) + " GiB" : std::to_string(max_bytes) + " bytes") +
+         " (after gzip decompression); loom reads inputs up to that size: is this a gzip bomb or the wrong file?";
+}
+
+LineReader LineReader::open_file(const std::string& path, size_t max_bytes) {
   LineReader r;
   r.name_ = path;
+  r.max_bytes_ = max_bytes;
   r.gz_ = std::make_unique<Gz>();
   r.gz_->f = gzopen(path.c_str(), "rb");
   if (!r.gz_->f)
@@ -73,6 +82,8 @@ bool LineReader::fill() {
     eof_ = true;
     return false;
   }
+  read_bytes_ += size_t(n);
+  if (read_bytes_ > max_bytes_) throw InputError(name_ + ":" + std::to_string(line_no_ + 1), too_large_message(max_bytes_));
   buf_.append(chunk, size_t(n));
   return true;
 }
@@ -86,6 +97,7 @@ bool LineReader::next(std::string& line) {
       pos_ = nl + 1;
       ++line_no_;
       if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line_no_ == 1) strip_bom(line);
       return true;
     }
     if (buf_.size() - pos_ > kMaxLineBytes) break;
@@ -95,6 +107,7 @@ bool LineReader::next(std::string& line) {
       pos_ = buf_.size();
       ++line_no_;
       if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line_no_ == 1) strip_bom(line);
       return true;
     }
   }
@@ -120,7 +133,7 @@ std::string read_all(const std::string& path, size_t max_bytes) {
     out.append(chunk, size_t(n));
     if (out.size() > max_bytes) {
       gzclose(f);
-      throw InputError(path, "file larger than " + std::to_string(max_bytes) + " bytes");
+      throw InputError(path, too_large_message(max_bytes));
     }
   }
   gzclose(f);
@@ -160,6 +173,19 @@ std::vector<std::string> split_csv(std::string_view line, const std::string& whe
     ++i;  // skip ','
   }
   return out;
+}
+
+void check_unique_columns(const std::vector<std::string>& header, const std::string& where) {
+  std::vector<std::string> sorted = header;
+  std::sort(sorted.begin(), sorted.end());
+  if (auto d = std::adjacent_find(sorted.begin(), sorted.end()); d != sorted.end())
+    throw InputError(where, "duplicate column '" + d->substr(0, 60) + "' in the CSV header; give each column once");
+}
+
+bool strip_bom(std::string& line) {
+  if (line.rfind("\xEF\xBB\xBF", 0) != 0) return false;
+  line.erase(0, 3);
+  return true;
 }
 
 std::string csv_field(std::string_view s) {
@@ -225,17 +251,17 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 void write_text(const std::string& path, const std::string& text) {
   const bool gz = ends_with(path, ".gz");
   gzFile f = gzopen(path.c_str(), gz ? "wb6" : "wbT");  // "T": plain (transparent) write
-  if (!f) throw InputError(path, std::string("cannot write: ") + std::strerror(errno) + "; check the directory");
+  if (!f) throw InputError(path, write_failed_message(errno));
   size_t off = 0;
   while (off < text.size()) {
     unsigned n = unsigned(std::min<size_t>(text.size() - off, 1u << 20));
     if (gzwrite(f, text.data() + off, n) != int(n)) {
       gzclose(f);
-      throw InputError(path, "write failed (disk full?)");
+      throw InputError(path, write_failed_message(errno));
     }
     off += n;
   }
-  if (gzclose(f) != Z_OK) throw InputError(path, "write failed on close (disk full?)");
+  if (gzclose(f) != Z_OK) throw InputError(path, write_failed_message(errno));
 }
 
 }  // namespace loom::trace_io

@@ -15,11 +15,15 @@ namespace loom::trace_io {
 /// Longest line the readers accept; longer lines are an InputError (protects against binary garbage).
 inline constexpr size_t kMaxLineBytes = 1 << 20;
 
+/// Most bytes a reader inflates from one file (2 GiB): beyond it a gzip input is refused (a gzip bomb, or a file
+/// no loom trace comes near: the largest committed corpus is a few MB) instead of running for minutes.
+inline constexpr size_t kMaxInflatedBytes = size_t(1) << 31;
+
 /// Reads lines from a file (plain or gzip: zlib's gzread passes plain files through) or from a string.
 class LineReader {
  public:
   /// Opens `path`; throws InputError(path, ...) when it cannot be opened.
-  static LineReader open_file(const std::string& path);
+  static LineReader open_file(const std::string& path, size_t max_bytes = kMaxInflatedBytes);
   /// Reads from `text` (not copied: it must outlive the reader); `name` is used in error messages.
   static LineReader from_text(std::string_view text, std::string name);
 
@@ -27,7 +31,7 @@ class LineReader {
   LineReader& operator=(LineReader&&) noexcept;
   ~LineReader();
 
-  /// Next line without its '\n' (and a trailing '\r'); false at end of input. Throws InputError on a gzip error or
+  /// Next line without its '\n' (and a trailing '\r'; on line 1, without a UTF-8 byte-order mark); false at end of input. Throws InputError on a gzip error or
   /// a line longer than kMaxLineBytes.
   bool next(std::string& line);
   /// "NAME:LINE" of the line last returned.
@@ -48,16 +52,26 @@ class LineReader {
   size_t pos_ = 0;
   bool eof_ = false;
   int64_t line_no_ = 0;
+  size_t read_bytes_ = 0;               // inflated bytes read so far
+  size_t max_bytes_ = kMaxInflatedBytes;
 };
 
 /// Reads a whole file (plain or gzip) into memory; throws InputError on open/read errors or when larger than max.
-std::string read_all(const std::string& path, size_t max_bytes = size_t(1) << 31);
+std::string read_all(const std::string& path, size_t max_bytes = kMaxInflatedBytes);
+
+/// The "more than N bytes after decompression" message of both readers.
+std::string too_large_message(size_t max_bytes);
 
 /// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes). Throws InputError(where) on an unterminated
 /// quote.
 std::vector<std::string> split_csv(std::string_view line, const std::string& where);
 /// Quotes a CSV field when it holds a comma, quote or leading/trailing space.
 std::string csv_field(std::string_view s);
+/// Throws InputError(where, "duplicate column 'X' in the CSV header; ...") when a header names a column twice
+/// (a reader would silently use one of them).
+void check_unique_columns(const std::vector<std::string>& header, const std::string& where);
+/// Removes a leading UTF-8 byte-order mark (spreadsheet exports write one); true when one was removed.
+bool strip_bom(std::string& line);
 /// Splits on '\t'.
 std::vector<std::string_view> split_tabs(std::string_view line);
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 
 namespace loom::wave {
 namespace {
@@ -107,9 +108,7 @@ std::string export_tables(const TuneTables& tables, const std::string& dir) {
   const CompiledTables c = compile_tables(tables, Extrapolation::ratio);
   const std::string h = dir + "/" + export_prefix(tables.gpu, tables.family) + ".h";
   const std::string j = dir + "/" + tables.gpu + "-" + tables.family + ".json";
-  std::ofstream oh(h);
-  if (!oh) throw InputError(h, "cannot write; check --out");
-  oh << export_header(c);
+  write_file(h, export_header(c));
   save_tables(tables, j);
   return h + ", " + j;
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "hw/catalog.h"
 
 namespace loom::wave {
@@ -127,9 +128,7 @@ TuneTables tables_from_json(const nlohmann::json& j, const std::string& where) {
 void save_tables(const TuneTables& t, const std::string& path) {
   std::filesystem::path p(path);
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  std::ofstream out(path);
-  if (!out) throw InputError(path, "cannot write the tune tables; check the directory");
-  out << tables_to_json(t).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  write_file(path, tables_to_json(t).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 TuneTables load_tables(const std::string& path, const std::string& gpu, const std::string& family) {

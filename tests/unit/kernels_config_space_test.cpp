@@ -103,7 +103,9 @@ TEST(ConfigSpace, BadYamlReportsFileAndLine) {
   EXPECT_NE(e.find("no tile 64x64x64"), std::string::npos) << e;
   e = load_error("family: gemm\nnaming: [oops\n");
   EXPECT_NE(e.find("bad.yaml:"), std::string::npos) << e;
-  EXPECT_NE(e.find("YAML syntax error"), std::string::npos) << e;
+  EXPECT_NE(e.find("malformed YAML"), std::string::npos) << e;
+  e = load_error("family: gemm\nnaming: tile\nnaming: rows\n");
+  EXPECT_NE(e.find("bad.yaml:3: duplicate key 'naming' (first at line 2)"), std::string::npos) << e;
 }
 
 }  // namespace

@@ -143,7 +143,7 @@ const char* kCases =
     "#sms=132\n"
     "case_id,family,spec,impl,reps,event_median_us,event_p10_us,event_p90_us\n"
     "1,gemm,gemm m=64 n=64 k=64 dtype=bf16,cublaslt,7,3.5,3.4,3.9\n"
-    "2,gemm,\"gemm m=1, n=2\",loom,7,,,\n";
+    "2,gemm,\"gemm m=1 n=2 k=3 tag=a,b\",loom,7,,,\n";
 
 TEST(TraceReader, CaseListGoodAndQuoted) {
   CaseList cl = parse_case_list(kCases, "x.cases.csv");
@@ -151,7 +151,7 @@ TEST(TraceReader, CaseListGoodAndQuoted) {
   ASSERT_EQ(cl.cases.size(), 2u);
   EXPECT_EQ(cl.cases[0].spec, "gemm m=64 n=64 k=64 dtype=bf16");
   EXPECT_DOUBLE_EQ(cl.cases[0].event_median_us, 3.5);
-  EXPECT_EQ(cl.cases[1].spec, "gemm m=1, n=2");
+  EXPECT_EQ(cl.cases[1].spec, "gemm m=1 n=2 k=3 tag=a,b");
   EXPECT_TRUE(std::isnan(cl.cases[1].event_median_us));
 }
 
@@ -171,6 +171,10 @@ TEST(TraceReader, CaseListErrors) {
                "row has 3 fields, header has 8");
   expect_error([&] { parse_case_list(std::string(kCases) + "3,gemm,\"s,i,7,1,1,1\n", "x.csv"); }, "x.csv:7",
                "unterminated quote");
+  expect_error([&] { parse_case_list(std::string(kCases) + "3,gemm,gemm m=0 n=8 k=8,i,7,1,1,1\n", "x.csv"); },
+               "x.csv:7", "m=0 must be > 0");
+  expect_error([&] { parse_case_list(std::string(kCases) + "3,gemm,gemm m=8 n=8 k=-2,i,7,1,1,1\n", "x.csv"); },
+               "x.csv:7", "k=-2 must be > 0");
   ReadOptions lenient;
   lenient.lenient = true;
   CaseList cl = parse_case_list(std::string(kCases) + "3,gemm,s\n4,gemm,s,i,7,1,1,1\n", "x.csv", lenient);

@@ -1,0 +1,29 @@
+// Checked whole-file writes (see core/file_io.h).
+#include "core/file_io.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace loom {
+
+std::string write_failed_message(int errnum) {
+  return std::string("write failed: ") + (errnum ? std::strerror(errnum) : "I/O error") +
+         "; check that the folder exists, is writable and has free space";
+}
+
+void write_file(const std::string& path, std::string_view text) {
+  // stdio rather than ofstream: fwrite/fflush/fclose report errno, which says *why* (ENOSPC, EACCES, ...).
+  errno = 0;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw InputError(path, write_failed_message(errno));
+  const size_t n = text.empty() ? 0 : std::fwrite(text.data(), 1, text.size(), f);
+  int err = n == text.size() ? 0 : (errno ? errno : EIO);
+  if (!err && std::fflush(f) != 0) err = errno ? errno : EIO;
+  if (std::fclose(f) != 0 && !err) err = errno ? errno : EIO;
+  if (err) throw InputError(path, write_failed_message(err));
+}
+
+}  // namespace loom

@@ -1,0 +1,17 @@
+// Checked whole-file writes: every file loom writes (--out, -o, --trace-out, --json-out, tables, exports) goes
+// through write_file, so a full disk or a read-only folder is one clear error instead of a silently short file.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace loom {
+
+/// Writes `text` to `path` (binary, truncating), flushes and closes it, and checks every step. Throws
+/// InputError(path, "write failed: <reason>; ...") when the file cannot be opened, written or flushed.
+void write_file(const std::string& path, std::string_view text);
+
+/// The "write failed: <strerror(errno)>; check ..." message write_file uses (for writers that use other streams).
+std::string write_failed_message(int errnum);
+
+}  // namespace loom

@@ -1,0 +1,90 @@
+// Strict YAML loading (see core/strict_yaml.h).
+#include "core/strict_yaml.h"
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include <yaml-cpp/eventhandler.h>
+
+#include "core/error.h"
+
+namespace loom {
+
+namespace {
+
+std::string at(const std::string& label, const YAML::Mark& mark) {
+  return mark.line < 0 ? label : label + ":" + std::to_string(mark.line + 1);
+}
+
+// Iterative walk (an explicit stack), so a deeply nested document cannot exhaust the call stack here. Each
+// collection is visited once, by its position in the text: an alias (*a) is the anchored node itself, so a
+// "billion laughs" document of nested aliases costs its size, not the size of its expansion.
+void scan(const YAML::Node& root, const std::string& label) {
+  std::vector<YAML::Node> todo{root};
+  std::set<int> seen;  // Mark().pos of the collections visited
+  while (!todo.empty()) {
+    const YAML::Node n = todo.back();
+    todo.pop_back();
+    if (!n.IsSequence() && !n.IsMap()) continue;
+    if (!seen.insert(n.Mark().pos).second) continue;
+    if (n.IsSequence()) {
+      for (const auto& x : n) todo.push_back(x);
+    } else {
+      std::map<std::string, int> first_line;
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        const YAML::Node k = it->first;
+        const YAML::Node v = it->second;
+        todo.push_back(v);
+        if (!k.IsScalar()) continue;  // readers refuse non-scalar keys with their own message
+        const auto [pos, fresh] = first_line.emplace(k.Scalar(), k.Mark().line + 1);
+        if (!fresh)
+          throw InputError(at(label, k.Mark()), "duplicate key '" + k.Scalar() + "' (first at line " +
+                                                    std::to_string(pos->second) + "); give it once");
+      }
+    }
+  }
+}
+
+// Records where a document starts and ignores its content (the node tree comes from YAML::Load).
+struct DocumentStart : YAML::EventHandler {
+  int line = -2;  // -2: no document seen
+  void OnDocumentStart(const YAML::Mark& mark) override { line = mark.line < 0 ? 0 : mark.line; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+}  // namespace
+
+void check_unique_keys(const YAML::Node& node, const std::string& label) { scan(node, label); }
+
+YAML::Node load_one_yaml(const std::string& text, const std::string& label) {
+  YAML::Node root;
+  int second_line = -1;  // 0-based line where a second document starts; -1: none
+  try {
+    root = YAML::Load(text);
+    // Look for a second document with a bounded number of parser calls: YAML::LoadAll loops forever (and fills
+    // memory) on some malformed streams, e.g. "\n,\n" (yaml-cpp 0.7; fixed upstream in jbeder/yaml-cpp#1319).
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStart first, second;
+    if (parser.HandleNextDocument(first) && parser.HandleNextDocument(second)) second_line = second.line;
+  } catch (const YAML::Exception& e) {
+    throw InputError(at(label, e.mark), "malformed YAML: " + e.msg + "; fix the syntax");
+  }
+  if (second_line >= 0)
+    throw InputError(label + ":" + std::to_string(second_line + 1),
+                     "a second YAML document (after `---`); this file holds one document: remove the separator or "
+                     "split the file");
+  check_unique_keys(root, label);
+  return root;
+}
+
+}  // namespace loom

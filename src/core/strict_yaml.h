@@ -1,0 +1,19 @@
+// Strict YAML loading shared by loom's YAML readers (GPU descriptions, serving profiles): exactly one document and
+// no key given twice in a mapping (yaml-cpp itself accepts both and silently keeps one value).
+#pragma once
+
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+namespace loom {
+
+/// Parses `text` as exactly one YAML document. Throws InputError("LABEL:LINE", ...) on a syntax error, on a second
+/// document (a `---` separator followed by content) and on any mapping, at any depth, that gives a key twice.
+YAML::Node load_one_yaml(const std::string& text, const std::string& label);
+
+/// Throws InputError("LABEL:LINE", "duplicate key 'K' (first at line N); give it once") for the first mapping
+/// under `node` (itself included) with a repeated scalar key.
+void check_unique_keys(const YAML::Node& node, const std::string& label);
+
+}  // namespace loom

@@ -1,0 +1,1 @@
+e2e --replay tests/data/trace/torch_profile_sample.json --gpu h100-sxm --format csv --kernel-model analytical

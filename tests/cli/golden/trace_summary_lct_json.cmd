@@ -1,0 +1,1 @@
+trace summary tests/fuzz/corpus/trace_reader_fuzz/lct_valid.lct --format json

@@ -1,0 +1,1 @@
+whatif --model llama-3-8b --batch 4 --input-len 512 --output-len 128 --gpus h100-sxm,h200,l4 --format csv

@@ -1,0 +1,1 @@
+trace import --chrome tests/data/trace/negative_dur.json

@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --batch tests/data/dup_column_batch.csv

@@ -1,0 +1,1 @@
+tune --gpu h100-sxm --kernel 'gemm m=256 n=256 k=256 dtype=bf16' --format csv

@@ -1,0 +1,1 @@
+tune --plan --gpu h100-sxm --family gemm --format json

@@ -1,0 +1,1 @@
+e2e --gpu h200 --model tests/data/e2e/dup_key.json --phase decode --context 10

@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --batch tests/data/batch_too_big.csv

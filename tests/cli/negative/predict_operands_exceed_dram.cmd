@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --kernel 'gemm m=200000 n=200000 k=200000 dtype=bf16'

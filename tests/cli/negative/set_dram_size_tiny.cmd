@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --set dram.size=1B --kernel 'gemm m=64 n=64 k=64 dtype=bf16'

@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --set l2.size=100TB --kernel 'gemm m=64 n=64 k=64 dtype=bf16'

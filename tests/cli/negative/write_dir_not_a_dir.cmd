@@ -1,0 +1,1 @@
+tune --export --gpu h100-sxm --family gemm --out /dev/full/x

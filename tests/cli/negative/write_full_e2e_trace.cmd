@@ -1,0 +1,1 @@
+e2e --gpu h100-sxm --model llama-3-8b --phase decode --batch 8 --seq 1 --context 512 --trace-out /dev/full

@@ -1,0 +1,1 @@
+report --sample -o /dev/full

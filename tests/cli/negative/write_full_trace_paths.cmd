@@ -1,0 +1,1 @@
+trace paths tests/data/trace -o /dev/full

@@ -1,0 +1,1 @@
+report --sample -o /nonexistent-dir/x.html

@@ -1,0 +1,1 @@
+e2e --gpu h200 --model llama-3-8b --phase decode --context 10 --profile tests/data/e2e/profile_two_docs.yaml
