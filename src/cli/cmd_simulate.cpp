@@ -1,5 +1,5 @@
 // `loom simulate`: a request stream served by replicas of a model on one GPU kind, iteration by iteration.
-#include <fstream>
+#include "core/file_io.h"
 
 #include "cli/commands_serving.h"
 #include "cli/common.h"
@@ -13,14 +13,6 @@
 namespace loom::cli {
 
 namespace {
-
-void write_file(const std::string& flag, const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw InputError(flag, "cannot write '" + path + "'; check the directory");
-  out << text;
-  out.flush();
-  if (!out) throw InputError(flag, "writing '" + path + "' failed (disk full?)");
-}
 
 std::string summary_table(const serving::SimResult& r, const serving::Summary& s, const serving::Slo& slo,
                           const std::string& head) {
@@ -86,7 +78,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   if (show) progress.finish();
   const serving::Summary s = serving::summarize(r, slo);
   if (args.has("--trace-out"))
-    write_file("--trace-out", args.get("--trace-out"),
+    write_file(args.get("--trace-out"),
                serving::chrome_trace(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   const std::string head = gpus[0].name + " x " + std::to_string(cfg.tp * cfg.pp * cfg.replicas) + " GPUs (tp " +
                            std::to_string(cfg.tp) + ", pp " + std::to_string(cfg.pp) + ", " +
