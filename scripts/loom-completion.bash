@@ -38,7 +38,7 @@ _loom() {
     e2e) flags="--gpu --set --model --phase --batch --seq --context --cache-len --tp --profile --mode --trace-out --kernel-model --format --interval" ;;
     whatif) flags="--model --batch --input-len --output-len --gpus --tp --pp --set --profile --format --kernel-model --interval --rate --requests --num-requests --arrivals --prompt-len --seed --slo" ;;
     simulate) flags="--gpu --set --model --tp --pp --replicas --router --profile --format --trace-out --kernel-model --series-points --requests --rate --num-requests --arrivals --prompt-len --output-len --seed --slo --per-request --quiet" ;;
-    report) flags="-o --out --json-in --json-out --gpu --set --kernel --measured-us --validation --e2e --whatif --sample" ;;
+    report) flags="-o --out --json-in --json-out --gpu --set --kernel --measured-us --validation --e2e --whatif --simulate --sample" ;;
     tune) flags="--gpu --family --kernel --traces --out --tables --format --plan --fit --validate --export" ;;
   esac
   if [[ "$cur" == -* ]] || [ -z "$cur" ]; then

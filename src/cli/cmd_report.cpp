@@ -114,6 +114,10 @@ report::Report from_loom_outputs(const Args& args) {
     const std::string path = args.get("--whatif");
     report::add_whatif(rep, report::loom_json_text(read_file(path, "--whatif"), path), path);
   }
+  if (args.has("--simulate")) {
+    const std::string path = args.get("--simulate");
+    report::add_simulate(rep, report::loom_json_text(read_file(path, "--simulate"), path), path);
+  }
   if (!rep.subtitle.empty() && rep.subtitle.front() == ' ') rep.subtitle.erase(0, 1);
   return rep;
 }
@@ -122,20 +126,21 @@ report::Report from_loom_outputs(const Args& args) {
 
 int cmd_report(const std::vector<std::string>& argv) {
   Args args(argv, {"-o", "--out", "--json-in", "--json-out", "--gpu", "--set", "--kernel", "--measured-us",
-                   "--title", "--validation", "--e2e", "--whatif", "--scatter-max", "--roofline-max"},
+                   "--title", "--validation", "--e2e", "--whatif", "--simulate", "--scatter-max", "--roofline-max"},
             {"--sample"});
   if (!args.positional().empty())
     throw InputError(args.positional().front(),
                      "unexpected argument; usage: loom report (--sample | --json-in FILE | [--validation FILE] "
-                     "[--e2e FILE] [--whatif FILE] [--gpu G [--kernel SPEC]...]) [-o FILE.html] [--json-out FILE]");
+                     "[--e2e FILE] [--whatif FILE] [--simulate FILE] [--gpu G [--kernel SPEC]...]) [-o FILE.html] [--json-out FILE]");
   const bool sample = args.has("--sample");
   const bool loom_outputs =
-      args.has("--kernel") || args.has("--validation") || args.has("--e2e") || args.has("--whatif");
+      args.has("--kernel") || args.has("--validation") || args.has("--e2e") || args.has("--whatif") ||
+      args.has("--simulate");
   if (args.has("--gpu") && !args.has("--kernel") && !args.has("--validation"))
     throw InputError("--gpu", "draws rooflines of --kernel SPEC or of --validation FILE's measured kernels; give one");
   if (sample + args.has("--json-in") + loom_outputs != 1)
     throw InputError("--sample", "give exactly one of --sample (demo data), --json-in FILE (report data), or any "
-                                 "of --validation/--e2e/--whatif FILE and --gpu G --kernel SPEC (loom's outputs and "
+                                 "of --validation/--e2e/--whatif/--simulate FILE and --gpu G --kernel SPEC (loom's outputs and "
                                  "model)");
   if (args.has("--kernel") && !args.has("--gpu")) args.require("--gpu");
 

@@ -60,7 +60,7 @@ commands:
                                     request-level serving: TTFT/TPOT/ITL/E2E percentiles, throughput, goodput
   report --gpu G --kernel SPEC -o F.html   self-contained HTML: rooflines + speed-of-light bars
   report --sample -o F.html         every chart kind with demo data (--json-in FILE: render a report JSON)
-  report [--validation V.json] [--e2e E.json] [--whatif W.json] [--gpu G [--kernel SPEC]] -o F.html
+  report [--validation V.json] [--e2e E.json] [--whatif W.json] [--simulate S.json] [--gpu G [--kernel SPEC]] -o F.html
                                     the report from loom's own --format json outputs: predicted-vs-measured
                                     scatters (and measured kernels on G's roofline), step timeline, what-if
   tune --gpu G --kernel SPEC        config choice for loom's gemm/moe kernels from the wave tables (models/tune/)

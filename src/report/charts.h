@@ -16,6 +16,7 @@ std::string render_sol(const SolBars& sol, size_t index);
 std::string render_timeline(const Timeline& timeline, size_t index);
 std::string render_table(const RankedTable& table, size_t index);
 std::string render_sensitivity(const Sensitivity& sens, size_t index);
+std::string render_lines(const LineChart& chart, size_t index);
 
 /// A lower-case id fragment from any text: letters and digits kept, runs of anything else become "-".
 std::string slug(const std::string& text);

@@ -115,6 +115,17 @@ std::string render_html(const Report& r) {
                              body)});
   }
 
+  if (!r.lines.empty()) {
+    body = "<div class=\"grid2\">\n";
+    for (size_t i = 0; i < r.lines.size(); ++i) body += render_lines(r.lines[i], i);
+    body += "</div>\n";
+    parts.push_back({"serving", "Serving",
+                     section("serving", "Serving simulation",
+                             "Latency distributions over every request (cumulative: the share of requests at or "
+                             "below each latency) and the engine's state over time.",
+                             body)});
+  }
+
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                      "<meta name=\"generator\" content=\"loom " LOOM_VERSION "\">\n<title>" +

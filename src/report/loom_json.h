@@ -38,6 +38,9 @@ void add_e2e(Report& report, const nlohmann::json& j, const std::string& where);
 /// Adds a `loom whatif --format json` result: the ranked GPU table and the sensitivity bars.
 void add_whatif(Report& report, const nlohmann::json& j, const std::string& where);
 
+/// Adds a `loom simulate --format json --per-request` run: latency CDFs and the batch/queue/KV time series.
+void add_simulate(Report& report, const nlohmann::json& j, const std::string& where);
+
 /// Parses JSON text read from `where` (malformed JSON is an InputError naming the byte offset).
 nlohmann::json loom_json_text(const std::string& text, const std::string& where);
 

@@ -99,6 +99,19 @@ struct Sensitivity {
   std::vector<SensitivityBar> bars;
 };
 
+/// One line of a line chart (points in x order).
+struct LineSeries {
+  std::string name;
+  std::vector<double> x, y;
+};
+
+/// Lines over shared axes: latency CDFs (x log) or time series (x linear).
+struct LineChart {
+  std::string title, x_title, y_title, x_unit, y_unit;
+  bool x_log = false;
+  std::vector<LineSeries> series;
+};
+
 /// A whole report; sections render in the order roofline, speed of light, validation scatter, timeline, what-if.
 /// Empty vectors produce no section.
 struct Report {
@@ -111,6 +124,7 @@ struct Report {
   std::vector<Timeline> timelines;
   std::vector<RankedTable> tables;
   std::vector<Sensitivity> sensitivities;
+  std::vector<LineChart> lines;  ///< serving simulation: latency CDFs and time series
 };
 
 /// The whole report as one self-contained HTML document (UTF-8). Never throws for any finite or non-finite

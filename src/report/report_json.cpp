@@ -78,12 +78,19 @@ json report_to_json(const Report& r) {
                             {"tpot_delta_pct", b.tpot_delta_pct}});
     j["sensitivities"].push_back(sj);
   }
+  j["lines"] = json::array();
+  for (const auto& c : r.lines) {
+    json cj = {{"title", c.title}, {"x_title", c.x_title}, {"y_title", c.y_title}, {"x_unit", c.x_unit},
+               {"y_unit", c.y_unit}, {"x_log", c.x_log}, {"series", json::array()}};
+    for (const auto& s : c.series) cj["series"].push_back({{"name", s.name}, {"x", s.x}, {"y", s.y}});
+    j["lines"].push_back(cj);
+  }
   return j;
 }
 
 Report report_from_json(const json& j, const std::string& where) {
   Obj o(j, "$", where,
-        {"title", "subtitle", "demo_data", "rooflines", "sol", "scatters", "timelines", "tables", "sensitivities"});
+        {"title", "subtitle", "demo_data", "rooflines", "sol", "scatters", "timelines", "tables", "sensitivities", "lines"});
   Report r;
   r.title = o.str("title", false, r.title);
   r.subtitle = o.str("subtitle");
@@ -160,6 +167,24 @@ Report report_from_json(const json& j, const std::string& where) {
                            b.number("tpot_delta_pct")});
     });
     r.sensitivities.push_back(std::move(sens));
+  });
+  o.each("lines", [&](const json& e, const std::string& p) {
+    Obj c(e, p, where, {"title", "x_title", "y_title", "x_unit", "y_unit", "x_log", "series"});
+    LineChart lc{c.str("title"), c.str("x_title"), c.str("y_title"), c.str("x_unit"), c.str("y_unit"), c.boolean("x_log"), {}};
+    c.each("series", [&](const json& se, const std::string& sp) {
+      Obj s(se, sp, where, {"name", "x", "y"});
+      LineSeries ls{s.str("name"), {}, {}};
+      for (const char* axis : {"x", "y"}) {
+        auto& out = axis[0] == 'x' ? ls.x : ls.y;
+        s.each(axis, [&](const json& v, const std::string& vp) {
+          if (!v.is_number()) s.fail(vp, "expected a number");
+          out.push_back(v.get<double>());
+        });
+      }
+      if (ls.x.size() != ls.y.size()) s.fail(sp, "x and y must have the same length");
+      lc.series.push_back(std::move(ls));
+    });
+    r.lines.push_back(std::move(lc));
   });
   return r;
 }

@@ -194,3 +194,38 @@ TEST(WhatifJson, BadFieldsNameTheirPath) {
 
 }  // namespace
 }  // namespace loom::report
+
+namespace loom::report {
+namespace {
+
+TEST(ReportSimulate, CdfsAndSeriesFromASimulation) {
+  const nlohmann::json j = {
+      {"gpu", "h200"},
+      {"model", "llama-3-8b"},
+      {"per_request",
+       {{{"ttft_ms", 30.0}, {"tpot_ms", 5.0}, {"e2e_ms", 300.0}, {"output_tokens", 10}},
+        {{"ttft_ms", 10.0}, {"tpot_ms", 0.0}, {"e2e_ms", 10.0}, {"output_tokens", 1}},
+        {{"ttft_ms", 20.0}, {"tpot_ms", 6.0}, {"e2e_ms", 200.0}, {"output_tokens", 5}}}},
+      {"series", {{"t_ms", {0.0, 1000.0}}, {"batch", {1, 2}}, {"waiting", {0, 1}}, {"kv_used", {0.1, 0.2}}}}};
+  Report r;
+  add_simulate(r, j, "sim.json");
+  ASSERT_EQ(r.lines.size(), 3u);
+  const LineSeries& ttft = r.lines[0].series[0];
+  EXPECT_EQ(ttft.x, (std::vector<double>{10, 20, 30}));  // sorted
+  EXPECT_DOUBLE_EQ(ttft.y.back(), 1.0);
+  EXPECT_EQ(r.lines[0].series[1].x.size(), 2u);  // TPOT of multi-token outputs only
+  EXPECT_DOUBLE_EQ(r.lines[1].series[0].x[1], 1.0);  // seconds
+  const std::string html = render_html(r);
+  EXPECT_NE(html.find("Latency distribution"), std::string::npos);
+  // Round trip through the report's own JSON.
+  EXPECT_EQ(report_from_json(report_to_json(r), "r.json").lines.size(), 3u);
+  nlohmann::json bad = j;
+  bad.erase("per_request");
+  EXPECT_THROW(add_simulate(r, bad, "sim.json"), InputError);
+  bad = j;
+  bad["series"]["batch"] = {1};
+  EXPECT_THROW(add_simulate(r, bad, "sim.json"), InputError);
+}
+
+}  // namespace
+}  // namespace loom::report

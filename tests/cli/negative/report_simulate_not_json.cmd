@@ -1,0 +1,1 @@
+report --simulate tests/data/serving/requests.csv -o /tmp/loom-neg.html
