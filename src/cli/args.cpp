@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/error.h"
+#include "core/suggest.h"
 
 namespace loom::cli {
 
@@ -48,7 +49,7 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
     } else {
       std::vector<std::string> all = flags_with_values;
       all.insert(all.end(), switches.begin(), switches.end());
-      throw InputError(a, "unknown option; valid here: " + join(all));
+      throw InputError(a, "unknown option" + did_you_mean(a, all) + "; valid here: " + join(all));
     }
   }
 }

@@ -100,6 +100,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     if (max_mape && r.logo[1].n && r.logo[1].mape() > *max_mape) over = true;
   if (format == "json") {
     nlohmann::ordered_json j;
+    j["schema"] = "loom.validate_collectives/1";
     auto errs = [](const Row& r) {
       nlohmann::ordered_json e;
       const char* names[2] = {"small", "large"};

@@ -90,6 +90,7 @@ int cmd_diagnose(const Argv& argv) {
   const std::string format = args.format();
   if (format == "json") {
     nlohmann::json j = prediction_json(pred);
+    j["schema"] = "loom.diagnose/1";
     if (measured) {
       j["measured_us"] = *measured;
       j["fraction_of_ceiling"] = a.ceiling_us / *measured;

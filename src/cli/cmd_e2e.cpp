@@ -158,7 +158,7 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
                     {"source_pred_us", k.source_pred_us}, {"target_us", k.target_us}, {"method", k.method}});
     for (const auto& [name, f] : fam)
       fj.push_back({{"family", name}, {"launches", static_cast<int64_t>(f[0])}, {"measured_us", f[1]}, {"target_us", f[2]}});
-    emit(nlohmann::json{{"trace", r.trace_path}, {"device_name", r.device_name}, {"source_gpu", r.source_gpu},
+    emit(nlohmann::json{{"schema", "loom.e2e_replay/1"}, {"trace", r.trace_path}, {"device_name", r.device_name}, {"source_gpu", r.source_gpu},
                         {"gpu", r.target_gpu}, {"measured_gpu_time_us", r.measured_gpu_us},
                         {"measured_wall_time_us", r.measured_span_us}, {"idle_us", r.idle_us},
                         {"gpu_time_us", r.target_gpu_us}, {"wall_time_us", r.target_span_us}, {"mapped", r.mapped},
@@ -247,6 +247,7 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   const std::string format = args.format();
   if (format == "json") {
     nlohmann::json j = step_json(step, model);
+    j["schema"] = "loom.e2e/1";
     if (band) {
       bool extrapolated = false;
       for (const auto& n : *band->notes) extrapolated |= n.rfind("extrapolated", 0) == 0;

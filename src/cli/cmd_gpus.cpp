@@ -44,7 +44,7 @@ int cmd_gpus(const Argv& argv) {
         for (size_t c = 0; c < t.columns.size(); ++c) o[t.columns[c]] = row[c];
         arr.push_back(o);
       }
-      emit(arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      emit(nlohmann::json{{"schema", "loom.gpus/1"}, {"gpus", arr}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } else {
       emit(format == "csv" ? t.csv() : t.text());
     }
@@ -57,6 +57,7 @@ int cmd_gpus(const Argv& argv) {
   for (const auto& f : describe(g)) t.add({f.key, f.value, f.unit});
   if (format == "json") {
     nlohmann::json o;
+    o["schema"] = "loom.gpu/1";
     for (const auto& f : describe(g)) o[f.key] = {{"value", f.value}, {"unit", f.unit}};
     emit(o.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } else {

@@ -257,6 +257,7 @@ int cmd_validate(const Argv& argv) {
   j["corpus_hash"] = l.measurements.corpus_hash;
   j["model_fingerprint"] = model.fingerprint();
   j["failures"] = failures;
+  j["schema"] = "loom.validate/1";
   if (args.has("--out")) write_file(args.get("--out"), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (format == "json") emit(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   else emit(report_text(rep));

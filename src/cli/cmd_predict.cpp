@@ -89,14 +89,13 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
     }
     return j;
   };
-  if (format == "json") {
-    if (results.size() == 1) {
-      emit(with_band(prediction_json(results[0]), 0).dump(2) + "\n");
-    } else {
-      nlohmann::json arr = nlohmann::json::array();
-      for (size_t i = 0; i < results.size(); ++i) arr.push_back(with_band(prediction_json(results[i]), i));
-      emit(arr.dump(2) + "\n");
-    }
+  if (format == "json") {  // one shape for one GPU or many; GPUs that cannot run the kernel stay, with the reason
+    nlohmann::json arr = nlohmann::json::array();
+    for (size_t i = 0; i < results.size(); ++i) arr.push_back(with_band(prediction_json(results[i]), i));
+    for (const auto& [gpu, why] : unsupported) arr.push_back({{"gpu", gpu}, {"error", why}});
+    emit(nlohmann::json{{"schema", "loom.predict/1"}, {"predictions", arr}}
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n");
     return 0;
   }
   Table t = single_table(results);
@@ -106,7 +105,15 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
     for (size_t i = 0; i < t.rows.size(); ++i)
       t.rows[i].insert(t.rows[i].begin() + 2, {fmt(bands[i].lo_us) + "-" + fmt(bands[i].hi_us), bands[i].extrapolated ? "yes" : "no"});
   }
-  if (format == "csv") {
+  if (format == "csv") {  // an `error` column: GPUs that cannot run the kernel are rows too
+    t.columns.push_back("error");
+    for (auto& row : t.rows) row.push_back("");
+    for (const auto& [gpu, why] : unsupported) {
+      std::vector<std::string> row(t.columns.size(), "");
+      row[0] = gpu;
+      row.back() = why;
+      t.rows.push_back(std::move(row));
+    }
     emit(t.csv());
   } else {
     std::string s = "kernel: " + results[0].analysis.kernel + "\n\n" + t.text();
@@ -177,7 +184,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
       require_fits_memory(p, *gpus[i], specs[i].where);
       const Analysis& a = p.analysis;
       if (format == "json") {
-        text += emitted++ ? ",\n" : "[\n";
+        text += emitted++ ? ",\n" : "{\n  \"schema\": \"loom.predict/1\",\n  \"predictions\": [\n";
         text += json_element(p);
         continue;
       }
@@ -221,7 +228,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     if (specs.size() == kBlock) flush();
   }
   flush();
-  if (format == "json") emit(emitted ? "\n]\n" : "[]\n");
+  if (format == "json") emit(emitted ? "\n  ]\n}\n" : "{\n  \"schema\": \"loom.predict/1\",\n  \"predictions\": []\n}\n");
   else if (format != "csv") emit(out.text());
   return 0;
 }

@@ -86,6 +86,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
                            profile.name + " scheduler (" + profile.scheduler.policy + ")";
   if (format == "json") {
     nlohmann::json j = serving::result_json(r, s, slo, points, args.has("--per-request"));
+    j["schema"] = "loom.simulate/1";
     j["gpu"] = gpus[0].name;
     j["model"] = model.name;
     j["profile"] = profile.name;

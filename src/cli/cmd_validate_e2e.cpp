@@ -105,6 +105,7 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
 
   if (format == "json") {
     nlohmann::json j;
+    j["schema"] = "loom.validate_e2e/1";
     j["learned_model"] = rep.learned_model;
     j["cases"] = nlohmann::json::array();
     for (const auto& r : rep.rows) {

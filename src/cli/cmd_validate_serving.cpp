@@ -118,7 +118,8 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
   if (args.format() == "csv") {  // one row per measured iteration
     emit(iters.csv());
   } else if (args.format() == "json") {
-    emit(nlohmann::json{{"model", model.name}, {"profile", profile.name}, {"runs", out}}.dump(2) + "\n");
+    emit(nlohmann::json{{"schema", "loom.validate_serving/1"}, {"model", model.name}, {"profile", profile.name},
+                        {"runs", out}}.dump(2) + "\n");
   } else {
     emit("measured serving runs (" + root + ") vs loom: model " + model.name + ", profile " + profile.name +
          "\nstep err: |predicted - measured| / measured of each iteration's wall time, mean (median signed);\n"

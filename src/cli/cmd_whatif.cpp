@@ -147,7 +147,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
     for (const auto& s : sens)
       sj.push_back({{"gpu", s.gpu}, {"change", s.change}, {"ttft_delta_pct", s.ttft_delta_pct},
                     {"tpot_delta_pct", s.tpot_delta_pct}});
-    emit(nlohmann::json{{"model", model.name}, {"profile", profile.name}, {"batch", req.batch},
+    emit(nlohmann::json{{"schema", "loom.whatif/1"}, {"model", model.name}, {"profile", profile.name}, {"batch", req.batch},
                         {"input_len", req.input_len}, {"output_len", req.output_len}, {"ranked", ranked},
                         {"sensitivity", sj}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +

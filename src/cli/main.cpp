@@ -18,6 +18,7 @@
 #include "cli/commands_tune.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/suggest.h"
 #include "hw/catalog.h"
 
 #ifndef LOOM_GIT_COMMIT
@@ -160,7 +161,11 @@ int main(int argc, char** argv) {
     if (command == "simulate") return cmd_simulate(rest);
     if (command == "report") return cmd_report(rest);
     if (command == "tune") return cmd_tune(rest);
-    throw loom::InputError(command, "unknown command; run `loom --help` for the list");
+    throw loom::InputError(command, "unknown command" +
+                                        loom::did_you_mean(command, {"gpus", "predict", "diagnose", "trace", "train",
+                                                                     "validate", "e2e", "whatif", "simulate", "report",
+                                                                     "tune"}) +
+                                        "; run `loom --help` for the list");
   };
   try {
     const int rc = dispatch();

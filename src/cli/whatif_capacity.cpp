@@ -77,7 +77,7 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
       }
       a.push_back(j);
     }
-    emit(nlohmann::json{{"model", model.name}, {"profile", profile.name}, {"stream", stream},
+    emit(nlohmann::json{{"schema", "loom.whatif_capacity/1"}, {"model", model.name}, {"profile", profile.name}, {"stream", stream},
                         {"target_rate", q.target_rate}, {"slo", q.slo.text()}, {"rows", a}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n");

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "hw/catalog.h"
 
 namespace loom {
@@ -256,7 +257,8 @@ ModelConfig load_model(const std::string& name_or_path) {
     if (!fs::exists(path)) {
       std::string list;
       for (const auto& n : model_presets()) list += (list.empty() ? "" : ", ") + n;
-      throw InputError("--model", "unknown model '" + name_or_path + "'; give a config.json path or a preset: " + list);
+      throw InputError("--model", "unknown model '" + name_or_path + "'" + did_you_mean(name_or_path, model_presets()) +
+                                      "; give a config.json path or a preset: " + list);
     }
   } else if (fs::is_directory(path)) {
     path /= "config.json";

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/strict_yaml.h"
+#include "core/suggest.h"
 #include "hw/catalog.h"
 #include "kernels/shape.h"
 
@@ -156,7 +157,8 @@ ServingProfile load_profile(const std::string& name_or_path) {
   if (name_or_path.find('/') == std::string::npos && path.extension() != ".yaml") {
     path = fs::path(data_dir()) / "models" / "profiles" / (name_or_path + ".yaml");
     if (!fs::exists(path))
-      throw InputError("--profile", "unknown serving profile '" + name_or_path + "'; known: " + join(profile_names()));
+      throw InputError("--profile", "unknown serving profile '" + name_or_path + "'" +
+                                        did_you_mean(name_or_path, profile_names()) + "; known: " + join(profile_names()));
   }
   std::ifstream in(path);
   if (!in) throw InputError(path.string(), "cannot open serving profile; check the path");

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "hw/gpu_yaml.h"
 
 #ifndef LOOM_SOURCE_DIR
@@ -54,7 +55,8 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
       if (pathlike) throw InputError(name_or_path, "no such GPU file; check the path");
       std::string list;
       for (const auto& n : names_) list += (list.empty() ? "" : ", ") + n;
-      throw InputError("--gpu", "unknown GPU '" + name_or_path + "'; try `loom gpus` (known: " + list + ")");
+      throw InputError("--gpu", "unknown GPU '" + name_or_path + "'" + did_you_mean(name_or_path, names_) +
+                                    "; try `loom gpus` (known: " + list + ")");
     }
     source_file = name_or_path;
     raw = read_gpu_file(name_or_path, name_or_path, dir_);

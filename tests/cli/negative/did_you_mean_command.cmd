@@ -1,0 +1,1 @@
+predictt --gpu h200
