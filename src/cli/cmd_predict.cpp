@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "trace/batch_csv.h"
 #include "learned/uncertainty.h"
 #include "trace/text_io.h"
 
@@ -15,28 +16,6 @@ namespace loom::cli {
 
 namespace {
 
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char ch = line[i];
-    if (quoted) {
-      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') cell += '"', ++i;
-      else if (ch == '"') quoted = false;
-      else cell += ch;
-    } else if (ch == '"') {
-      quoted = true;
-    } else if (ch == ',') {
-      cells.push_back(cell);
-      cell.clear();
-    } else if (ch != '\r') {
-      cell += ch;
-    }
-  }
-  cells.push_back(cell);
-  return cells;
-}
 
 Table single_table(const std::vector<Prediction>& results) {
   Table t{{"gpu", "latency_us", "model", "ceiling_us", "bottleneck", "config", "ctas", "waves", "occupancy"},
@@ -151,15 +130,8 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   if (!in) throw InputError(path, "cannot open batch file; check the path");
   std::string line;
   if (!std::getline(in, line)) throw InputError(path + ":1", "empty batch file; expected a header with `family`");
-  trace_io::strip_bom(line);  // spreadsheet exports start with a UTF-8 BOM
-  const std::vector<std::string> header = split_csv_line(line);
-  trace_io::check_unique_columns(header, path + ":1");
-  int family_col = -1, gpu_col = -1;
-  for (size_t c = 0; c < header.size(); ++c) {
-    if (header[c] == "family") family_col = static_cast<int>(c);
-    if (header[c] == "gpu") gpu_col = static_cast<int>(c);
-  }
-  if (family_col < 0) throw InputError(path + ":1", "no `family` column in the header");
+  const BatchHeader batch_header = parse_batch_header(line, path + ":1");
+  const std::vector<std::string>& header = batch_header.columns;
   std::vector<GpuSpec> default_gpus;
   if (args.has("--gpu")) default_gpus = select_gpus(catalog, args);
   if (default_gpus.size() > 1) throw InputError("--gpu", "batch mode takes one GPU (or a `gpu` column)");
@@ -204,18 +176,12 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     if (line.empty() || line == "\r") continue;
     std::vector<std::string> cells = split_csv_line(line);
     const std::string where = path + ":" + std::to_string(lineno);
-    if (cells.size() != header.size())
-      throw InputError(where, std::to_string(cells.size()) + " cells, header has " + std::to_string(header.size()));
-    KernelSpec spec;
-    spec.where = where;
-    spec.family = cells[family_col];
-    for (size_t c = 0; c < cells.size(); ++c)
-      if (static_cast<int>(c) != family_col && static_cast<int>(c) != gpu_col && !cells[c].empty())
-        spec.params[header[c]] = cells[c];
+    std::string row_gpu;
+    KernelSpec spec = batch_row_spec(batch_header, cells, where, row_gpu);
     const GpuSpec* gpu = nullptr;
-    if (gpu_col >= 0 && !cells[gpu_col].empty()) {
-      auto it = gpu_cache.find(cells[gpu_col]);
-      if (it == gpu_cache.end()) it = gpu_cache.emplace(cells[gpu_col], catalog.get(cells[gpu_col], args.all("--set"))).first;
+    if (!row_gpu.empty()) {
+      auto it = gpu_cache.find(row_gpu);
+      if (it == gpu_cache.end()) it = gpu_cache.emplace(row_gpu, catalog.get(row_gpu, args.all("--set"))).first;
       gpu = &it->second;
     } else if (!default_gpus.empty()) {
       gpu = &default_gpus[0];
