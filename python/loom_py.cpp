@@ -118,6 +118,7 @@ py::dict predict_batch(const std::string& gpu_name, const py::object& rows, cons
     py::gil_scoped_release release;
     predictor(model).predict_many(gp, specs, false, preds, threads);
   }
+  for (size_t i = 0; i < preds.size(); ++i) loom::require_fits_memory(preds[i], *gp[i], specs[i].where);
   const size_t n = preds.size();
   std::vector<double> lat(n), ceil(n), ana(n);
   std::vector<bool> learned(n);
@@ -167,7 +168,10 @@ PYBIND11_MODULE(loom, m) {
   m.def(
       "predict",
       [](const std::string& gpu, const std::string& spec, const std::string& model) {
-        return prediction_dict(predictor(model).predict(catalog().get(gpu), loom::parse_kernel_spec(spec, "spec")));
+        const loom::GpuSpec g = catalog().get(gpu);
+        const loom::Prediction p = predictor(model).predict(g, loom::parse_kernel_spec(spec, "spec"));
+        loom::require_fits_memory(p, g, "spec");
+        return prediction_dict(p);
       },
       py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned",
       "Predicts one kernel spec (\"gemm m=4096 n=4096 k=4096 dtype=bf16\") on a GPU: a dict.");

@@ -84,7 +84,9 @@ const char* loom_last_error(const loom_handle* h) { return h ? h->error.c_str() 
 int loom_predict(loom_handle* h, const char* gpu, const char* kernel, loom_prediction* out) {
   return guarded(h, [&] {
     if (!kernel || !out) throw loom::InputError("kernel", "no kernel spec or output given");
-    const loom::Prediction p = h->predictor->predict(gpu_of(h, gpu), loom::parse_kernel_spec(kernel, "kernel"), false);
+    const loom::GpuSpec& g = gpu_of(h, gpu);
+    const loom::Prediction p = h->predictor->predict(g, loom::parse_kernel_spec(kernel, "kernel"), false);
+    loom::require_fits_memory(p, g, "kernel");
     out->latency_us = p.latency_us;
     out->ceiling_us = p.analysis.ceiling_us;
     out->analytical_us = p.analysis.latency_us;

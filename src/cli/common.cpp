@@ -86,15 +86,6 @@ std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(const 
   return [predictor](const GpuSpec& g, const KernelSpec& s) { return predictor->latency_us(g, s); };
 }
 
-void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where) {
-  const double need = p.analysis.min_dram_bytes, have = static_cast<double>(gpu.dram_bytes);
-  if (need <= have) return;
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "its operands need %.4g GB, more than the %.4g GB of DRAM on %s", need / 1e9,
-                have / 1e9, gpu.name.c_str());
-  throw InputError(where, std::string(buf) + "; no such kernel runs on one GPU: shrink the shape or split it");
-}
-
 void emit(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 }  // namespace loom::cli

@@ -31,7 +31,8 @@ std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(const 
 
 /// Throws InputError(where, ...) when the kernel's operands (its compulsory DRAM bytes: each input and output
 /// once) exceed the GPU's memory: no such kernel can run on one GPU, so a latency for it would be fiction.
-void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where);
+
+using loom::require_fits_memory;  // learned/predictor.h
 
 /// Writes `text` to stdout.
 void emit(const std::string& text);

@@ -1,6 +1,8 @@
 // Predictor: analytical analysis + learned correction.
 #include "learned/predictor.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -172,6 +174,15 @@ void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std:
     for (size_t k = 0; k < rows.size(); ++k)
       apply_learned(out[rows[k]], r[k], fq ? std::optional<double>(q[k]) : std::nullopt);
   }
+}
+
+void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where) {
+  const double need = p.analysis.min_dram_bytes, have = static_cast<double>(gpu.dram_bytes);
+  if (need <= have) return;
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "its operands need %.4g GB, more than the %.4g GB of DRAM on %s", need / 1e9,
+                have / 1e9, gpu.name.c_str());
+  throw InputError(where, std::string(buf) + "; no such kernel runs on one GPU: shrink the shape or split it");
 }
 
 }  // namespace loom

@@ -13,6 +13,7 @@
 
 namespace loom {
 
+
 struct Prediction {
   Analysis analysis;
   std::string model;                     ///< "learned" | "analytical"
@@ -21,6 +22,10 @@ struct Prediction {
   bool at_ceiling = false;               ///< the learned model went below the speed-of-light ceiling: clamped to it
   std::optional<CollectiveEstimate> collective;  ///< all_reduce from models/collectives.json (model "collective-fit")
 };
+
+/// Refuses a kernel whose compulsory DRAM traffic (its operands) exceeds the GPU's memory: no such kernel runs on
+/// one GPU. Throws InputError(where, ...). The CLI, the Python module and the C API call it on every prediction.
+void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where);
 
 class Predictor {
  public:

@@ -39,6 +39,10 @@ class LoomModuleTest(unittest.TestCase):
             loom.predict("h200", "gemm m=-1 n=1 k=1 dtype=bf16")
         with self.assertRaisesRegex(ValueError, "family"):
             loom.predict_batch("h200", [{"m": 1}])
+        with self.assertRaisesRegex(ValueError, "more than the .* GB of DRAM"):  # operands beyond the GPU's memory
+            loom.predict("h200", "gemm m=1000000 n=1000000 k=1000 dtype=bf16")
+        with self.assertRaisesRegex(ValueError, "more than the .* GB of DRAM"):
+            loom.predict_batch("h200", [{"family": "gemm", "m": 1000000, "n": 1000000, "k": 1000, "dtype": "bf16"}])
 
     def test_diagnose_e2e_tune(self):
         d = loom.diagnose("h200", "gemm m=8 n=14336 k=4096 dtype=bf16")
