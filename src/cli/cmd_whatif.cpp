@@ -69,7 +69,7 @@ std::string per_dollar(const std::optional<double>& v) { return v ? human(*v, "t
 
 int cmd_whatif(const std::vector<std::string>& argv) {
   std::vector<std::string> flags = {"--model", "--batch", "--input-len", "--gpus", "--tp", "--set", "--profile",
-                                    "--format", "--kernel-model", "--pp"};
+                                    "--format", "--kernel-model", "--pp", "--threads"};
   flags.insert(flags.end(), kRequestFlags.begin(), kRequestFlags.end());  // --output-len among them
   Args args(argv, flags, {"--interval"});
   args.no_positionals("whatif");
@@ -84,6 +84,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
   const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
   if (capacity_mode) return whatif_capacity(args, gpus_from(catalog, args), model, profile, predictor);
   if (args.has("--pp")) throw InputError("--pp", "applies to capacity planning (--rate / --requests) only");
+  if (args.has("--threads")) throw InputError("--threads", "applies to capacity planning (--rate / --requests) only");
   WhatIfRequest req;
   req.batch = args.has("--batch") ? positive(args, "--batch") : 1;
   args.require("--input-len");

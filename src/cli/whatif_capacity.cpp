@@ -2,7 +2,10 @@
 #include "cli/whatif_capacity.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "cli/common.h"
 #include "cli/progress.h"
@@ -45,14 +48,28 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
       throw InputError("--tp", "'" + t + "' is not a tensor-parallel degree; use 1-8 or a list such as 1,2,4");
     tps.push_back(t[0] - '0');
   }
-  std::vector<serving::CapacityRow> rows;
-  Progress progress("capacity");
+  // Every (GPU, tp) row is an independent search: spread them over --threads (default: every core).
   const size_t total = gpus.size() * tps.size();
-  for (const auto& g : gpus)
-    for (int tp : tps) {
-      rows.push_back(serving::capacity(g, tp, model, profile, q, predictor));
-      if (total > 4) progress.update(rows.size(), total, g.name + " tp " + std::to_string(tp));
+  const auto threads = static_cast<size_t>(
+      args.integer("--threads", 1, 256, std::max<int64_t>(1, std::thread::hardware_concurrency())));
+  std::vector<serving::CapacityRow> rows(total);
+  Progress progress("capacity");
+  std::atomic<size_t> next{0};
+  size_t done = 0;
+  std::mutex mu;
+  auto work = [&] {
+    for (size_t i = next++; i < total; i = next++) {
+      const GpuSpec& g = gpus[i / tps.size()];
+      const int tp = tps[i % tps.size()];
+      rows[i] = serving::capacity(g, tp, model, profile, q, predictor);
+      std::lock_guard<std::mutex> lock(mu);
+      if (total > 4) progress.update(++done, total, g.name + " tp " + std::to_string(tp));
     }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < std::min(threads, total); ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
   if (total > 4) progress.finish();
   // Cheapest first where priced (cost per million output tokens), then fewest GPUs, then highest rate per GPU.
   std::stable_sort(rows.begin(), rows.end(), [](const serving::CapacityRow& a, const serving::CapacityRow& b) {

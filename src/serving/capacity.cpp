@@ -30,7 +30,8 @@ CapacityRow capacity(const GpuSpec& gpu, int tp, const ModelConfig& model, const
   row.pp = q.pp;
   try {
     const ModelConfig stage = stage_model(model, q.pp);
-    StepCost cost(gpu, stage, profile, tp, predictor);
+    // 4% buckets: the search itself resolves the rate to 4%, and twice coarser buckets halve the shapes priced.
+    StepCost cost(gpu, stage, profile, tp, predictor, 0.04);
     SimConfig cfg;
     cfg.tp = tp;
     cfg.pp = q.pp;

@@ -6,15 +6,15 @@
 
 namespace loom::serving {
 
-int64_t bucket(int64_t x) {
+int64_t bucket(int64_t x, double resolution) {
   if (x <= 32) return x;
-  constexpr double kStep = 0.0198;  // log(1.02)
-  return static_cast<int64_t>(std::llround(std::exp(std::round(std::log(static_cast<double>(x)) / kStep) * kStep)));
+  const double step = std::log1p(resolution);
+  return static_cast<int64_t>(std::llround(std::exp(std::round(std::log(static_cast<double>(x)) / step) * step)));
 }
 
 StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& stage_model, const ServingProfile& profile, int tp,
-                   KernelPredictor predictor)
-    : gpu_(gpu), model_(stage_model), profile_(profile), tp_(tp) {
+                   KernelPredictor predictor, double resolution)
+    : gpu_(gpu), model_(stage_model), profile_(profile), tp_(tp), resolution_(resolution) {
   KernelPredictor base = predictor ? std::move(predictor) : analytical_predictor();
   // Identical kernel shapes recur across cached steps: predict each once per simulation.
   predict_ = [this, base](const GpuSpec& g, const KernelSpec& k) {
@@ -51,7 +51,7 @@ double StepCost::step_us(const BatchShape& b) {
                   {"block", std::to_string(profile_.scheduler.block_size)}};
       return predict_(gpu_, k);
     };
-    const int64_t longest = bucket(b.decode_kv_max), mean = bucket(kv_mean);
+    const int64_t longest = bucket(b.decode_kv_max, resolution_), mean = bucket(kv_mean, resolution_);
     const double t_lat = paged(1, longest), t_thr = paged(std::max(graph, b.decodes), mean);
     kv_mean = std::min(longest, static_cast<int64_t>(std::llround(static_cast<double>(mean) * std::max(1.0, t_lat / t_thr))));
   }
@@ -61,11 +61,11 @@ double StepCost::step_us(const BatchShape& b) {
       b.prefills > 0 ? std::max<int64_t>(0, std::llround(b.prefill_pairs / static_cast<double>(b.prefill_tokens) -
                                                          (static_cast<double>(q_mean) + 1) / 2))
                      : 0;
-  const int64_t kd = graph > 0 ? graph : bucket(b.decodes), kkv = bucket(kv_mean), kp = std::min<int64_t>(b.prefills, 255);
-  const int64_t kq = bucket(q_mean), kc = bucket(ctx_mean);
-  const uint64_t key = (by_max ? 1ULL << 62 : 0) ^ (static_cast<uint64_t>(kd) << 48) ^ (static_cast<uint64_t>(kkv) << 30) ^
-                       (static_cast<uint64_t>(kp) << 22) ^ (static_cast<uint64_t>(kq) << 11) ^
-                       (static_cast<uint64_t>(kc) * 0x9E3779B97F4A7C15ULL) ^ (graph > 0 ? 1ULL << 63 : 0);
+  const int64_t kd = graph > 0 ? graph : bucket(b.decodes, resolution_), kkv = bucket(kv_mean, resolution_), kp = std::min<int64_t>(b.prefills, 255);
+  const int64_t kq = bucket(q_mean, resolution_), kc = bucket(ctx_mean, resolution_);
+  // The step's token count (every GEMM's rows) on the same grid: the representative chunks are stretched to it.
+  const int64_t kt = graph > 0 || kp == 0 ? 0 : bucket(b.tokens(), resolution_);
+  const ShapeKey key{kd, kkv, kp, kq, kc, kt, (by_max ? 2 : 0) + (graph > 0 ? 1 : 0)};
   auto it = cache_.find(key);
   if (it != cache_.end()) return it->second;
   ++evaluations_;
@@ -81,6 +81,11 @@ double StepCost::step_us(const BatchShape& b) {
   for (int64_t i = 0; i < kp; ++i) q.push_back(kq), ctx.push_back(kc);
   // Chunks beyond 255 share the last bucket's shape: scale the rest of the tokens into the existing chunks.
   if (b.prefills > kp && kp > 0) q.back() += (b.prefills - kp) * kq;
+  if (kt > 0) {
+    int64_t total = 0;
+    for (auto x : q) total += x;
+    q.back() = std::max<int64_t>(1, q.back() + kt - total);
+  }
   Workload w = graph > 0 ? decode_workload(graph, ctx, tp_) : mixed_workload(q, ctx, tp_);
   if (by_max) w.decode_attention_kv = kkv;
   const ExecMode mode = graph > 0 ? ExecMode::graph : mode_for(profile_, Phase::prefill);

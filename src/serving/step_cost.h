@@ -1,6 +1,7 @@
 // The cost of one serving iteration on one replica (one pipeline stage), from loom's step model: the op graph of
 // the ragged batch, predicted kernel by kernel and laid out under the engine's execution mode. Iterations of a
-// simulation repeat the same few shapes, so costs are cached by a bucketed key (<= 2% apart in every dimension).
+// simulation repeat the same few shapes, so costs are cached by a bucketed key (by default <= 2% apart in every
+// dimension).
 #pragma once
 
 #include <cstdint>
@@ -27,8 +28,9 @@ struct BatchShape {
 class StepCost {
  public:
   /// `stage_model` holds the layers of one pipeline stage. `predictor` empty = the analytical model.
+  /// `resolution`: the relative spacing of the buckets (0.02 = 2%).
   StepCost(const GpuSpec& gpu, const ModelConfig& stage_model, const ServingProfile& profile, int tp,
-           KernelPredictor predictor);
+           KernelPredictor predictor, double resolution = 0.02);
   /// Predicted wall time (us) of the iteration, CUDA-graph padding included for decode-only batches within the
   /// profile's capture sizes. Throws InputError when the step model rejects the shape.
   double step_us(const BatchShape& b);
@@ -42,13 +44,28 @@ class StepCost {
   const ModelConfig& model_;
   const ServingProfile& profile_;
   int tp_;
+  double resolution_;
   KernelPredictor predict_;
+  /// A bucketed batch composition: decodes (or the CUDA-graph size), their keys, prefill chunks, chunk length and
+  /// context, the step's tokens, and flags (graph, priced at the longest sequence).
+  struct ShapeKey {
+    int64_t decodes, kv, prefills, chunk, context, tokens, flags;
+    bool operator==(const ShapeKey&) const = default;
+  };
+  struct ShapeKeyHash {
+    size_t operator()(const ShapeKey& k) const {
+      uint64_t h = 1469598103934665603ULL;
+      for (int64_t v : {k.decodes, k.kv, k.prefills, k.chunk, k.context, k.tokens, k.flags})
+        h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ULL;
+      return static_cast<size_t>(h);
+    }
+  };
   std::unordered_map<std::string, double> kernel_memo_;
-  std::unordered_map<uint64_t, double> cache_;
+  std::unordered_map<ShapeKey, double, ShapeKeyHash> cache_;
   int64_t evaluations_ = 0;
 };
 
-/// Rounds to a geometric grid 2% apart above 32 (exact below): the bucket of a cached step dimension.
-int64_t bucket(int64_t x);
+/// Rounds to a geometric grid `resolution` apart above 32 (exact below): the bucket of a cached step dimension.
+int64_t bucket(int64_t x, double resolution = 0.02);
 
 }  // namespace loom::serving
