@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The long fuzz run (issue 17): every libFuzzer target until it has executed RUNS inputs (default 1,000,000) or
-# MAX_S seconds pass (default 900), two targets at a time, from a scratch copy of the seed corpus. Prints each
+# MAX_S seconds pass (default 900), FUZZ_JOBS targets at a time (default 2), from a scratch copy of the seed corpus. Prints each
 # target's executions, coverage and any finding; exit 1 on a finding. Builds as scripts/fuzz.sh does.
 #   bash scripts/fuzz-long.sh [RUNS] [MAX_S]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-1000000}; max_s=${2:-900}
+runs=${1:-1000000}; max_s=${2:-900}; jobs=${FUZZ_JOBS:-2}
 targets=${FUZZ_TARGETS:-$(sed -n 's/^targets=(\(.*\)/\1/p;/^         .*)$/p' scripts/fuzz.sh | tr -d ')' | tr '\n' ' ')}
 command -v clang++ >/dev/null || { echo "fuzz-long: clang++ not found (scripts/install-deps.sh installs it)" >&2; exit 1; }
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_CXX_COMPILER=clang++ -DLOOM_FUZZ=ON \
@@ -23,4 +23,4 @@ one() {
   fi
 }
 export -f one; export runs max_s
-printf '%s\n' $targets | xargs -P 2 -I{} bash -c 'one {}'
+printf '%s\n' $targets | xargs -P "$jobs" -I{} bash -c 'one {}'

@@ -171,8 +171,8 @@ int run_export(const Args& args) {
 int run_decide(const Args& args) {
   Setup s = setup(args, false);
   KernelSpec spec = parse_kernel_spec(args.require("--kernel"));
-  s.family = spec.family;
   const TuneShape shape = parse_tune_shape(spec);
+  s.family = target_of(shape);
   const TuneTables t = load_tables(tables_file(args, s), s.gpu_key, s.family);
   const CompiledTables ct = compile_tables(t, parse_extrapolation(args.get("--extrapolate", "ratio"), "--extrapolate"));
   const Choice c = decide(ct, shape);

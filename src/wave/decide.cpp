@@ -31,7 +31,7 @@ Extrapolation parse_extrapolation(const std::string& s, const std::string& where
 
 CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
   CompiledTables c;
-  c.gpu = t.gpu, c.family = t.family, c.sms = t.sms, c.mode = mode, c.moe = t.family == "moe";
+  c.gpu = t.gpu, c.family = t.family, c.sms = t.sms, c.mode = mode, c.moe = base_family(t.family) == "moe";
   c.buckets = static_cast<int>(wave_bucket_edges().size());
   std::map<std::string, int> index;
   for (const auto& cfg : t.configs) {

@@ -22,18 +22,32 @@ uint64_t fnv1a(const std::string& s) {
 }  // namespace
 
 std::string default_config(const std::string& family) {
+  if (target_impl(family) == "triton") return "64x64x64_s3_w4_g1";
   return family == "moe" ? "64x64x64_s3_w4" : "128x128x32_s3_w4";
 }
 
 Pool load_pool(const std::vector<Corpus>& corpora, const GpuSpec& gpu, const std::string& gpu_key,
                const std::string& family, const std::string& traces_where) {
   check_tune_family(family, "--family");
+  const std::string base = base_family(family), impl = target_impl(family), dtype = target_dtype(family);
+  // loom-bench's sweeps: the corpus of the GPU with the most SMs. The Triton sweeps (scripts/tune-moe-collect.sh)
+  // come in parts: every full-chip corpus of the GPU written by moe_sweep.py.
+  auto is_triton_sweep = [](const Corpus& c) {
+    auto tool = c.meta.find("tool");
+    return tool != c.meta.end() && tool->second == "moe_sweep.py";
+  };
   const Corpus* best = nullptr;
   for (const auto& c : corpora)
-    if (c.gpu_key == gpu_key && (!best || c.sms > best->sms)) best = &c;
+    if (c.gpu_key == gpu_key && is_triton_sweep(c) == (impl == "triton") && (!best || c.sms > best->sms)) best = &c;
   if (!best)
-    throw InputError(traces_where, "no corpus for GPU '" + gpu_key + "'; expected e.g. traces/" + gpu_key +
-                                       "/sms132.corpus.csv.gz (collect with loom-bench --families tune)");
+    throw InputError(traces_where, "no " + impl + " tuning corpus for GPU '" + gpu_key + "'; " +
+                                       (impl == "triton" ? "collect one with scripts/tune-moe-collect.sh"
+                                                         : "expected e.g. traces/" + gpu_key +
+                                                               "/sms132.corpus.csv.gz (collect with loom-bench --families tune)"));
+  std::vector<const Corpus*> sources{best};
+  if (impl == "triton")
+    for (const auto& c : corpora)
+      if (&c != best && c.gpu_key == gpu_key && is_triton_sweep(c) && c.sms == best->sms) sources.push_back(&c);
   Pool pool;
   pool.gpu = gpu_key, pool.family = family, pool.sms = static_cast<int>(best->sms);
   std::map<std::string, int> cfg_index;
@@ -41,24 +55,29 @@ Pool load_pool(const std::vector<Corpus>& corpora, const GpuSpec& gpu, const std
   std::vector<TuneShape> shapes;
   std::vector<std::string> keys;
   std::vector<std::map<int, std::vector<double>>> vals;
-  for (const auto& row : best->rows) {
-    if (row.impl != "loom" || row.family != family || !(row.median_us > 0)) continue;
-    KernelSpec spec = parse_kernel_spec(row.spec, best->path + ":case " + std::to_string(row.case_id));
-    auto cfg = spec.params.find("config");
-    if (cfg == spec.params.end()) continue;
-    ++pool.rows;
-    auto [ci, new_cfg] = cfg_index.try_emplace(cfg->second, int(pool.configs.size()));
-    if (new_cfg) pool.configs.push_back(parse_tune_config(family, cfg->second, spec.where));
-    TuneConfig& tc = pool.configs[size_t(ci->second)];
-    tc.regs_per_thread = std::max<int>(tc.regs_per_thread, int(row.regs));
-    TuneShape shape = parse_tune_shape(spec);
-    const std::string key = tune_spec(shape);
-    auto [si, new_shape] = shape_index.try_emplace(key, int(shapes.size()));
-    if (new_shape) shapes.push_back(shape), keys.push_back(key), vals.emplace_back();
-    vals[size_t(si->second)][ci->second].push_back(row.median_us);
-  }
+  for (const Corpus* src : sources)
+    for (const auto& row : src->rows) {
+      if (row.impl != impl || row.family != base || !(row.median_us > 0)) continue;
+      KernelSpec spec = parse_kernel_spec(row.spec, src->path + ":case " + std::to_string(row.case_id));
+      auto cfg = spec.params.find("config");
+      if (cfg == spec.params.end()) continue;
+      if (impl == "triton") spec.params["impl"] = "triton";
+      TuneShape shape = parse_tune_shape(spec);
+      if (shape.dtype != dtype) continue;
+      ++pool.rows;
+      auto [ci, new_cfg] = cfg_index.try_emplace(cfg->second, int(pool.configs.size()));
+      if (new_cfg) pool.configs.push_back(parse_tune_config(family, cfg->second, spec.where));
+      TuneConfig& tc = pool.configs[size_t(ci->second)];
+      tc.regs_per_thread = std::max<int>(tc.regs_per_thread, int(row.regs));
+      if (impl == "triton" && row.smem_bytes > 0) tc.smem_bytes = int64_t(row.smem_bytes);  // CUPTI's, not a formula
+      const std::string key = tune_spec(shape);
+      auto [si, new_shape] = shape_index.try_emplace(key, int(shapes.size()));
+      if (new_shape) shapes.push_back(shape), keys.push_back(key), vals.emplace_back();
+      vals[size_t(si->second)][ci->second].push_back(row.median_us);
+    }
   if (pool.configs.empty())
-    throw InputError(traces_where, "corpus " + best->path + " has no loom " + family + " rows with config=");
+    throw InputError(traces_where, "corpus " + best->path + " has no " + impl + " " + family + " rows with config=" +
+                                       (impl == "triton" ? " (collect with scripts/tune-moe-collect.sh)" : ""));
   GpuSpec g = gpu;
   g.sms = pool.sms;
   for (auto& c : pool.configs) fit_occupancy(c, g);

@@ -33,12 +33,26 @@ int64_t get_int(const KernelSpec& spec, const std::string& key) {
 
 }  // namespace
 
-bool is_tune_family(const std::string& family) { return family == "gemm" || family == "moe"; }
+bool is_tune_family(const std::string& family) {
+  return family == "gemm" || family == "moe" || family == "moe-triton" || family == "moe-triton-fp8";
+}
 
 void check_tune_family(const std::string& family, const std::string& where) {
   if (!is_tune_family(family))
-    throw InputError(where, "family '" + family + "' cannot be tuned; `loom tune` supports gemm and moe "
-                                                  "(loom-bench's tunable kernels)");
+    throw InputError(where, "'" + family + "' cannot be tuned; `loom tune` supports gemm and moe (loom-bench's kernels), "
+                                           "moe-triton and moe-triton-fp8 (the Triton fused-MoE kernel)");
+}
+
+std::string base_family(const std::string& target) { return target.rfind("moe", 0) == 0 ? "moe" : target; }
+std::string target_impl(const std::string& target) {
+  return target.find("-triton") != std::string::npos ? "triton" : "loom";
+}
+std::string target_dtype(const std::string& target) {
+  return target.size() > 4 && target.compare(target.size() - 4, 4, "-fp8") == 0 ? "fp8" : "bf16";
+}
+std::string target_of(const TuneShape& s) {
+  if (s.impl != "triton") return s.family;
+  return s.family + "-triton" + (s.dtype == "fp8" ? "-fp8" : "");
 }
 
 int64_t bench_smem_bytes(int bm, int bn, int bk, int stages) {
@@ -48,19 +62,27 @@ int64_t bench_smem_bytes(int bm, int bn, int bk, int stages) {
 TuneConfig parse_tune_config(const std::string& family, const std::string& name, const std::string& where) {
   TuneConfig c;
   c.name = name;
-  char tail = 0;
-  if (std::sscanf(name.c_str(), "%dx%dx%d_s%d_w%d%c", &c.bm, &c.bn, &c.bk, &c.stages, &c.warps, &tail) != 5 ||
-      c.bm <= 0 || c.bn <= 0 || c.bk <= 0 || c.stages <= 0 || c.warps <= 0)
-    throw InputError(where, "config '" + name + "' is not of the form BMxBNxBK_sS_wW (e.g. 128x128x32_s3_w4)");
+  int used = 0;
+  const bool ok = std::sscanf(name.c_str(), "%dx%dx%d_s%d_w%d%n", &c.bm, &c.bn, &c.bk, &c.stages, &c.warps, &used) == 5 &&
+                  c.bm > 0 && c.bn > 0 && c.bk > 0 && c.stages > 0 && c.warps > 0;
+  std::string rest = ok ? name.substr(size_t(used)) : name;
+  int tail = 0;
+  if (ok && !rest.empty() &&
+      !(std::sscanf(rest.c_str(), "_g%d%n", &c.group, &tail) == 1 && size_t(tail) == rest.size() && c.group > 0))
+    c.group = -1;
+  if (!ok || c.group < 0)
+    throw InputError(where, "config '" + name + "' is not of the form BMxBNxBK_sS_wW or BMxBNxBK_sS_wW_gG "
+                                                "(e.g. 128x128x32_s3_w4, 64x128x64_s3_w4_g16)");
   c.macro = std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk);
-  c.micro = "s" + std::to_string(c.stages) + "_w" + std::to_string(c.warps);
-  try {  // The kernels/ YAML is the project's naming authority when it knows the config.
-    ConfigSplit s = split_config(family, name);
+  c.micro = "s" + std::to_string(c.stages) + "_w" + std::to_string(c.warps) + (c.group ? "_g" + std::to_string(c.group) : "");
+  if (!c.group) try {  // The kernels/ YAML is the project's naming authority when it knows the config.
+    ConfigSplit s = split_config(base_family(family), name);
     if (!s.macro.empty()) c.macro = s.macro, c.micro = s.micro;
   } catch (const InputError&) {
     // Not in kernels/<family>.yaml: loom-bench's own config; the name-derived split above stands.
   }
-  c.smem_bytes = bench_smem_bytes(c.bm, c.bn, c.bk, c.stages);
+  // Triton's shared memory (its pipelining buffers) is not loom-bench's; load_pool replaces this with CUPTI's value.
+  c.smem_bytes = c.group ? int64_t(c.stages) * (c.bm + c.bn) * c.bk * 2 : bench_smem_bytes(c.bm, c.bn, c.bk, c.stages);
   return c;
 }
 
@@ -70,12 +92,25 @@ void fit_occupancy(TuneConfig& c, const GpuSpec& gpu) {
 }
 
 TuneShape parse_tune_shape(const KernelSpec& spec) {
-  check_tune_family(spec.family, spec.where);
-  auto dt = spec.params.find("dtype");
-  if (dt != spec.params.end() && dt->second != "bf16")
-    throw InputError(spec.where, "dtype=" + dt->second + ": loom-bench's tunable kernels are bf16 only");
+  if (spec.family != "gemm" && spec.family != "moe")
+    throw InputError(spec.where, "family '" + spec.family + "' cannot be tuned; `loom tune --kernel` takes gemm or moe "
+                                 "specs (add impl=triton for the Triton fused-MoE kernel)");
   TuneShape s;
   s.family = spec.family;
+  if (auto im = spec.params.find("impl"); im != spec.params.end()) {
+    if (im->second != "loom" && im->second != "triton")
+      throw InputError(spec.where, "impl=" + im->second + " cannot be tuned; use impl=loom (loom-bench's kernels) or "
+                                   "impl=triton (moe: the Triton fused-MoE kernel)");
+    if (im->second == "triton" && s.family != "moe")
+      throw InputError(spec.where, "impl=triton is tunable for moe only (the Triton fused-MoE kernel)");
+    s.impl = im->second;
+  }
+  if (auto dt = spec.params.find("dtype"); dt != spec.params.end()) {
+    if (dt->second == "fp8" && s.impl == "triton") s.dtype = "fp8";
+    else if (dt->second != "bf16")
+      throw InputError(spec.where, "dtype=" + dt->second + " cannot be tuned here: loom-bench's kernels are bf16 only; "
+                                   "the Triton fused-MoE kernel (impl=triton) takes bf16 or fp8");
+  }
   if (s.family == "gemm") {
     s.m = get_int(spec, "m"), s.n = get_int(spec, "n"), s.k = get_int(spec, "k");
     return s;
@@ -97,7 +132,7 @@ std::string tune_spec(const TuneShape& s, const std::string& config) {
   else
     out = "moe tokens=" + std::to_string(s.tokens) + " experts=" + std::to_string(s.experts) +
           " topk=" + std::to_string(s.topk) + " hidden=" + std::to_string(s.hidden) +
-          " inter=" + std::to_string(s.inter) + " dtype=bf16 stage=" + (s.stage == 2 ? "w2" : "w13");
+          " inter=" + std::to_string(s.inter) + " dtype=" + s.dtype + " stage=" + (s.stage == 2 ? "w2" : "w13");
   if (!config.empty()) out += " config=" + config;
   return out;
 }

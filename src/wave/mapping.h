@@ -17,8 +17,9 @@ struct TuneConfig {
   std::string macro;  ///< tile shape, fixes G and L: "128x128x32"
   std::string micro;  ///< schedule: "s3_w8"
   int bm = 0, bn = 0, bk = 0, stages = 0, warps = 0;
+  int group = 0;            ///< GROUP_SIZE_M of the Triton kernel (name suffix _g<G>); 0 = loom-bench's (none)
   int regs_per_thread = 0;  ///< measured (CUPTI, corpus column regs); 0 = unknown
-  int64_t smem_bytes = 0;   ///< STAGES*(BM+BN)*(BK+8)*2 (bench/gemm_tiled.cuh smem_bytes())
+  int64_t smem_bytes = 0;   ///< loom-bench: STAGES*(BM+BN)*(BK+8)*2 (bench/gemm_tiled.cuh); Triton: as CUPTI measured
   int ctas_per_sm = 0;      ///< resident CTAs per SM (analytical/occupancy.h on the GPU's limits)
 };
 
@@ -28,6 +29,8 @@ struct TuneShape {
   int64_t m = 0, n = 0, k = 0;        ///< gemm: C[m,n] = A[m,k] B[n,k]^T
   int64_t tokens = 0, experts = 0, topk = 0, hidden = 0, inter = 0;
   int stage = 13;                     ///< moe: 13 = w13 (up+gate, N = 2*inter, K = hidden), 2 = w2 (N = hidden, K = inter)
+  std::string impl = "loom";          ///< loom (loom-bench's kernels) | triton (scripts/torch/tune/fused_moe_triton.py)
+  std::string dtype = "bf16";         ///< bf16 | fp8 (triton moe only: w8a8, per-tensor scales)
 };
 
 /// Where one (shape, config) lands on the chip.
@@ -37,12 +40,19 @@ struct GridMap {
   int64_t waves = 0;       ///< ceil(G / (sms * ctas_per_sm))
 };
 
-/// The families `loom tune` supports.
+/// The tuning targets `loom tune` supports ("--family"): gemm and moe (loom-bench's CUDA kernels), moe-triton and
+/// moe-triton-fp8 (loom's Triton fused-MoE kernel with the serving engines' knobs, bf16 or fp8 w8a8).
 bool is_tune_family(const std::string& family);
-/// Throws InputError(where, ...) unless family is gemm or moe.
+/// Throws InputError(where, ...) naming the supported targets unless `family` is one.
 void check_tune_family(const std::string& family, const std::string& where);
+/// The kernel family of a target ("moe-triton-fp8" -> "moe"), its implementation (loom | triton) and dtype.
+std::string base_family(const std::string& target);
+std::string target_impl(const std::string& target);
+std::string target_dtype(const std::string& target);
+/// The target a shape belongs to (family, impl, dtype -> e.g. "moe-triton-fp8").
+std::string target_of(const TuneShape& s);
 
-/// Parses "BMxBNxBK_sS_wW". Macro/micro come from kernels::split_config when kernels/<family>.yaml knows the name,
+/// Parses "BMxBNxBK_sS_wW" (loom-bench) or "BMxBNxBK_sS_wW_gG" (Triton, G = GROUP_SIZE_M; micro "sS_wW_gG"). Macro/micro come from kernels::split_config when kernels/<family>.yaml knows the name,
 /// else from the name itself (loom-bench's space differs from the YAML's); both give "BMxBNxBK" / "sS_wW".
 /// Throws InputError(where, ...) on a malformed name.
 TuneConfig parse_tune_config(const std::string& family, const std::string& name, const std::string& where);
@@ -51,8 +61,8 @@ int64_t bench_smem_bytes(int bm, int bn, int bk, int stages);
 /// Fills ctas_per_sm from regs/smem/threads (regs 0: assumes 128/thread, stated in the README).
 void fit_occupancy(TuneConfig& c, const GpuSpec& gpu);
 
-/// The problem of a kernel spec (gemm: m n k; moe: tokens experts topk hidden inter stage=w13|w2; dtype bf16 if
-/// given; a config= key is ignored). Throws InputError(spec.where, ...) on other families or missing sizes.
+/// The problem of a kernel spec (gemm: m n k; moe: tokens experts topk hidden inter stage=w13|w2; dtype bf16, or fp8
+/// with impl=triton; impl=loom|triton, default loom; a config= key is ignored). Throws InputError(spec.where, ...) on other families or missing sizes.
 TuneShape parse_tune_shape(const KernelSpec& spec);
 /// The loom spec of a shape with a config, exactly as loom-bench writes it ("gemm m=.. n=.. k=.. dtype=bf16 config=X").
 std::string tune_spec(const TuneShape& s, const std::string& config = "");

@@ -1,6 +1,8 @@
 // Sparse sampling plan generation (see plan.h).
 #include "wave/plan.h"
 
+#include "core/error.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -55,6 +57,9 @@ bool moe_for(int64_t g, const MoeModel& mm, const TuneConfig& c, TuneShape& out)
 
 std::vector<TuneConfig> bench_configs(const std::string& family, const GpuSpec& gpu, const std::vector<TuneConfig>& known) {
   check_tune_family(family, "--family");
+  if (target_impl(family) != "loom")
+    throw InputError("--family", family + ": plans are for loom-bench's kernels; the Triton fused-MoE grid is swept by "
+                                 "scripts/tune-moe-collect.sh (the sparse anchors are chosen from it by --fit)");
   std::vector<TuneConfig> out;
   const bench::TileCfg* cfgs = family == "moe" ? bench::kMoeCfgs : bench::kGemmCfgs;
   const int n = family == "moe" ? bench::kNumMoeCfgs : bench::kNumGemmCfgs;
