@@ -200,11 +200,17 @@ int run_decide(const Args& args) {
 int cmd_tune(const std::vector<std::string>& argv) {
   Args args(argv,
             {"--gpu", "--family", "--kernel", "--traces", "--out", "--tables", "--format", "--sample-fraction",
-             "--extrapolate", "--reps", "--anchors-per-bucket", "--heldout-traces"},
+             "--extrapolate", "--reps", "--anchors-per-bucket", "--heldout-traces", "--model", "--tp", "--dtype",
+             "--export-moe-configs"},
             {"--plan", "--fit", "--validate", "--export", "--no-timing"});
   args.no_positionals("tune");
-  const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export");
-  if (modes > 1) throw InputError("tune", "give at most one of --plan, --fit, --validate, --export");
+  const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export") +
+                    args.has("--export-moe-configs");
+  if (modes > 1)
+    throw InputError("tune", "give at most one of --plan, --fit, --validate, --export, --export-moe-configs");
+  if (args.has("--export-moe-configs")) return run_export_moe_configs(args);
+  for (const char* f : {"--model", "--tp", "--dtype"})
+    if (args.has(f)) throw InputError(f, "only with --export-moe-configs DIR");
   // --plan writes loom-bench's plan file and --fit/--export write tables: each has one text output.
   if (args.has("--plan")) args.format("`loom tune --plan` (loom-bench's plan file, one kernel a line)", {"table"});
   if (args.has("--fit") || args.has("--export")) args.format("`loom tune --fit/--export`", {"table"});

@@ -53,6 +53,12 @@ void GpuNameTable::add(const std::string& device_name, const std::string& key) {
   by_norm_[normalise(device_name)] = key;
 }
 
+std::optional<std::string> GpuNameTable::name_for(const std::string& key) const {
+  for (const auto& [name, k] : by_name_)
+    if (k == key) return name;
+  return std::nullopt;
+}
+
 std::optional<std::string> GpuNameTable::key_for(const std::string& device_name) const {
   if (auto it = by_name_.find(device_name); it != by_name_.end()) return it->second;
   if (auto it = by_norm_.find(normalise(device_name)); it != by_norm_.end()) return it->second;

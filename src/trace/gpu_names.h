@@ -19,6 +19,8 @@ class GpuNameTable {
 
   /// Catalogue key for a device name (exact match, then case- and space-insensitive); nullopt when unknown.
   std::optional<std::string> key_for(const std::string& device_name) const;
+  /// The first device name (alphabetically) mapped to a catalogue key; nullopt when none is.
+  std::optional<std::string> name_for(const std::string& key) const;
   /// Adds or replaces one entry.
   void add(const std::string& device_name, const std::string& key);
   const std::string& path() const { return path_; }

@@ -111,6 +111,9 @@ def main():
     ap.add_argument("--shapes", default="", help="only the first N shapes of the seeded order (smoke test)")
     ap.add_argument("--skip", type=int, default=0, help="start after the first N shapes of the seeded order "
                     "(a second run extends the first)")
+    ap.add_argument("--configs", default="", help="measure only these configs (comma-separated names), compiled "
+                    "in-process, e.g. the engines' defaults; the case list's tool is then 'moe_sweep.py --configs' "
+                    "(not a tuning grid: `loom tune` reads it only as the default baseline)")
     ap.add_argument("--limit-configs", type=int, default=0, help="only N configs of the space (smoke test)")
     ap.set_defaults(warmup=1)
     args = ap.parse_args()
@@ -125,8 +128,12 @@ def main():
     torch.cuda.nvtx.range_pop()
     for var in ("CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH"):
         os.environ.pop(var, None)
-    ok = precompile(cfgs, dtypes, args.workers)
-    kept = {d: [c for c in cfgs if fm.config_name(c) in ok[d]] for d in dtypes}
+    if args.configs:
+        cfgs = [fm.parse_config(n) for n in args.configs.split(",")]
+        kept = {d: cfgs for d in dtypes}
+    else:
+        ok = precompile(cfgs, dtypes, args.workers)
+        kept = {d: [c for c in cfgs if fm.config_name(c) in ok[d]] for d in dtypes}
     check(kept, dtypes)
 
     shapes = []
@@ -139,7 +146,7 @@ def main():
     shapes = shapes[args.skip:]
     if args.shapes:
         shapes = shapes[:int(args.shapes)]
-    sweep = loom_torch.Sweep(args, "moe_sweep.py", {"space": SPACE, "routing": "round_robin",
+    sweep = loom_torch.Sweep(args, "moe_sweep.py --configs" if args.configs else "moe_sweep.py", {"space": SPACE, "routing": "round_robin",
                                                    "configs": {d: len(kept[d]) for d in dtypes}})
     weights = {}
     done = 0
