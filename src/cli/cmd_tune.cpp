@@ -19,6 +19,7 @@
 #include "hw/catalog.h"
 #include "kernels/kernel_spec.h"
 #include "trace/trace.h"
+#include "wave/config_model.h"
 #include "wave/decide.h"
 #include "wave/export.h"
 #include "wave/fit.h"
@@ -70,13 +71,23 @@ Fitted fit_from_traces(const Args& args, const Setup& s) {
     if (*x < 1) throw InputError("--anchors-per-bucket", "must be >= 1, e.g. 4");
     opt.per_bucket = int(*x);
   }
+  double lambda = 0.03;
+  if (auto x = args.number("--lambda")) {
+    if (!(*x >= 0 && *x <= 100)) throw InputError("--lambda", "must be in [0, 100], e.g. 0.03");
+    lambda = *x;
+  }
   Progress read("reading corpus");
   f.corpora = read_corpus_dir(traces);
   read.finish(std::to_string(f.corpora.size()) + " corpus files");
   f.pool = load_pool(f.corpora, s.gpu, s.gpu_key, s.family, "--traces");
-  f.sampled = select_anchors(f.pool, opt);
+  // The Triton target (236 configs): stratified shapes at 5% of the grid by default and the per-config ridge model;
+  // loom-bench's targets: greedy anchors and the macro tables only.
+  const bool per_config = target_impl(s.family) == "triton";
+  f.sampled = per_config ? select_stratified(f.pool, args.has("--sample-fraction") ? opt.fraction : 0.05)
+                         : select_anchors(f.pool, opt);
   Progress fit("fitting " + s.gpu_key + " " + s.family + " tables");
   f.tables = build_tables(f.pool, f.sampled, default_config(s.family), [&](size_t d, size_t t) { fit.update(d, t); });
+  if (per_config) f.tables.config_model = fit_config_model(f.pool, f.sampled, lambda);
   fit.finish(std::to_string(f.tables.macros.size()) + " macro configs from " + std::to_string(f.tables.sampled_shapes) +
              " sampled shapes");
   return f;
@@ -201,7 +212,7 @@ int cmd_tune(const std::vector<std::string>& argv) {
   Args args(argv,
             {"--gpu", "--family", "--kernel", "--traces", "--out", "--tables", "--format", "--sample-fraction",
              "--extrapolate", "--reps", "--anchors-per-bucket", "--heldout-traces", "--model", "--tp", "--dtype",
-             "--export-moe-configs"},
+             "--export-moe-configs", "--lambda"},
             {"--plan", "--fit", "--validate", "--export", "--no-timing"});
   args.no_positionals("tune");
   const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export") +

@@ -1,6 +1,7 @@
 // Compiling the dual tables into dense arrays and deciding a config from them (see decide.h).
 #include "wave/decide.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -76,6 +77,29 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
     c.macros.push_back(std::move(cm));
   }
   if (c.macros.empty()) throw InputError(t.gpu + "-" + t.family, "no macro config has a fitted wave bucket");
+  auto slot_of = [](std::vector<int>& v, int x) {
+    auto it = std::find(v.begin(), v.end(), x);
+    if (it == v.end()) v.push_back(x), it = v.end() - 1;
+    return uint8_t(it - v.begin());
+  };
+  for (size_t i = 0; i < t.config_model.coef.size(); ++i) {
+    const TuneConfig& tc = t.configs[i];
+    CompiledTables::Config pc;
+    pc.bm = tc.bm, pc.bn = tc.bn, pc.bk = tc.bk;
+    pc.im = slot_of(c.tile_m, tc.bm), pc.in = slot_of(c.tile_n, tc.bn), pc.ik = slot_of(c.tile_k, tc.bk);
+    pc.slots = int64_t(t.sms) * std::max(1, tc.ctas_per_sm);
+    pc.inv_slots = 1.0 / double(pc.slots);
+    pc.w = t.config_model.coef[i];
+    c.per_config.push_back(pc);
+    auto& L = c.lanes;
+    L.im.push_back(pc.im), L.in.push_back(pc.in), L.ik.push_back(pc.ik), L.inv_slots.push_back(float(pc.inv_slots));
+    L.w0.push_back(float(pc.w[0])), L.w1.push_back(float(pc.w[1])), L.w2.push_back(float(pc.w[2]));
+    L.w3.push_back(float(pc.w[3])), L.w4.push_back(float(pc.w[4])), L.w5.push_back(float(pc.w[5]));
+  }
+  if (c.per_config.size() > 512)
+    throw InputError(t.gpu + "-" + t.family, "more than 512 configs; the per-config model supports 512");
+  if (c.tile_m.size() > 16 || c.tile_n.size() > 16 || c.tile_k.size() > 16)
+    throw InputError(t.gpu + "-" + t.family, "more than 16 distinct tile sizes; the per-config model supports 16");
   c.bucket_of_wave.resize(1024);
   for (size_t w = 0; w < c.bucket_of_wave.size(); ++w)
     c.bucket_of_wave[w] = static_cast<uint8_t>(wave_bucket(int64_t(std::max<size_t>(1, w))));
@@ -113,7 +137,80 @@ double predict_macro(const CompiledTables& t, size_t macro, const TuneShape& s, 
   return us;
 }
 
+namespace {
+
+// Per-shape quantities of the per-config model, computed once per distinct tile size.
+struct ShapeTiles {
+  double mt[16], nt[16], l[16];
+  double bytes = 0;
+};
+
+ShapeTiles shape_tiles(const CompiledTables& t, const TuneShape& s) {
+  ShapeTiles st;
+  int64_t n, k, rows = 0, q = 0, r = 0;
+  if (t.moe) {
+    n = s.stage == 2 ? s.hidden : 2 * s.inter, k = s.stage == 2 ? s.inter : s.hidden;
+    rows = s.tokens * s.topk, q = rows / s.experts, r = rows % s.experts;
+    st.bytes = double(std::min(s.experts, rows)) * double(n) * double(k) / 1e8;
+  } else {
+    n = s.n, k = s.k;
+    st.bytes = double(s.n) * double(s.k) / 1e8;
+  }
+  for (size_t i = 0; i < t.tile_m.size(); ++i) {
+    const int bm = t.tile_m[i];
+    st.mt[i] = double(t.moe ? r * cdiv(q + 1, bm) + (s.experts - r) * cdiv(q, bm) : cdiv(s.m, bm));
+  }
+  for (size_t i = 0; i < t.tile_n.size(); ++i) st.nt[i] = double(cdiv(n, t.tile_n[i]));
+  for (size_t i = 0; i < t.tile_k.size(); ++i) st.l[i] = double(cdiv(k, t.tile_k[i]));
+  return st;
+}
+
+inline double config_us(const CompiledTables::Config& c, const ShapeTiles& st) {
+  const double g = st.mt[c.im] * st.nt[c.in], l = st.l[c.ik];
+  const double w = std::max(1.0, std::ceil(g * c.inv_slots - 1e-9));
+  const double us = c.w[0] * w * l + c.w[1] * w + c.w[2] * g * l * c.inv_slots + c.w[3] + c.w[4] * st.bytes + c.w[5] * l;
+  return us > 0.1 ? us : 0.1;  // a fit may dip below zero far outside its samples; never a free kernel
+}
+
+}  // namespace
+
+double predict_config(const CompiledTables& t, size_t i, const TuneShape& s) {
+  return config_us(t.per_config[i], shape_tiles(t, s));
+}
+
 Choice decide(const CompiledTables& t, const TuneShape& s) {
+  if (!t.per_config.empty()) {
+    Choice best;
+    best.predicted_us = std::numeric_limits<double>::infinity();
+    // Float lanes: every config's latency in one branch-free loop, then the argmin (ties: lowest index); the chosen
+    // config's latency is then recomputed in double.
+    const ShapeTiles st = shape_tiles(t, s);
+    const auto& L = t.lanes;
+    const size_t n = L.w0.size();
+    float mt[16], nt[16], lk[16];
+    for (int i = 0; i < 16; ++i) mt[i] = float(st.mt[i]), nt[i] = float(st.nt[i]), lk[i] = float(st.l[i]);
+    const float bytes = float(st.bytes);
+    float us[512];
+    const size_t lanes = std::min<size_t>(n, 512);
+    for (size_t i = 0; i < lanes; ++i) {
+      const float g = mt[L.im[i]] * nt[L.in[i]], l = lk[L.ik[i]];
+      const float x = g * L.inv_slots[i];
+      const float tr = float(int(x));                       // x > 0: ceil without SSE4.1's roundps
+      const float w = std::max(1.0f, tr + (tr < x - 1e-6f ? 1.0f : 0.0f));
+      const float v = L.w0[i] * w * l + L.w1[i] * w + L.w2[i] * x * l + L.w3[i] + L.w4[i] * bytes + L.w5[i] * l;
+      us[i] = v > 0.1f ? v : 0.1f;
+    }
+    size_t arg = 0;
+    for (size_t i = 1; i < lanes; ++i)
+      if (us[i] < us[arg]) arg = i;
+    best.config = int(arg);
+    best.predicted_us = config_us(t.per_config[arg], st);
+    const auto& c = t.per_config[size_t(best.config)];
+    const GridMap g = map_grid(s, c.bm, c.bn, c.bk);
+    best.ctas = g.ctas, best.loop_iters = g.loop_iters, best.waves = std::max<int64_t>(1, cdiv(g.ctas, c.slots));
+    best.bucket = wave_bucket(best.waves), best.anchor = l_anchor(best.loop_iters);
+    return best;
+  }
   Choice best;
   best.predicted_us = std::numeric_limits<double>::infinity();
   size_t best_macro = 0;

@@ -37,6 +37,20 @@ struct CompiledTables {
   Extrapolation mode = Extrapolation::ratio;
   std::vector<std::string> configs;
   std::vector<Macro> macros;  ///< only macros with at least one fitted bucket
+  struct Config {  ///< the per-config model of one config (TuneTables::config_model), when present
+    int bm = 0, bn = 0, bk = 0;
+    uint8_t im = 0, in = 0, ik = 0;  ///< indices into tile_m / tile_n / tile_k
+    int64_t slots = 0;
+    double inv_slots = 0;
+    ConfigCoef w{};
+  };
+  std::vector<Config> per_config;  ///< empty: decisions use the macro tables
+  std::vector<int> tile_m, tile_n, tile_k;  ///< distinct BM, BN, BK of per_config (G and L computed once per tile)
+  /// The same model as flat float arrays, one lane per config, for the decision loop (SIMD-friendly).
+  struct Lanes {
+    std::vector<uint8_t> im, in, ik;
+    std::vector<float> inv_slots, w0, w1, w2, w3, w4, w5;
+  } lanes;
   std::vector<uint8_t> bucket_of_wave;  ///< dense lookup for waves < size(); larger waves use the last bucket
 };
 
@@ -51,7 +65,10 @@ struct Choice {
   bool borrowed = false;     ///< the chosen macro's bucket had no samples (extrapolated)
 };
 
-/// Picks a config for a shape of the tables' family (no allocation, no exceptions).
+/// Predicted latency of config i (index into t.configs) by the per-config model (t.per_config must be non-empty).
+double predict_config(const CompiledTables& t, size_t i, const TuneShape& s);
+/// Picks a config for a shape of the tables' family (no allocation, no exceptions): the per-config model's argmin
+/// when the tables have one, else the macro tables' choice.
 Choice decide(const CompiledTables& t, const TuneShape& s);
 /// Predicted latency of one macro (index into t.macros) for a shape; fills G, L, waves, bucket.
 double predict_macro(const CompiledTables& t, size_t macro, const TuneShape& s, Choice* info = nullptr);

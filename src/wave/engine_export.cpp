@@ -33,13 +33,24 @@ std::vector<EngineChoice> choose_engine_configs(const CompiledTables& t, const M
     s2.stage = 2;
     double best = std::numeric_limits<double>::infinity();
     size_t best_i = 0;
+    EngineChoice e;
+    e.m = m;
+    if (!t.per_config.empty()) {  // the per-config model: every config's two GEMMs
+      for (size_t i = 0; i < t.per_config.size(); ++i) {
+        const double us = predict_config(t, i, s13) + predict_config(t, i, s2);
+        if (us < best) best = us, best_i = i;
+      }
+      e.config = int(best_i);
+      e.w13_us = predict_config(t, best_i, s13), e.w2_us = predict_config(t, best_i, s2);
+      e.extrapolated = m > max_measured_m;
+      out.push_back(e);
+      continue;
+    }
     for (size_t i = 0; i < t.macros.size(); ++i) {
       const double us = predict_macro(t, i, s13) + predict_macro(t, i, s2);
       if (us < best) best = us, best_i = i;
     }
     Choice c13, c2;
-    EngineChoice e;
-    e.m = m;
     e.w13_us = predict_macro(t, best_i, s13, &c13);
     e.w2_us = predict_macro(t, best_i, s2, &c2);
     e.config = t.macros[best_i].micro[size_t(c13.bucket) * kLAnchors + size_t(c13.anchor)];

@@ -34,8 +34,9 @@ struct EngineChoice {
   bool extrapolated = false;       ///< a wave bucket without samples, or M above the measured range
 };
 
-/// Per batch size, the config minimising predicted w13 + w2 time: every macro's two bilinear predictions summed,
-/// then the micro config (stages, warps, GROUP_SIZE_M) of the w13 cell (the larger GEMM: N = 2*inter).
+/// Per batch size, the config minimising predicted w13 + w2 time: with a per-config model (config_model.h), every
+/// config's two predictions summed; else every macro's two bilinear predictions summed, then the micro config
+/// (stages, warps, GROUP_SIZE_M) of the w13 cell (the larger GEMM: N = 2*inter).
 /// `tables` must be a moe-triton target. No allocation per decision beyond the result vector.
 std::vector<EngineChoice> choose_engine_configs(const CompiledTables& tables, const MoeLayerShape& l,
                                                 const std::vector<int64_t>& batch_sizes, int64_t max_measured_m);

@@ -1,5 +1,6 @@
 // JSON form of the tuning tables (models/tune/<gpu>-<family>.json): writer, strict reader, file helpers.
 #include "wave/tables.h"
+#include "wave/config_model.h"
 
 #include <filesystem>
 #include <fstream>
@@ -65,6 +66,7 @@ nlohmann::ordered_json tables_to_json(const TuneTables& t) {
   j["wave_bucket_edges"] = wave_bucket_edges();
   j["macros"] = macros;
   j["sampled"] = t.sampled;
+  if (!t.config_model.coef.empty()) j["config_model"] = config_model_json(t.config_model, t.configs);
   return j;
 }
 
@@ -121,6 +123,7 @@ TuneTables tables_from_json(const nlohmann::json& j, const std::string& where) {
     t.macros.push_back(mt);
   }
   t.sampled = field<std::vector<std::string>>(j, "sampled", where);
+  if (j.contains("config_model")) t.config_model = config_model_from_json(j["config_model"], t.configs, where);
   if (t.macros.empty()) throw InputError(where, "tune table has no macro configs");
   return t;
 }

@@ -2,6 +2,7 @@
 // table 1 (macro config, wave bucket) -> bilinear coefficients; table 2 (macro, wave bucket, L anchor) -> micro config.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,6 +36,14 @@ struct MacroTable {
   std::vector<MicroEntry> micros;    ///< sampled (bucket, anchor) cells only
 };
 
+/// The per-config ridge model (config_model.h), saved with the tables when the target uses it.
+constexpr int kConfigFeatures = 6;
+using ConfigCoef = std::array<double, kConfigFeatures>;
+struct ConfigModel {
+  double lambda = 0;
+  std::vector<ConfigCoef> coef;  ///< per config, TuneTables::configs order; empty = no model
+};
+
 struct TuneTables {
   int version = 1;
   std::string gpu, family;
@@ -48,6 +57,7 @@ struct TuneTables {
   int64_t samples = 0;                ///< (shape, config) measurements used
   int64_t exhaustive_points = 0;      ///< pool_shapes x configs
   std::vector<std::string> sampled;   ///< specs of the sampled shapes
+  ConfigModel config_model;           ///< decisions use it when present (moe-triton targets)
 };
 
 /// The committed tables' path: <data_dir()>/models/tune/<gpu>-<family>.json.

@@ -8,6 +8,7 @@
 #include "hw/catalog.h"
 #include "kernels/kernel_spec.h"
 #include "trace/trace.h"
+#include "wave/config_model.h"
 #include "wave/decide.h"
 #include "wave/engine_export.h"
 #include "wave/fit.h"
@@ -101,7 +102,9 @@ TEST(WaveEngineExport, DecisionsMinimiseBothGemmsOfTheCommittedTables) {
     TuneShape s2 = s13;
     s2.stage = 2;
     double best = std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < ct.macros.size(); ++i) best = std::min(best, predict_macro(ct, i, s13) + predict_macro(ct, i, s2));
+    ASSERT_FALSE(ct.per_config.empty()) << "moe-triton tables carry the per-config model";
+    for (size_t i = 0; i < ct.per_config.size(); ++i)
+      best = std::min(best, predict_config(ct, i, s13) + predict_config(ct, i, s2));
     EXPECT_NEAR(c.w13_us + c.w2_us, best, 1e-9 * best) << "M=" << c.m;
     const TuneConfig cfg = parse_tune_config("moe-triton", ct.configs[size_t(c.config)], "t");
     EXPECT_GT(cfg.group, 0);
@@ -118,6 +121,73 @@ TEST(WaveEngineExport, DecisionsMinimiseBothGemmsOfTheCommittedTables) {
     for (const char* k : {"BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M", "num_warps", "num_stages"})
       EXPECT_TRUE(v.contains(k) && v[k].is_number_integer() && v[k].get<int>() > 0) << key << " " << k;
   }
+}
+
+TEST(WaveConfigModel, RecoversALinearLawAndRoundTrips) {
+  // Synthetic pool: every config's latency is exactly w . features; an unregularised fit must recover it, a decision
+  // must pick the true argmin, and JSON must round-trip.
+  Pool p;
+  p.gpu = "h200", p.family = "moe-triton", p.sms = 132;
+  for (const char* n : {"16x64x64_s3_w4_g1", "64x128x64_s4_w8_g16", "128x256x64_s3_w8_g1"}) {
+    TuneConfig c = parse_tune_config("moe-triton", n, "t");
+    c.ctas_per_sm = 1;
+    p.configs.push_back(c);
+  }
+  const ConfigCoef truth[3] = {{0.02, 1.0, 0.01, 5, 3, 0.1}, {0.05, 2.0, 0.02, 8, 1, 0.2}, {0.09, 3.0, 0.03, 12, 0.5, 0.3}};
+  for (int64_t m : {1, 4, 16, 64, 256, 1024, 2048, 4096})
+    for (int stage : {13, 2}) {
+      TuneShape s;
+      s.family = "moe", s.impl = "triton", s.tokens = m, s.experts = 64, s.topk = 6, s.hidden = 2048, s.inter = 1408;
+      s.stage = stage;
+      std::vector<double> us;
+      for (size_t i = 0; i < 3; ++i) {
+        const ConfigCoef f = config_features(s, p.configs[i], p.sms);
+        double v = 0;
+        for (int j = 0; j < kConfigFeatures; ++j) v += truth[i][size_t(j)] * f[size_t(j)];
+        us.push_back(v);
+      }
+      p.shapes.push_back(s), p.keys.push_back(tune_spec(s)), p.us.push_back(us);
+    }
+  const std::vector<bool> all(p.shapes.size(), true);
+  ConfigModel m = fit_config_model(p, all, 0.0);
+  for (size_t i = 0; i < 3; ++i)
+    for (size_t j = 0; j < size_t(kConfigFeatures); ++j) EXPECT_NEAR(m.coef[i][j], truth[i][j], 1e-6 * (1 + truth[i][j]));
+  TuneTables t = build_tables(p, all, "16x64x64_s3_w4_g1");
+  t.config_model = m;
+  const TuneTables back = tables_from_json(nlohmann::json::parse(tables_to_json(t).dump()), "t");
+  ASSERT_EQ(back.config_model.coef.size(), 3u);
+  EXPECT_EQ(back.config_model.coef[1], m.coef[1]);
+  const CompiledTables ct = compile_tables(back);
+  for (size_t s = 0; s < p.shapes.size(); ++s) {
+    size_t arg = 0;
+    for (size_t i = 1; i < 3; ++i)
+      if (p.us[s][i] < p.us[s][arg]) arg = i;
+    EXPECT_EQ(decide(ct, p.shapes[s]).config, int(arg)) << p.keys[s];
+    EXPECT_NEAR(predict_config(ct, arg, p.shapes[s]), p.us[s][arg], 1e-6 * p.us[s][arg]);
+  }
+  // A coefficient row of the wrong length is refused with the config's name.
+  auto j = tables_to_json(t);
+  j["config_model"]["coef"]["64x128x64_s4_w8_g16"] = {1, 2};
+  EXPECT_THROW(tables_from_json(nlohmann::json::parse(j.dump()), "t"), InputError);
+}
+
+TEST(WaveConfigModel, StratifiedSampleSpansTheBatchRange) {
+  Pool p;
+  p.gpu = "h200", p.family = "moe-triton", p.sms = 132;
+  for (int64_t m = 1; m <= 4096; m *= 2)
+    for (int stage : {13, 2}) {
+      TuneShape s;
+      s.family = "moe", s.tokens = m, s.experts = 8, s.topk = 2, s.hidden = 4096, s.inter = 1792, s.stage = stage;
+      p.shapes.push_back(s), p.keys.push_back(tune_spec(s)), p.us.push_back({1.0});
+    }
+  const auto sampled = select_stratified(p, 0.25);
+  int64_t lo = 1 << 30, hi = 0, n = 0;
+  for (size_t i = 0; i < sampled.size(); ++i)
+    if (sampled[i]) ++n, lo = std::min(lo, p.shapes[i].tokens), hi = std::max(hi, p.shapes[i].tokens);
+  EXPECT_EQ(n, 7);  // llround(0.25 * 26 = 6.5)
+  EXPECT_LE(lo, 4);
+  EXPECT_GE(hi, 1024);
+  EXPECT_EQ(select_stratified(p, 0.25), sampled);  // deterministic
 }
 
 }  // namespace

@@ -1,0 +1,37 @@
+// Wave model for large config spaces (the Triton fused-MoE kernel's 236 configs): one small ridge regression per
+// config over wave features, T(c, s) = w_c . f(c, s), with
+//   f = [W*L, W, G*L/slots, 1, B/1e8, L]
+// G = CTAs that do work, L = K-loop iterations, slots = SMs * CTAs/SM of c, W = ceil(G/slots) (the wave count),
+// B = weight bytes the shape must read (experts touched * N * K, 1 byte each; the memory floor of small batches).
+// Fitted on the sampled shapes only, least squares on relative residuals (rows weighted 1/T), columns scaled to unit
+// RMS, ridge lambda * n on the scaled coefficients (a handful of samples per config cannot pin six terms alone).
+// The per-(macro, wave bucket) bilinear tables stay the method for loom-bench's 8-16 configs; with 30 macros x 8 micro
+// configs their sparse cells and fixed micro choice lose 7-12% (models/tune/README.md).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "wave/fit.h"
+
+namespace loom::wave {
+
+/// Features of shape s under config c on `sms` SMs (c.ctas_per_sm filled).
+ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms);
+/// Fits every config's coefficients on the pool's sampled shapes.
+ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda);
+/// Stratified sample: pool shapes sorted by routed rows per expert (tokens*topk/experts), then stage and key hash;
+/// round(fraction * shapes) taken at even spacing (deterministic). For the Triton target, whose shapes span decode to
+/// prefill batches: every regime gets samples.
+std::vector<bool> select_stratified(const Pool& pool, double fraction);
+
+nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector<TuneConfig>& configs);
+/// Throws InputError(where, ...) when a config is missing or a row has the wrong length.
+ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<TuneConfig>& configs,
+                                   const std::string& where);
+
+}  // namespace loom::wave
