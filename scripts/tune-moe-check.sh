@@ -13,7 +13,7 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 key=$(case "$gpu" in *H200*) echo h200;; *H100*) echo h100-sxm;; *) echo unknown;; esac)
 export PYTHONUNBUFFERED=1 LOOM_TRACE_OUT=/tmp/defaults.lct
 CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB python3 scripts/torch/tune/moe_sweep.py --out /tmp/defaults \
-  --configs 16x32x64_s3_w4_g1,64x64x32_s3_w4_g8 --shapes 300 --max-seconds 200 2>&1 | grep -v "^shape\|cases," | tail -8 | tee -a $L
+  --configs 16x32x64_s3_w4_g1,64x64x32_s3_w4_g8 --shapes ${DEFAULT_SHAPES:-260} --max-seconds 150 2>&1 | grep -v "^shape\|cases," | tail -8 | tee -a $L
 export LD_LIBRARY_PATH=$PWD/.carry/lib LOOM_HOME=$PWD
 .carry/loom trace import --lct /tmp/defaults.lct --cases /tmp/defaults.cases.csv -o $O/moe/$key-moe-triton-defaults.corpus.csv.gz 2>&1 | tail -2 | tee -a $L
 unset LD_LIBRARY_PATH
