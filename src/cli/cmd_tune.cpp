@@ -162,11 +162,14 @@ int run_validate(const Args& args) {
   if (args.has("--heldout-traces")) use_fresh_heldout(f, args, s);
   ValidateOptions opt;
   opt.time_decisions = !args.has("--no-timing");
+  std::map<std::string, double> reference;
+  if (s.family == "gemm") reference = cublas_latencies(f.corpora, s.gpu_key);
+  if (target_impl(s.family) == "triton") {
+    reference = engine_default_latencies(f.corpora, s.gpu_key, s.family);
+    opt.reference = "engine default (vLLM get_default_config: 16x32x64 G1 if M <= E, else 64x64x32 G8)";
+  }
   Progress p("validating on held-out shapes");
-  const auto report = validate_tables(f.pool, f.sampled, f.tables,
-                                      s.family == "gemm" ? cublas_latencies(f.corpora, s.gpu_key)
-                                                         : std::map<std::string, double>{},
-                                      opt);
+  const auto report = validate_tables(f.pool, f.sampled, f.tables, reference, opt);
   p.finish(std::to_string(report.heldout_shapes) + " held-out shapes");
   emit(args.format("`loom tune --validate`", {"table", "json"}) == "json" ? validation_json(report).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : validation_text(report));
   return 0;

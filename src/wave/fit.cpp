@@ -36,9 +36,16 @@ Pool load_pool(const std::vector<Corpus>& corpora, const GpuSpec& gpu, const std
     auto tool = c.meta.find("tool");
     return tool != c.meta.end() && tool->second == "moe_sweep.py";
   };
+  // Only corpora that hold this target's rows count (traces/h200 also holds cuBLAS and PyTorch sweeps at 132 SMs).
+  auto has_rows = [&](const Corpus& c) {
+    return std::any_of(c.rows.begin(), c.rows.end(), [&](const CorpusRow& r) {
+      return r.impl == impl && r.family == base && r.spec.find(" config=") != std::string::npos;
+    });
+  };
   const Corpus* best = nullptr;
   for (const auto& c : corpora)
-    if (c.gpu_key == gpu_key && is_triton_sweep(c) == (impl == "triton") && (!best || c.sms > best->sms)) best = &c;
+    if (c.gpu_key == gpu_key && is_triton_sweep(c) == (impl == "triton") && (!best || c.sms > best->sms) && has_rows(c))
+      best = &c;
   if (!best)
     throw InputError(traces_where, "no " + impl + " tuning corpus for GPU '" + gpu_key + "'; " +
                                        (impl == "triton" ? "collect one with scripts/tune-moe-collect.sh"

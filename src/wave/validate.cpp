@@ -67,6 +67,27 @@ std::map<std::string, double> cublas_latencies(const std::vector<Corpus>& corpor
   return out;
 }
 
+std::map<std::string, double> engine_default_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key,
+                                                       const std::string& target) {
+  std::map<std::string, double> out;
+  for (const auto& c : corpora) {
+    auto tool = c.meta.find("tool");
+    if (c.gpu_key != gpu_key || tool == c.meta.end() || tool->second != "moe_sweep.py --configs") continue;
+    for (const auto& row : c.rows) {
+      if (row.impl != "triton" || row.family != "moe" || !(row.median_us > 0)) continue;
+      KernelSpec spec = parse_kernel_spec(row.spec, c.path + ":case " + std::to_string(row.case_id));
+      auto cfg = spec.params.find("config");
+      if (cfg == spec.params.end()) continue;
+      spec.params["impl"] = "triton";
+      const TuneShape s = parse_tune_shape(spec);
+      if (target_of(s) != target) continue;
+      const std::string want = s.tokens <= s.experts ? "16x32x64_s3_w4_g1" : "64x64x32_s3_w4_g8";
+      if (cfg->second == want) out[tune_spec(s)] = row.median_us;
+    }
+  }
+  return out;
+}
+
 ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& sampled, const TuneTables& tables,
                                  const std::map<std::string, double>& cublas, const ValidateOptions& opt) {
   ValidationReport r;
@@ -189,7 +210,8 @@ ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& samp
   r.fit_r2_median = quantile(r2, 0.5), r.fit_rel_rms_median = quantile(rms, 0.5);
 
   // cuBLAS on the held-out shapes it also ran.
-  if (pool.family == "gemm" && !cublas.empty()) {
+  r.reference = opt.reference;
+  if (!cublas.empty()) {
     const CompiledTables ct = compile_tables(tables, Extrapolation::ratio);
     double lt = 0, lb = 0;
     for (size_t s : held) {

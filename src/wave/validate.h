@@ -38,7 +38,9 @@ struct ValidationReport {
   double heldout_err_borrowed_median = 0;               ///< same, cells extrapolated from another wave bucket
   int64_t heldout_borrowed = 0, heldout_points = 0;
   double chosen_borrowed_share = 0;   ///< decisions whose chosen macro's bucket was extrapolated
-  // cuBLAS (gemm only): held-out shapes with an impl=cublaslt row of the same m n k.
+  // A reference implementation on the held-out shapes it also ran: cuBLAS (gemm: an impl=cublaslt row of the same
+  // m n k) or the engines' default fused-MoE config (moe-triton: engine_default_latencies).
+  std::string reference = "cuBLAS";
   int64_t cublas_shapes = 0;
   double tuned_over_cublas = 0, best_over_cublas = 0;  ///< geomeans of loom latency / cuBLAS latency
 };
@@ -46,7 +48,14 @@ struct ValidationReport {
 /// cuBLAS latencies of the gemm shapes in the corpus of `gpu_key` with the most SMs: tune_spec(shape) -> median_us.
 std::map<std::string, double> cublas_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key);
 
+/// The serving engines' default fused-MoE config latency of the moe-triton shapes measured by
+/// `moe_sweep.py --configs` (scripts/tune-moe-check.sh): vLLM's get_default_config without a tuned file,
+/// 16x32x64 GROUP_SIZE_M 1 for M <= E, else 64x64x32 GROUP_SIZE_M 8 (4 warps, 3 stages). tune_spec(shape) -> us.
+std::map<std::string, double> engine_default_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key,
+                                                       const std::string& target);
+
 struct ValidateOptions {
+  std::string reference = "cuBLAS";  ///< name of the reference latencies passed to validate_tables
   bool time_decisions = true;
   int xgb_rounds = 300;
 };

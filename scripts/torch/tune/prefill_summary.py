@@ -1,0 +1,49 @@
+"""GPU time of the traced MoE prefills (traces/tune/<gpu>/moe-prefill.lct.gz, scripts/torch/tune/moe_prefill.py):
+per (variant, tokens), the sum of kernel durations inside each `loom.prefill=...` NVTX range (median over reps, the
+first two reps of each being warm-up), and the fused-MoE kernels' part of it. The CUDA-event times in
+moe-prefill.json include the host: the PyTorch token sort synchronises twice per layer, which engines (one CUDA
+kernel, no sync) do not; the kernel sum is the TTFT a launch-ahead engine would see.
+  python3 scripts/torch/tune/prefill_summary.py traces/tune/h200/moe-prefill.lct.gz [...]"""
+
+import gzip
+import statistics
+import sys
+
+
+def summarise(path):
+    ranges, kernels = [], []
+    with gzip.open(path, "rt") as f:
+        for line in f:
+            p = line.rstrip("\n").split("\t")
+            if p[0] == "R" and p[4].startswith("loom.prefill="):
+                ranges.append((int(p[1]), int(p[2]), p[4][len("loom.prefill="):]))
+            elif p[0] == "K":
+                kernels.append((int(p[1]), int(p[2]), p[-1]))
+    kernels.sort()
+    reps = {}
+    for start, end, name in sorted(ranges):
+        tot = moe = 0
+        for ks, ke, kn in kernels:
+            if ks >= start and ke <= end:
+                tot += ke - ks
+                moe += (ke - ks) if "fused_moe_kernel" in kn else 0
+        reps.setdefault(name, []).append((tot / 1e6, moe / 1e6))
+    out = {}
+    for name, v in reps.items():
+        v = v[2:] if len(v) > 2 else v
+        variant, tokens = name.split(",tokens=")
+        out.setdefault(int(tokens), {})[variant] = (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
+    return out
+
+
+def main():
+    for path in sys.argv[1:]:
+        print(path)
+        print("tokens  default GPU ms (MoE)   loom GPU ms (MoE)   speedup total / MoE kernels")
+        for t, d in sorted(summarise(path).items()):
+            (dt, dm), (lt, lm) = d["default"], d["loom"]
+            print("%6d  %8.2f (%7.2f)  %8.2f (%7.2f)   %.3fx / %.3fx" % (t, dt, dm, lt, lm, dt / lt, dm / lm))
+
+
+if __name__ == "__main__":
+    main()
