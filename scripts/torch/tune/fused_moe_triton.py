@@ -76,7 +76,8 @@ def align_block_size(topk_ids, block_m, experts):
     The sorted array has the engines' upper-bound length tokens*topk + experts*(block_m-1), so the grid is theirs."""
     flat = topk_ids.flatten().to(torch.int64)
     numel = flat.numel()
-    counts = torch.bincount(flat, minlength=experts)
+    # No host synchronisation (no bincount, no .item()), as the engines' kernel: a model step keeps launching ahead.
+    counts = torch.zeros(experts, dtype=torch.int64, device=flat.device).scatter_add_(0, flat, torch.ones_like(flat))
     padded = (counts + block_m - 1) // block_m * block_m
     starts = torch.cumsum(padded, 0) - padded
     order = torch.argsort(flat, stable=True)
@@ -85,11 +86,11 @@ def align_block_size(topk_ids, block_m, experts):
     max_len = numel + experts * (block_m - 1)
     sorted_ids = torch.full((max_len,), numel, dtype=torch.int32, device=flat.device)
     sorted_ids[starts[flat[order]] + rank] = order.to(torch.int32)
-    total = int(padded.sum().item())
-    tiles = torch.repeat_interleave(torch.arange(experts, device=flat.device), padded // block_m)
-    expert_ids = torch.zeros((max_len + block_m - 1) // block_m, dtype=torch.int32, device=flat.device)
-    expert_ids[:tiles.numel()] = tiles.to(torch.int32)
-    post = torch.tensor([total], dtype=torch.int32, device=flat.device)
+    n_tiles = (max_len + block_m - 1) // block_m
+    tile_end = torch.cumsum(padded // block_m, 0)
+    expert_ids = torch.searchsorted(tile_end, torch.arange(n_tiles, device=flat.device), right=True)
+    expert_ids = expert_ids.clamp_(max=experts - 1).to(torch.int32)  # tiles past the padded total exit at once
+    post = padded.sum().to(torch.int32).view(1)
     return sorted_ids, expert_ids, post
 
 
