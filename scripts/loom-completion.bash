@@ -39,7 +39,7 @@ _loom() {
     whatif) flags="--model --batch --input-len --output-len --gpus --tp --pp --set --profile --format --kernel-model --interval --rate --requests --num-requests --arrivals --prompt-len --seed --slo" ;;
     simulate) flags="--gpu --set --model --tp --pp --replicas --router --profile --format --trace-out --kernel-model --series-points --requests --rate --num-requests --arrivals --prompt-len --output-len --seed --slo --per-request --quiet" ;;
     report) flags="-o --out --json-in --json-out --gpu --set --kernel --measured-us --validation --e2e --whatif --simulate --sample" ;;
-    tune) flags="--gpu --family --kernel --traces --out --tables --format --plan --fit --validate --export" ;;
+    tune) flags="--gpu --family --kernel --traces --out --tables --format --plan --fit --validate --export --sample-fraction --extrapolate --reps --anchors-per-bucket --heldout-traces --no-timing --model --tp --dtype --export-moe-configs --lambda" ;;
   esac
   if [[ "$cur" == -* ]] || [ -z "$cur" ]; then
     COMPREPLY=($(compgen -W "$flags --help" -- "$cur"))

@@ -64,9 +64,13 @@ commands:
   report [--validation V.json] [--e2e E.json] [--whatif W.json] [--simulate S.json] [--gpu G [--kernel SPEC]] -o F.html
                                     the report from loom's own --format json outputs: predicted-vs-measured
                                     scatters (and measured kernels on G's roofline), step timeline, what-if
-  tune --gpu G --kernel SPEC        config choice for loom's gemm/moe kernels from the wave tables (models/tune/)
-  tune --plan|--fit|--validate|--export --gpu G --family gemm|moe [--traces DIR] [--out PATH] [--format json]
+  tune --gpu G --kernel SPEC        config choice from the wave tables (models/tune/): loom's gemm/moe kernels, or
+                                    the Triton fused-MoE kernel with "moe ... impl=triton [dtype=fp8]"
+  tune --plan|--fit|--validate|--export --gpu G --family gemm|moe|moe-triton|moe-triton-fp8 [--traces DIR]
+       [--out PATH] [--format json] [--sample-fraction F] [--lambda L]
                                     sparse sampling plan, fit tables from the corpus, held-out validation, C header
+  tune --gpu G --model M --export-moe-configs DIR [--tp 1,2,4,8] [--dtype bf16|fp8]
+                                    vLLM/SGLang fused-MoE config files (E=..,N=..,device_name=...json) for M
 
 common options:
   --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
