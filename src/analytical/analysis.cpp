@@ -74,32 +74,50 @@ std::pair<double, double> busiest_sm_nonuniform(const Demand& d, int sms, int ct
   thread_local Memo memo;
   if (memo.n == n && memo.sms == sms && memo.cps == ctas_per_sm && memo.pattern == pat) return memo.result;
   const size_t ring_size = static_cast<size_t>(std::max<int64_t>(max_it, 0)) + 2;
-  thread_local std::vector<std::vector<int>> ring;  // reused: no allocation per call once warm
+  // Each bucket is a bitset of SMs plus a count per (bucket, SM) (an SM's slots can free at the same tick): popping
+  // the lowest set bit gives the sorted order without sorting. Buffers are reused and left all-zero after each call.
+  const size_t words = (static_cast<size_t>(sms) + 63) / 64;
+  thread_local std::vector<uint64_t> bits;      // ring_size x words
+  thread_local std::vector<uint32_t> cnt, size;  // ring_size x sms, ring_size
   thread_local std::vector<int64_t> sm_iters, sm_ctas;
-  if (ring.size() < ring_size) ring.resize(ring_size);
-  for (size_t b = 0; b < ring_size; ++b) ring[b].clear();
+  if (bits.size() < ring_size * words) bits.resize(ring_size * words, 0);
+  if (cnt.size() < ring_size * size_t(sms)) cnt.resize(ring_size * size_t(sms), 0);
+  if (size.size() < ring_size) size.resize(ring_size, 0);
+  auto push = [&](size_t b, int sm) {
+    if (cnt[b * sms + sm]++ == 0) bits[b * words + size_t(sm) / 64] |= uint64_t(1) << (sm % 64);
+    ++size[b];
+  };
   // Integer sums: the iterations are integers, so these equal the double sums exactly (well below 2^53).
   sm_iters.assign(sms, 0);
   sm_ctas.assign(sms, 0);
   for (int sm = 0; sm < sms; ++sm)
-    for (int r = 0; r < ctas_per_sm; ++r) ring[0].push_back(sm);
-  size_t now = 0, pos = 0;  // clock (ring index) and next slot in its bucket
+    for (int r = 0; r < ctas_per_sm; ++r) push(0, sm);
+  size_t now = 0, w = 0;    // clock (ring index) and the first bitset word of its bucket that may be non-zero
   const size_t pat_n = pat.size();
   size_t k = 0;             // i % pat_n without a division
   for (int64_t i = 0; i < n; ++i) {
-    while (pos >= ring[now].size()) {
-      ring[now].clear();
+    while (size[now] == 0) {
       now = now + 1 == ring_size ? 0 : now + 1;
-      pos = 0;
-      std::sort(ring[now].begin(), ring[now].end());
+      w = 0;
     }
-    const int sm = ring[now][pos++];
+    uint64_t* bw = &bits[now * words];
+    while (bw[w] == 0) ++w;
+    const int sm = int(w * 64) + __builtin_ctzll(bw[w]);
+    if (--cnt[now * sms + sm] == 0) bw[w] &= bw[w] - 1;
+    --size[now];
     const int64_t it = pat[k];
     k = k + 1 == pat_n ? 0 : k + 1;
     sm_iters[sm] += it, sm_ctas[sm] += 1;
     size_t next = now + static_cast<size_t>(it) + 1;
     if (next >= ring_size) next -= ring_size;
-    ring[next].push_back(sm);
+    push(next, sm);
+  }
+  for (size_t b = 0; b < ring_size; ++b) {  // leave the buffers all-zero for the next call
+    if (size[b] == 0) continue;
+    size[b] = 0;
+    for (size_t j = 0; j < words; ++j)
+      for (uint64_t x = bits[b * words + j]; x; x &= x - 1) cnt[b * sms + j * 64 + __builtin_ctzll(x)] = 0;
+    std::fill_n(&bits[b * words], words, 0);
   }
   int best = 0;
   for (int sm = 1; sm < sms; ++sm)

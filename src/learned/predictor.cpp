@@ -54,21 +54,29 @@ Predictor::Predictor(const std::string& mode, const std::string& models_dir) {
   }
 }
 
-std::vector<float> Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
+void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec, float* out) const {
+  // The values make_sample() computes (the same feature code, analysis_feature_values), written in place.
   auto impl = spec.params.find("impl");
   const std::string impl_cls =
       impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
-  Sample s = make_sample(p.analysis, gpu, impl_cls);
+  const std::vector<std::string>& impl_names = impl_feature_names();
+  const size_t na = analysis_feature_names().size(), total = na + impl_names.size();
+  const size_t cols = model_->feature_names().size();
+  if ((remap_.empty() ? total : remap_.size()) != cols)
+    throw InputError(default_model_dir(), "the efficiency model was trained on " + std::to_string(cols) +
+                                              " features, loom now computes " + std::to_string(total) +
+                                              "; retrain with `loom train`");
+  thread_local std::vector<float> all;
+  float* x = out;
   if (!remap_.empty()) {  // a model trained on an older feature list: its features, found by name
-    std::vector<float> x(remap_.size());
-    for (size_t i = 0; i < remap_.size(); ++i) x[i] = s.x[remap_[i]];
-    s.x = std::move(x);
+    all.resize(total);
+    x = all.data();
   }
-  if (s.x.size() != model_->feature_names().size())
-    throw InputError(default_model_dir(), "the efficiency model was trained on " +
-                                              std::to_string(model_->feature_names().size()) + " features, loom now computes " +
-                                              std::to_string(s.x.size()) + "; retrain with `loom train`");
-  return std::move(s.x);
+  analysis_feature_values(p.analysis, gpu, x);
+  for (size_t i = 0; i < impl_names.size(); ++i)  // one-hot: name == "impl_" + impl_cls
+    x[na + i] = impl_names[i].compare(0, 5, "impl_") == 0 && impl_names[i].compare(5, std::string::npos, impl_cls) == 0
+                    ? 1.0f : 0.0f;
+  for (size_t i = 0; i < remap_.size(); ++i) out[i] = x[remap_[i]];
 }
 
 void Predictor::apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio) {
@@ -101,7 +109,8 @@ Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool w
   p.model = "analytical";
   p.latency_us = p.analysis.latency_us;
   if (apply_collective(p, gpu, spec) || !model_) return p;
-  const std::vector<float> x = features(p, gpu, spec);
+  std::vector<float> x(model_->feature_names().size());
+  features(p, gpu, spec, x.data());
   const std::string key = forest_key(p, spec);
   if (auto r = model_->predict_log_ratio(key, x.data())) {
     std::optional<double> q;
@@ -129,10 +138,7 @@ void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std:
         p.achievable_us.reset();
         p.collective.reset();
         if (apply_collective(p, *gpus[i], specs[i])) continue;
-        if (model_) {
-          const std::vector<float> row = features(p, *gpus[i], specs[i]);
-          std::copy(row.begin(), row.end(), x_all.begin() + i * cols);
-        }
+        if (model_) features(p, *gpus[i], specs[i], x_all.data() + i * cols);
       } catch (...) {
         bad = i, err = std::current_exception();
         return;
