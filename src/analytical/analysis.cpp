@@ -138,9 +138,12 @@ std::string pct(double f) {
 
 Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool notes) {
   Analysis a;
-  a.gpu = gpu.name;
-  a.family = family_name(s.family);
-  a.config = d.config.name;
+  if (notes) {  // a candidate being scored (notes = false) is compared by its latency and launch only
+    a.gpu = gpu.name;
+    a.family = family_name(s.family);
+    a.config = d.config.name;
+  }
+  a.pipes.reserve(8);
   LaunchInfo& L = a.launch;
   L.ctas = d.ctas;
   L.loop_iters = d.loop_iters;
