@@ -217,14 +217,15 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
           if (stages > c.stages) continue;
           TileConfig t = c;
           t.stages = stages;
-          t.name = config_name(table, t);
+          if (stages != c.stages) t.name = config_name(table, t);  // parsed names are already config_name()'s
           if (fit_config(t, table, s, gpu).empty()) {
             out.push_back(t);
             break;
           }
         }
-      } else {
-        add(c);
+      } else {  // c.name is already config_name(table, c) (parse_config)
+        TileConfig t = c;
+        if (fit_config(t, table, s, gpu).empty()) out.push_back(std::move(t));
       }
     }
     return out;
