@@ -7,7 +7,6 @@
 #include <cmath>
 #include <filesystem>
 #include <exception>
-#include <map>
 #include <thread>
 
 #include "core/error.h"
@@ -159,15 +158,31 @@ void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std:
   for (size_t t = 0; t < nt; ++t)
     if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
   if (!model_) return;
-  // Phase 2: rows grouped by family, each family's forests walk its rows in blocks.
-  std::map<std::string, std::vector<size_t>> by_family;
-  for (size_t i = 0; i < n; ++i)
-    if (!out[i].collective) by_family[forest_key(out[i], specs[i])].push_back(i);
+  // Phase 2: rows grouped by forest, each forest walks its rows in blocks. A group is one (family, impl=) pair, its
+  // forest key computed once (pairs sharing a forest walk it separately: every row's sum is the same either way).
+  struct Group {
+    const std::string* family;
+    const std::string* impl;  // the spec's impl= value, or null
+    std::string key;
+    std::vector<size_t> rows;
+  };
+  std::vector<Group> groups;
+  for (size_t i = 0; i < n; ++i) {
+    if (out[i].collective) continue;
+    const std::string& fam = out[i].analysis.family;
+    auto it = specs[i].params.find("impl");
+    const std::string* impl = it != specs[i].params.end() ? &it->second : nullptr;
+    Group* g = nullptr;
+    for (auto& c : groups)
+      if (*c.family == fam && (c.impl && impl ? *c.impl == *impl : c.impl == impl)) g = &c;
+    if (!g) g = &groups.emplace_back(Group{&fam, impl, forest_key(out[i], specs[i]), {}});
+    g->rows.push_back(i);
+  }
   std::vector<float> x, r, q;
-  for (const auto& [family, rows] : by_family) {
-    const Forest* f = model_->find(family, "");
+  for (const auto& [family, impl, key, rows] : groups) {
+    const Forest* f = model_->find(key, "");
     if (!f) continue;
-    const Forest* fq = with_achievable ? model_->find(family, ".q") : nullptr;
+    const Forest* fq = with_achievable ? model_->find(key, ".q") : nullptr;
     x.resize(rows.size() * cols);
     for (size_t k = 0; k < rows.size(); ++k)
       std::copy_n(x_all.begin() + rows[k] * cols, cols, x.begin() + k * cols);
