@@ -60,7 +60,6 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
     a.family = family_name(s.family);
     a.config = d.config.name;
   }
-  a.pipes.reserve(8);
   LaunchInfo& L = a.launch;
   L.ctas = d.ctas;
   L.loop_iters = d.loop_iters;
@@ -93,41 +92,56 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
   const double l2_total = total.l2 + d.extra_l2_bytes;
   const double busy_sms = double(std::min<int64_t>(std::max<int64_t>(d.ctas, 1), sms));
   const double sm_l2_bw = gpu.l2_bytes_per_clk_per_sm * clk;  // one SM's L2 bandwidth, bytes/s
+  // Pipe loads as plain values first; a scored candidate (notes = false) needs only the ceiling and latency, so
+  // the named PipeLoad list and the bottleneck name are built for the kept config only.
+  struct Pipe {
+    const char* pipe;
+    const char* unit;
+    double total, busiest_sm, time_us;
+  };
   auto per_sm = [&](const char* pipe, const char* unit, double tot, double busy, double rate_per_clk) {
-    PipeLoad p{pipe, unit, tot, busy, 0};
+    Pipe p{pipe, unit, tot, busy, 0};
     if (rate_per_clk > 0) p.time_us = busy / (rate_per_clk * clk) * 1e6;
-    else if (busy > 0) a.notes.push_back(std::string("gpu has no ") + pipe + " rate: its time is not modelled");
+    else if (busy > 0 && notes) a.notes.push_back(std::string("gpu has no ") + pipe + " rate: its time is not modelled");
     return p;
   };
   auto chip = [&](const char* pipe, double tot, double chip_bw, double sm_bound_bytes, double sm_bound_bw) {
-    PipeLoad p{pipe, "bytes", tot, tot, 0};
+    Pipe p{pipe, "bytes", tot, tot, 0};
     double t = chip_bw > 0 ? tot / chip_bw : 0;
     if (sm_bound_bw > 0) t = std::max(t, sm_bound_bytes / sm_bound_bw);
     p.time_us = t * 1e6;
     return p;
   };
   const bool uses_tensor = total.tensor > 0;
-  a.pipes.push_back(per_sm("tensor", "FLOP", total.tensor, busiest.tensor,
-                           uses_tensor ? gpu.tensor_flops_per_clk(d.tensor_dtype) : 1));
-  a.pipes.push_back(per_sm("fma", "FLOP", total.fma, busiest.fma, gpu.fp32_flops_per_clk_per_sm));
-  a.pipes.push_back(per_sm("sfu", "ops", total.sfu, busiest.sfu, gpu.sfu_ops_per_clk_per_sm));
-  a.pipes.push_back(per_sm("alu", "ops", total.alu, busiest.alu, gpu.int_ops_per_clk_per_sm));
-  a.pipes.push_back(per_sm("smem", "bytes", total.smem, busiest.smem, gpu.smem_bytes_per_clk_per_sm));
+  Pipe pipes[8];
+  size_t np = 0;
+  pipes[np++] = per_sm("tensor", "FLOP", total.tensor, busiest.tensor,
+                       uses_tensor ? gpu.tensor_flops_per_clk(d.tensor_dtype) : 1);
+  pipes[np++] = per_sm("fma", "FLOP", total.fma, busiest.fma, gpu.fp32_flops_per_clk_per_sm);
+  pipes[np++] = per_sm("sfu", "ops", total.sfu, busiest.sfu, gpu.sfu_ops_per_clk_per_sm);
+  pipes[np++] = per_sm("alu", "ops", total.alu, busiest.alu, gpu.int_ops_per_clk_per_sm);
+  pipes[np++] = per_sm("smem", "bytes", total.smem, busiest.smem, gpu.smem_bytes_per_clk_per_sm);
   // L2: chip-wide bandwidth, but no faster than the busiest SM can pull through its own L2 port.
-  a.pipes.push_back(chip("l2", l2_total, gpu.l2_bytes_per_s, busiest.l2, sm_l2_bw));
+  pipes[np++] = chip("l2", l2_total, gpu.l2_bytes_per_s, busiest.l2, sm_l2_bw);
   // DRAM: chip-wide bandwidth, but only the SMs that are busy pull (small grids, SM partitions).
-  a.pipes.push_back(chip("dram", d.dram_bytes, gpu.dram_bytes_per_s, d.dram_bytes, sm_l2_bw * busy_sms));
-  if (s.family == Family::all_reduce) a.pipes.push_back({"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us});
+  pipes[np++] = chip("dram", d.dram_bytes, gpu.dram_bytes_per_s, d.dram_bytes, sm_l2_bw * busy_sms);
+  if (s.family == Family::all_reduce) pipes[np++] = {"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us};
 
-  // Nominal efficiency per pipe, in a.pipes order (tensor, fma, sfu, alu, smem, l2, dram, link).
+  // Nominal efficiency per pipe, in pipes order (tensor, fma, sfu, alu, smem, l2, dram, link).
   static constexpr double kEff[] = {kTensorEfficiency, kFmaEfficiency, kSfuEfficiency,  kAluEfficiency,
                                     kSmemEfficiency,   kL2Efficiency,  kDramEfficiency, kLinkEfficiency};
   double slowest = 0;
-  a.bottleneck = "none";
-  for (size_t i = 0; i < a.pipes.size(); ++i) {
-    const PipeLoad& p = a.pipes[i];
-    if (p.time_us > a.ceiling_us) a.ceiling_us = p.time_us, a.bottleneck = p.pipe;
+  const char* bottleneck = "none";
+  for (size_t i = 0; i < np; ++i) {
+    const Pipe& p = pipes[i];
+    if (p.time_us > a.ceiling_us) a.ceiling_us = p.time_us, bottleneck = p.pipe;
     slowest = std::max(slowest, p.time_us / kEff[i]);
+  }
+  if (notes) {
+    a.bottleneck = bottleneck;
+    a.pipes.reserve(np);
+    for (size_t i = 0; i < np; ++i)
+      a.pipes.push_back({pipes[i].pipe, pipes[i].unit, pipes[i].total, pipes[i].busiest_sm, pipes[i].time_us});
   }
   a.flops = d.flops;
   a.dram_bytes = d.dram_bytes;
