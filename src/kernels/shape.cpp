@@ -97,14 +97,15 @@ class Params {
 
   Dtype dtype(const std::vector<Dtype>& allowed) const {
     const std::string& v = raw("dtype");
-    std::vector<std::string> names;
-    for (Dtype d : allowed) names.push_back(std::string(dtype_name(d)));
     auto d = parse_dtype(v);
     bool ok = false;
     for (Dtype a : allowed) ok = ok || (d && *d == a);
-    if (!ok)
+    if (!ok) {
+      std::vector<std::string> names;
+      for (Dtype a : allowed) names.push_back(std::string(dtype_name(a)));
       throw InputError(spec_.where, "dtype=" + v + " is not supported by " + spec_.family + "; use one of: " +
                                         join(names));
+    }
     return *d;
   }
 
@@ -170,14 +171,13 @@ void check_heads(const KernelSpec& spec, const KernelShape& s) {
     throw InputError(spec.where, "heads=" + std::to_string(s.heads) + " is not a multiple of kv_heads=" +
                                      std::to_string(s.kv_heads) + "; GQA needs heads % kv_heads == 0");
   bool ok = false;
-  std::vector<std::string> dims;
-  for (int d : kHeadDims) {
-    ok = ok || d == s.head_dim;
-    dims.push_back(std::to_string(d));
-  }
-  if (!ok)
+  for (int d : kHeadDims) ok = ok || d == s.head_dim;
+  if (!ok) {
+    std::vector<std::string> dims;
+    for (int d : kHeadDims) dims.push_back(std::to_string(d));
     throw InputError(spec.where, "head_dim=" + std::to_string(s.head_dim) + " is not supported; use one of: " +
                                      join(dims));
+  }
 }
 
 }  // namespace
