@@ -7,7 +7,9 @@
 #include <cmath>
 #include <filesystem>
 #include <exception>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "hw/catalog.h"
@@ -26,6 +28,15 @@ std::string forest_key(const Prediction& p, const KernelSpec& spec) {
   auto impl = spec.params.find("impl");
   return model_key(p.analysis.family,
                    impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family)));
+}
+
+/// Hash of what phase 1 of predict_many reads from a row: the GPU object, the family and every parameter.
+uint64_t spec_hash(const GpuSpec* gpu, const KernelSpec& spec) {
+  uint64_t h = std::hash<const void*>()(gpu);
+  auto mix = [&h](const std::string& v) { h = (h ^ std::hash<std::string_view>()(v)) * 1099511628211ull; };
+  mix(spec.family);
+  for (const auto& [k, v] : spec.params) mix(k), mix(v);
+  return h;
 }
 
 }  // namespace
@@ -127,9 +138,22 @@ void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std:
   std::vector<float> x_all(n * cols);
   // Phase 1, per row (threads take contiguous chunks): analysis and features. The lowest failing row's error wins,
   // as in a serial loop.
+  // A row equal to an earlier one of the same chunk (same GPU object, family and parameters: the only inputs of
+  // phase 1) copies that row's analysis and features instead of recomputing them: exactly the same values.
   auto analyse = [&](size_t begin, size_t end, size_t& bad, std::exception_ptr& err) {
+    std::unordered_map<uint64_t, size_t> seen;
+    seen.reserve(end - begin);
     for (size_t i = begin; i < end; ++i) {
       try {
+        const uint64_t h = spec_hash(gpus[i], specs[i]);
+        if (auto [it, fresh] = seen.try_emplace(h, i); !fresh) {
+          const size_t j = it->second;
+          if (gpus[j] == gpus[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
+            out[i] = out[j];
+            if (model_) std::copy_n(x_all.begin() + j * cols, cols, x_all.begin() + i * cols);
+            continue;
+          }
+        }
         Prediction& p = out[i];
         p.analysis = analyze(*gpus[i], specs[i]);
         p.model = "analytical";
