@@ -229,11 +229,12 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
         int64_t tiles = s.batch * ((s.m + c.bm - 1) / c.bm) * ((s.n + c.bn - 1) / c.bn);
         if (tiles >= gpu.sms) continue;
         for (int sk : table.split_k) {
-          if (sk <= 1) continue;
+          if (sk <= 1 || (s.k + c.bk - 1) / c.bk < 4 * sk) continue;
           TileConfig v = c;
           v.split_k = sk;
-          v.name = config_name(table, v);
-          if ((s.k + c.bk - 1) / c.bk >= 4 * sk && fit_config(v, table, s, gpu).empty()) cands.push_back(v);
+          if (!fit_config(v, table, s, gpu).empty()) continue;
+          v.name = config_name(table, v);  // named only when kept (fit_config does not read the name)
+          cands.push_back(std::move(v));
         }
       }
     }
