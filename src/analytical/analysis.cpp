@@ -26,8 +26,6 @@ constexpr double kL2Efficiency = 0.80;
 constexpr double kDramEfficiency = 0.85;
 constexpr double kLinkEfficiency = 0.80;
 
-/// Above this many CTAs with non-uniform work the busiest SM is estimated instead of simulated.
-constexpr int64_t kMaxSimulatedCtas = 4096;  // keeps analyze() of causal attention ~0.1 ms
 
 Demand build(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool notes) {
   switch (s.family) {
@@ -47,69 +45,6 @@ Demand build(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool
 
 }  // namespace
 
-/// Busiest SM of a non-uniform grid: CTAs dispatched in launch order to the earliest free slot (the hardware
-/// block scheduler's greedy behaviour; ties go to the lowest SM); returns (CTAs, loop iterations) that SM ran.
-/// Exact event simulation in O(CTAs + time) with a calendar queue instead of a heap: every time is an integer (a
-/// CTA holds its slot for its iterations + 1) and a slot freed at t is taken again after t + 1 .. t + max_iters + 1,
-/// so a ring of max_iters + 2 one-tick buckets holds every pending slot, and sorting a bucket by SM when the clock
-/// reaches it gives the same order a (time, sm) min-heap pops (tests/unit/analytical_placement_test.cpp checks it).
-std::pair<double, double> busiest_sm_nonuniform(const Demand& d, int sms, int ctas_per_sm, double& total_iters) {
-  const auto& pat = d.iters_pattern;
-  const int64_t n = d.ctas;
-  total_iters = 0;
-  int64_t max_it = 0;
-  for (int64_t it : pat) max_it = std::max(max_it, it);
-  const double pat_sum = [&] { double t = 0; for (int64_t it : pat) t += double(it); return t; }();
-  total_iters = pat_sum * (double(n) / pat.size());
-  if (n > kMaxSimulatedCtas) {  // list-scheduling bound: the mean load plus about half the longest CTA
-    return {std::ceil(double(n) / sms), total_iters / std::min<int64_t>(n, sms) + 0.5 * max_it};
-  }
-  // One-entry memo: analyze() scores every config, then rebuilds the chosen one with its notes (the same grid again).
-  struct Memo {
-    std::vector<int64_t> pattern;
-    int64_t n = -1;
-    int sms = 0, cps = 0;
-    std::pair<double, double> result;
-  };
-  thread_local Memo memo;
-  if (memo.n == n && memo.sms == sms && memo.cps == ctas_per_sm && memo.pattern == pat) return memo.result;
-  const size_t ring_size = static_cast<size_t>(std::max<int64_t>(max_it, 0)) + 2;
-  thread_local std::vector<std::vector<int>> ring;  // reused: no allocation per call once warm
-  thread_local std::vector<int64_t> sm_iters, sm_ctas;
-  if (ring.size() < ring_size) ring.resize(ring_size);
-  for (size_t b = 0; b < ring_size; ++b) ring[b].clear();
-  // Integer sums: the iterations are integers, so these equal the double sums exactly (well below 2^53).
-  sm_iters.assign(sms, 0);
-  sm_ctas.assign(sms, 0);
-  for (int sm = 0; sm < sms; ++sm)
-    for (int r = 0; r < ctas_per_sm; ++r) ring[0].push_back(sm);
-  size_t now = 0, pos = 0;  // clock (ring index) and next slot in its bucket
-  const size_t pat_n = pat.size();
-  size_t k = 0;             // i % pat_n without a division
-  for (int64_t i = 0; i < n; ++i) {
-    while (pos >= ring[now].size()) {
-      ring[now].clear();
-      now = now + 1 == ring_size ? 0 : now + 1;
-      pos = 0;
-      std::sort(ring[now].begin(), ring[now].end());
-    }
-    const int sm = ring[now][pos++];
-    const int64_t it = pat[k];
-    k = k + 1 == pat_n ? 0 : k + 1;
-    sm_iters[sm] += it, sm_ctas[sm] += 1;
-    size_t next = now + static_cast<size_t>(it) + 1;
-    if (next >= ring_size) next -= ring_size;
-    ring[next].push_back(sm);
-  }
-  int best = 0;
-  for (int sm = 1; sm < sms; ++sm)
-    if (sm_iters[sm] + sm_ctas[sm] > sm_iters[best] + sm_ctas[best]) best = sm;
-  memo.pattern = pat;
-  memo.n = n, memo.sms = sms, memo.cps = ctas_per_sm;
-  memo.result = {double(sm_ctas[best]), double(sm_iters[best])};
-  return memo.result;
-}
-
 namespace {
 
 std::string pct(double f) {
@@ -120,9 +55,11 @@ std::string pct(double f) {
 
 Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool notes) {
   Analysis a;
-  a.gpu = gpu.name;
-  a.family = family_name(s.family);
-  a.config = d.config.name;
+  if (notes) {  // a candidate being scored (notes = false) is compared by its latency and launch only
+    a.gpu = gpu.name;
+    a.family = family_name(s.family);
+    a.config = d.config.name;
+  }
   LaunchInfo& L = a.launch;
   L.ctas = d.ctas;
   L.loop_iters = d.loop_iters;
@@ -155,41 +92,56 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
   const double l2_total = total.l2 + d.extra_l2_bytes;
   const double busy_sms = double(std::min<int64_t>(std::max<int64_t>(d.ctas, 1), sms));
   const double sm_l2_bw = gpu.l2_bytes_per_clk_per_sm * clk;  // one SM's L2 bandwidth, bytes/s
+  // Pipe loads as plain values first; a scored candidate (notes = false) needs only the ceiling and latency, so
+  // the named PipeLoad list and the bottleneck name are built for the kept config only.
+  struct Pipe {
+    const char* pipe;
+    const char* unit;
+    double total, busiest_sm, time_us;
+  };
   auto per_sm = [&](const char* pipe, const char* unit, double tot, double busy, double rate_per_clk) {
-    PipeLoad p{pipe, unit, tot, busy, 0};
+    Pipe p{pipe, unit, tot, busy, 0};
     if (rate_per_clk > 0) p.time_us = busy / (rate_per_clk * clk) * 1e6;
-    else if (busy > 0) a.notes.push_back(std::string("gpu has no ") + pipe + " rate: its time is not modelled");
+    else if (busy > 0 && notes) a.notes.push_back(std::string("gpu has no ") + pipe + " rate: its time is not modelled");
     return p;
   };
   auto chip = [&](const char* pipe, double tot, double chip_bw, double sm_bound_bytes, double sm_bound_bw) {
-    PipeLoad p{pipe, "bytes", tot, tot, 0};
+    Pipe p{pipe, "bytes", tot, tot, 0};
     double t = chip_bw > 0 ? tot / chip_bw : 0;
     if (sm_bound_bw > 0) t = std::max(t, sm_bound_bytes / sm_bound_bw);
     p.time_us = t * 1e6;
     return p;
   };
   const bool uses_tensor = total.tensor > 0;
-  a.pipes.push_back(per_sm("tensor", "FLOP", total.tensor, busiest.tensor,
-                           uses_tensor ? gpu.tensor_flops_per_clk(d.tensor_dtype) : 1));
-  a.pipes.push_back(per_sm("fma", "FLOP", total.fma, busiest.fma, gpu.fp32_flops_per_clk_per_sm));
-  a.pipes.push_back(per_sm("sfu", "ops", total.sfu, busiest.sfu, gpu.sfu_ops_per_clk_per_sm));
-  a.pipes.push_back(per_sm("alu", "ops", total.alu, busiest.alu, gpu.int_ops_per_clk_per_sm));
-  a.pipes.push_back(per_sm("smem", "bytes", total.smem, busiest.smem, gpu.smem_bytes_per_clk_per_sm));
+  Pipe pipes[8];
+  size_t np = 0;
+  pipes[np++] = per_sm("tensor", "FLOP", total.tensor, busiest.tensor,
+                       uses_tensor ? gpu.tensor_flops_per_clk(d.tensor_dtype) : 1);
+  pipes[np++] = per_sm("fma", "FLOP", total.fma, busiest.fma, gpu.fp32_flops_per_clk_per_sm);
+  pipes[np++] = per_sm("sfu", "ops", total.sfu, busiest.sfu, gpu.sfu_ops_per_clk_per_sm);
+  pipes[np++] = per_sm("alu", "ops", total.alu, busiest.alu, gpu.int_ops_per_clk_per_sm);
+  pipes[np++] = per_sm("smem", "bytes", total.smem, busiest.smem, gpu.smem_bytes_per_clk_per_sm);
   // L2: chip-wide bandwidth, but no faster than the busiest SM can pull through its own L2 port.
-  a.pipes.push_back(chip("l2", l2_total, gpu.l2_bytes_per_s, busiest.l2, sm_l2_bw));
+  pipes[np++] = chip("l2", l2_total, gpu.l2_bytes_per_s, busiest.l2, sm_l2_bw);
   // DRAM: chip-wide bandwidth, but only the SMs that are busy pull (small grids, SM partitions).
-  a.pipes.push_back(chip("dram", d.dram_bytes, gpu.dram_bytes_per_s, d.dram_bytes, sm_l2_bw * busy_sms));
-  if (s.family == Family::all_reduce) a.pipes.push_back({"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us});
+  pipes[np++] = chip("dram", d.dram_bytes, gpu.dram_bytes_per_s, d.dram_bytes, sm_l2_bw * busy_sms);
+  if (s.family == Family::all_reduce) pipes[np++] = {"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us};
 
-  // Nominal efficiency per pipe, in a.pipes order (tensor, fma, sfu, alu, smem, l2, dram, link).
+  // Nominal efficiency per pipe, in pipes order (tensor, fma, sfu, alu, smem, l2, dram, link).
   static constexpr double kEff[] = {kTensorEfficiency, kFmaEfficiency, kSfuEfficiency,  kAluEfficiency,
                                     kSmemEfficiency,   kL2Efficiency,  kDramEfficiency, kLinkEfficiency};
   double slowest = 0;
-  a.bottleneck = "none";
-  for (size_t i = 0; i < a.pipes.size(); ++i) {
-    const PipeLoad& p = a.pipes[i];
-    if (p.time_us > a.ceiling_us) a.ceiling_us = p.time_us, a.bottleneck = p.pipe;
+  const char* bottleneck = "none";
+  for (size_t i = 0; i < np; ++i) {
+    const Pipe& p = pipes[i];
+    if (p.time_us > a.ceiling_us) a.ceiling_us = p.time_us, bottleneck = p.pipe;
     slowest = std::max(slowest, p.time_us / kEff[i]);
+  }
+  if (notes) {
+    a.bottleneck = bottleneck;
+    a.pipes.reserve(np);
+    for (size_t i = 0; i < np; ++i)
+      a.pipes.push_back({pipes[i].pipe, pipes[i].unit, pipes[i].total, pipes[i].busiest_sm, pipes[i].time_us});
   }
   a.flops = d.flops;
   a.dram_bytes = d.dram_bytes;
@@ -277,11 +229,12 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
         int64_t tiles = s.batch * ((s.m + c.bm - 1) / c.bm) * ((s.n + c.bn - 1) / c.bn);
         if (tiles >= gpu.sms) continue;
         for (int sk : table.split_k) {
-          if (sk <= 1) continue;
+          if (sk <= 1 || (s.k + c.bk - 1) / c.bk < 4 * sk) continue;
           TileConfig v = c;
           v.split_k = sk;
-          v.name = config_name(table, v);
-          if ((s.k + c.bk - 1) / c.bk >= 4 * sk && fit_config(v, table, s, gpu).empty()) cands.push_back(v);
+          if (!fit_config(v, table, s, gpu).empty()) continue;
+          v.name = config_name(table, v);  // named only when kept (fit_config does not read the name)
+          cands.push_back(std::move(v));
         }
       }
     }

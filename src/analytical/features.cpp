@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "kernels/shape.h"
 
@@ -32,9 +33,12 @@ double l2_partitions(const GpuSpec& g) {
   return cc == 80 || cc == 90 || cc == 100 ? 2 : 1;
 }
 
-std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSpec* gpu) {
-  std::vector<std::pair<std::string, double>> f;
-  auto add = [&](const std::string& name, double v) { f.emplace_back(name, std::isfinite(v) ? v : 0.0); };
+/// The one feature code: calls sink(prefix, suffix, value) for every feature in order (name = prefix + suffix), so
+/// the named list and the allocation-free value row cannot drift apart.
+template <class Sink>
+void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
+  auto add = [&](const char* name, double v) { sink(name, "", std::isfinite(v) ? v : 0.0); };
+  auto add2 = [&](const char* prefix, const char* suffix, double v) { sink(prefix, suffix, std::isfinite(v) ? v : 0.0); };
   const double ceil_us = a ? a->ceiling_us : 0;
   for (const char* p : kPipes) {
     double t = 0, busiest = 0, total = 0;
@@ -42,12 +46,12 @@ std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSp
       for (const auto& pl : a->pipes)
         if (pl.pipe == p) t = pl.time_us, busiest = pl.busiest_sm, total = pl.total;
     // log of time relative to the ceiling (0 = this pipe is the bottleneck; -20 = unused)
-    add(std::string("rel_log_time_") + p, (t > 0 && ceil_us > 0) ? std::log(t / ceil_us) : -20.0);
-    add(std::string("log_time_us_") + p, log1(t));
+    add2("rel_log_time_", p, (t > 0 && ceil_us > 0) ? std::log(t / ceil_us) : -20.0);
+    add2("log_time_us_", p, log1(t));
     // busiest-SM demand vs the mean SM's (wave quantization / imbalance), per-SM pipes only
     double mean = (a && gpu && gpu->sms > 0) ? total / gpu->sms : 0;
-    bool per_sm = std::string(p) != "l2" && std::string(p) != "dram" && std::string(p) != "link";
-    add(std::string("busiest_over_mean_") + p, (per_sm && mean > 0) ? busiest / mean : 0.0);
+    bool per_sm = std::strcmp(p, "l2") != 0 && std::strcmp(p, "dram") != 0 && std::strcmp(p, "link") != 0;
+    add2("busiest_over_mean_", p, (per_sm && mean > 0) ? busiest / mean : 0.0);
   }
   const LaunchInfo* L = a ? &a->launch : nullptr;
   add("log_ceiling_us", a ? log1(a->ceiling_us) : 0);
@@ -77,7 +81,7 @@ std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSp
   add("log_dram_tb_s", gpu ? log1(gpu->dram_bytes_per_s / 1e12) : 0);
   add("log_l2_mib", gpu ? log1(double(gpu->l2_bytes) / 1048576.0) : 0);
   add("compute_capability", gpu ? gpu->compute_capability : 0);
-  for (const auto& fam : family_names()) add("family_" + fam, (a && a->family == fam) ? 1 : 0);
+  for (const auto& fam : family_names()) add2("family_", fam.c_str(), (a && a->family == fam) ? 1 : 0);
   // Architecture features (appended: older models find their features by name, see Predictor).
   const double clk_sm = gpu ? gpu->sustained_clock_mhz * 1e6 * gpu->sms : 0;
   add("tensor_path", gpu ? tensor_path(*gpu) : 0);
@@ -88,6 +92,11 @@ std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSp
   add("hbm", gpu && gpu->dram_type.rfind("HBM", 0) == 0 ? 1 : 0);
   add("dram_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->dram_bytes_per_s / clk_sm : 0);
   add("l2_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->l2_bytes_per_s / clk_sm : 0);
+}
+
+std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSpec* gpu) {
+  std::vector<std::pair<std::string, double>> f;
+  emit(a, gpu, [&](const char* prefix, const char* suffix, double v) { f.emplace_back(std::string(prefix) + suffix, v); });
   return f;
 }
 
@@ -95,6 +104,12 @@ std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSp
 
 std::vector<std::pair<std::string, double>> analysis_features(const Analysis& a, const GpuSpec& gpu) {
   return build(&a, &gpu);
+}
+
+size_t analysis_feature_values(const Analysis& a, const GpuSpec& gpu, float* out) {
+  size_t n = 0;
+  emit(&a, &gpu, [&](const char*, const char*, double v) { out[n++] = static_cast<float>(v); });
+  return n;
 }
 
 const std::vector<std::string>& analysis_feature_names() {

@@ -15,6 +15,9 @@ namespace loom {
 /// never depend on the family (0 where not applicable).
 std::vector<std::pair<std::string, double>> analysis_features(const Analysis& a, const GpuSpec& gpu);
 
+/// The same values, as floats, into out[0..analysis_feature_names().size()) without allocating; returns the count.
+size_t analysis_feature_values(const Analysis& a, const GpuSpec& gpu, float* out);
+
 /// The feature names analysis_features() returns, in order.
 const std::vector<std::string>& analysis_feature_names();
 

@@ -209,22 +209,26 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
     }
     auto it = table.parsed_candidates.find(arch);
     if (it == table.parsed_candidates.end()) return valid_configs(s, gpu);
+    out.reserve(it->second.size());
+    thread_local std::vector<int> st;  // reused: no allocation per candidate
     for (const TileConfig& c : it->second) {
       if (table.naming == "tile") {  // lower the stage count until the operand ring fits
-        std::vector<int> st = table.stages.at(find_tile(table, c.bm, c.bn, c.bk, c.warps)->mma);
+        const std::vector<int>& all = table.stages.at(find_tile(table, c.bm, c.bn, c.bk, c.warps)->mma);
+        st.assign(all.begin(), all.end());
         std::sort(st.rbegin(), st.rend());
         for (int stages : st) {
           if (stages > c.stages) continue;
           TileConfig t = c;
           t.stages = stages;
-          t.name = config_name(table, t);
+          if (stages != c.stages) t.name = config_name(table, t);  // parsed names are already config_name()'s
           if (fit_config(t, table, s, gpu).empty()) {
-            out.push_back(t);
+            out.push_back(std::move(t));
             break;
           }
         }
-      } else {
-        add(c);
+      } else {  // c.name is already config_name(table, c) (parse_config)
+        TileConfig t = c;
+        if (fit_config(t, table, s, gpu).empty()) out.push_back(std::move(t));
       }
     }
     return out;

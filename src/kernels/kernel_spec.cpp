@@ -43,12 +43,16 @@ std::string printable(std::string_view s) {
 
 std::string KernelSpec::to_string() const {
   std::string out = family;
-  std::vector<std::string> done;
+  std::vector<const std::string*> done;  // keys written (map keys are unique: their addresses identify them)
+  done.reserve(params.size());
   auto emit = [&](const std::string& k) {
     auto it = params.find(k);
-    if (it == params.end() || std::find(done.begin(), done.end(), k) != done.end()) return;
-    out += " " + k + "=" + it->second;
-    done.push_back(k);
+    if (it == params.end() || std::find(done.begin(), done.end(), &it->first) != done.end()) return;
+    out += ' ';
+    out += it->first;
+    out += '=';
+    out += it->second;
+    done.push_back(&it->first);
   };
   for (const auto& k : key_order(family)) emit(k);
   for (const auto& [k, v] : params)

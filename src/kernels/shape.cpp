@@ -34,6 +34,7 @@ int64_t size_value(const std::string& where, const std::string& key, const std::
 class Params {
  public:
   Params(const KernelSpec& spec, std::vector<std::string> keys) : spec_(spec) {
+    keys.reserve(keys.size() + 3);
     keys.push_back("config");
     // impl= says which implementation runs the kernel: the production library (cuBLAS/cuDNN), PyTorch's native
     // kernels, loom's own, or (gemm dtype=fp8 only) the CUTLASS w8a8 scaled GEMM that vLLM and SGLang run. The
@@ -45,7 +46,8 @@ class Params {
     keys.push_back("l2");
     if (auto it = spec.params.find("l2"); it != spec.params.end() && it->second != "cold" && it->second != "warm")
       throw InputError(spec.where, "l2=" + it->second + " is not a cache state; use cold or warm");
-    if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second != "library" &&
+    const auto impl_it = spec.params.find("impl");  // looked up once for the checks below
+    if (auto it = impl_it; it != spec.params.end() && it->second != "library" &&
                                             it->second != "torch" && it->second != "loom" && it->second != "cutlass" &&
                                             it->second != "fused" && it->second != "paged" &&
                                             it->second != "custom" && it->second != "nccl")
@@ -53,17 +55,17 @@ class Params {
                                        " is not an implementation; use library, torch, loom, cutlass, fused, paged, nccl or custom");
     // fused: the serving engines' one-kernel rotary / silu_and_mul / fused_add_rms_norm (traces/serving);
     // paged: a paged-KV decode attention kernel.
-    if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second == "fused" &&
+    if (auto it = impl_it; it != spec.params.end() && it->second == "fused" &&
                                             spec.family != "rotary" && spec.family != "rms_norm" &&
                                             !(spec.family == "elementwise" && spec.params.count("op") &&
                                               spec.params.at("op") == "silu_mul"))
       throw InputError(spec.where, "impl=fused exists for rotary, rms_norm and elementwise op=silu_mul only");
     // nccl: NCCL's ring/tree all-reduce (the measured fits, models/collectives.json); custom: the serving engines'
     // one-shot/two-shot all-reduce over NVLink for small messages (analytical; not measured yet).
-    if (auto it = spec.params.find("impl"); it != spec.params.end() && (it->second == "custom" || it->second == "nccl") &&
+    if (auto it = impl_it; it != spec.params.end() && (it->second == "custom" || it->second == "nccl") &&
                                             spec.family != "all_reduce")
       throw InputError(spec.where, "impl=" + it->second + " exists for all_reduce only");
-    if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second == "paged" &&
+    if (auto it = impl_it; it != spec.params.end() && it->second == "paged" &&
                                             spec.family != "attention_decode")
       throw InputError(spec.where, "impl=paged exists for attention_decode only");
     for (const auto& [k, v] : spec.params) {
@@ -97,14 +99,15 @@ class Params {
 
   Dtype dtype(const std::vector<Dtype>& allowed) const {
     const std::string& v = raw("dtype");
-    std::vector<std::string> names;
-    for (Dtype d : allowed) names.push_back(std::string(dtype_name(d)));
     auto d = parse_dtype(v);
     bool ok = false;
     for (Dtype a : allowed) ok = ok || (d && *d == a);
-    if (!ok)
+    if (!ok) {
+      std::vector<std::string> names;
+      for (Dtype a : allowed) names.push_back(std::string(dtype_name(a)));
       throw InputError(spec_.where, "dtype=" + v + " is not supported by " + spec_.family + "; use one of: " +
                                         join(names));
+    }
     return *d;
   }
 
@@ -170,14 +173,13 @@ void check_heads(const KernelSpec& spec, const KernelShape& s) {
     throw InputError(spec.where, "heads=" + std::to_string(s.heads) + " is not a multiple of kv_heads=" +
                                      std::to_string(s.kv_heads) + "; GQA needs heads % kv_heads == 0");
   bool ok = false;
-  std::vector<std::string> dims;
-  for (int d : kHeadDims) {
-    ok = ok || d == s.head_dim;
-    dims.push_back(std::to_string(d));
-  }
-  if (!ok)
+  for (int d : kHeadDims) ok = ok || d == s.head_dim;
+  if (!ok) {
+    std::vector<std::string> dims;
+    for (int d : kHeadDims) dims.push_back(std::to_string(d));
     throw InputError(spec.where, "head_dim=" + std::to_string(s.head_dim) + " is not supported; use one of: " +
                                      join(dims));
+  }
 }
 
 }  // namespace

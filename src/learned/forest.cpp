@@ -192,36 +192,40 @@ float Forest::predict(const float* x) const {
 }
 
 void Forest::predict_batch(const float* x, size_t n, size_t stride, float* out) const {
-  // Trees outermost (one tree's nodes stay in L1 while a block of rows walks it); eight rows walk in lock-step for
-  // exactly the tree's depth, a leaf pointing at itself, so the eight dependent load chains overlap. Per row the
-  // leaves are still added in tree order from base_score: the same float sums as predict().
-  constexpr size_t kLanes = 8;
+  // Rows in chunks whose features stay in L1; within a chunk, trees outermost (one tree's nodes stay in L1 while
+  // the chunk walks it); eight rows walk in lock-step for exactly the tree's depth, a leaf pointing at itself, so
+  // the eight dependent load chains overlap. Per row the leaves are still added in tree order from base_score: the
+  // same float sums as predict().
+  constexpr size_t kLanes = 8, kChunk = 32;
   for (size_t r = 0; r < n; ++r) out[r] = base_score_;
   const Node* nodes = nodes_.data();
-  for (size_t t = 0; t < roots_.size(); ++t) {
-    const int32_t root = roots_[t], depth = depth_[t];
-    size_t r = 0;
-    for (; r + kLanes <= n; r += kLanes) {
-      int32_t idx[kLanes];
-      for (size_t j = 0; j < kLanes; ++j) idx[j] = root;
-      for (int32_t d = 0; d < depth; ++d)
-        for (size_t j = 0; j < kLanes; ++j) {
-          const Node& nd = nodes[idx[j]];
-          const float v = x[(r + j) * stride + (nd.meta & kFeature)];
-          const int32_t right = std::isnan(v) ? !(nd.meta & kDefaultLeft) : !(v < nd.value);
-          idx[j] = nd.left + (right & static_cast<int32_t>(nd.meta >> 31));
-        }
-      for (size_t j = 0; j < kLanes; ++j) out[r + j] += nodes[idx[j]].value;
-    }
-    for (; r < n; ++r) {
-      const Node* nd = &nodes[root];
-      const float* row = x + r * stride;
-      while (nd->meta & kSplit) {
-        const float v = row[nd->meta & kFeature];
-        const bool right = std::isnan(v) ? !(nd->meta & kDefaultLeft) : !(v < nd->value);
-        nd = &nodes[nd->left + right];
+  for (size_t c0 = 0; c0 < n; c0 += kChunk) {
+    const size_t c1 = std::min(n, c0 + kChunk);
+    for (size_t t = 0; t < roots_.size(); ++t) {
+      const int32_t root = roots_[t], depth = depth_[t];
+      size_t r = c0;
+      for (; r + kLanes <= c1; r += kLanes) {
+        int32_t idx[kLanes];
+        for (size_t j = 0; j < kLanes; ++j) idx[j] = root;
+        for (int32_t d = 0; d < depth; ++d)
+          for (size_t j = 0; j < kLanes; ++j) {
+            const Node& nd = nodes[idx[j]];
+            const float v = x[(r + j) * stride + (nd.meta & kFeature)];
+            const int32_t right = std::isnan(v) ? !(nd.meta & kDefaultLeft) : !(v < nd.value);
+            idx[j] = nd.left + (right & static_cast<int32_t>(nd.meta >> 31));
+          }
+        for (size_t j = 0; j < kLanes; ++j) out[r + j] += nodes[idx[j]].value;
       }
-      out[r] += nd->value;
+      for (; r < c1; ++r) {
+        const Node* nd = &nodes[root];
+        const float* row = x + r * stride;
+        while (nd->meta & kSplit) {
+          const float v = row[nd->meta & kFeature];
+          const bool right = std::isnan(v) ? !(nd->meta & kDefaultLeft) : !(v < nd->value);
+          nd = &nodes[nd->left + right];
+        }
+        out[r] += nd->value;
+      }
     }
   }
 }

@@ -7,8 +7,9 @@
 #include <cmath>
 #include <filesystem>
 #include <exception>
-#include <map>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "hw/catalog.h"
@@ -27,6 +28,15 @@ std::string forest_key(const Prediction& p, const KernelSpec& spec) {
   auto impl = spec.params.find("impl");
   return model_key(p.analysis.family,
                    impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family)));
+}
+
+/// Hash of what phase 1 of predict_many reads from a row: the GPU object, the family and every parameter.
+uint64_t spec_hash(const GpuSpec* gpu, const KernelSpec& spec) {
+  uint64_t h = std::hash<const void*>()(gpu);
+  auto mix = [&h](const std::string& v) { h = (h ^ std::hash<std::string_view>()(v)) * 1099511628211ull; };
+  mix(spec.family);
+  for (const auto& [k, v] : spec.params) mix(k), mix(v);
+  return h;
 }
 
 }  // namespace
@@ -54,21 +64,29 @@ Predictor::Predictor(const std::string& mode, const std::string& models_dir) {
   }
 }
 
-std::vector<float> Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
+void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec, float* out) const {
+  // The values make_sample() computes (the same feature code, analysis_feature_values), written in place.
   auto impl = spec.params.find("impl");
   const std::string impl_cls =
       impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
-  Sample s = make_sample(p.analysis, gpu, impl_cls);
+  const std::vector<std::string>& impl_names = impl_feature_names();
+  const size_t na = analysis_feature_names().size(), total = na + impl_names.size();
+  const size_t cols = model_->feature_names().size();
+  if ((remap_.empty() ? total : remap_.size()) != cols)
+    throw InputError(default_model_dir(), "the efficiency model was trained on " + std::to_string(cols) +
+                                              " features, loom now computes " + std::to_string(total) +
+                                              "; retrain with `loom train`");
+  thread_local std::vector<float> all;
+  float* x = out;
   if (!remap_.empty()) {  // a model trained on an older feature list: its features, found by name
-    std::vector<float> x(remap_.size());
-    for (size_t i = 0; i < remap_.size(); ++i) x[i] = s.x[remap_[i]];
-    s.x = std::move(x);
+    all.resize(total);
+    x = all.data();
   }
-  if (s.x.size() != model_->feature_names().size())
-    throw InputError(default_model_dir(), "the efficiency model was trained on " +
-                                              std::to_string(model_->feature_names().size()) + " features, loom now computes " +
-                                              std::to_string(s.x.size()) + "; retrain with `loom train`");
-  return std::move(s.x);
+  analysis_feature_values(p.analysis, gpu, x);
+  for (size_t i = 0; i < impl_names.size(); ++i)  // one-hot: name == "impl_" + impl_cls
+    x[na + i] = impl_names[i].compare(0, 5, "impl_") == 0 && impl_names[i].compare(5, std::string::npos, impl_cls) == 0
+                    ? 1.0f : 0.0f;
+  for (size_t i = 0; i < remap_.size(); ++i) out[i] = x[remap_[i]];
 }
 
 void Predictor::apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio) {
@@ -101,7 +119,8 @@ Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool w
   p.model = "analytical";
   p.latency_us = p.analysis.latency_us;
   if (apply_collective(p, gpu, spec) || !model_) return p;
-  const std::vector<float> x = features(p, gpu, spec);
+  std::vector<float> x(model_->feature_names().size());
+  features(p, gpu, spec, x.data());
   const std::string key = forest_key(p, spec);
   if (auto r = model_->predict_log_ratio(key, x.data())) {
     std::optional<double> q;
@@ -119,9 +138,22 @@ void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std:
   std::vector<float> x_all(n * cols);
   // Phase 1, per row (threads take contiguous chunks): analysis and features. The lowest failing row's error wins,
   // as in a serial loop.
+  // A row equal to an earlier one of the same chunk (same GPU object, family and parameters: the only inputs of
+  // phase 1) copies that row's analysis and features instead of recomputing them: exactly the same values.
   auto analyse = [&](size_t begin, size_t end, size_t& bad, std::exception_ptr& err) {
+    std::unordered_map<uint64_t, size_t> seen;
+    seen.reserve(end - begin);
     for (size_t i = begin; i < end; ++i) {
       try {
+        const uint64_t h = spec_hash(gpus[i], specs[i]);
+        if (auto [it, fresh] = seen.try_emplace(h, i); !fresh) {
+          const size_t j = it->second;
+          if (gpus[j] == gpus[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
+            out[i] = out[j];
+            if (model_) std::copy_n(x_all.begin() + j * cols, cols, x_all.begin() + i * cols);
+            continue;
+          }
+        }
         Prediction& p = out[i];
         p.analysis = analyze(*gpus[i], specs[i]);
         p.model = "analytical";
@@ -129,10 +161,7 @@ void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std:
         p.achievable_us.reset();
         p.collective.reset();
         if (apply_collective(p, *gpus[i], specs[i])) continue;
-        if (model_) {
-          const std::vector<float> row = features(p, *gpus[i], specs[i]);
-          std::copy(row.begin(), row.end(), x_all.begin() + i * cols);
-        }
+        if (model_) features(p, *gpus[i], specs[i], x_all.data() + i * cols);
       } catch (...) {
         bad = i, err = std::current_exception();
         return;
@@ -153,15 +182,31 @@ void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std:
   for (size_t t = 0; t < nt; ++t)
     if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
   if (!model_) return;
-  // Phase 2: rows grouped by family, each family's forests walk its rows in blocks.
-  std::map<std::string, std::vector<size_t>> by_family;
-  for (size_t i = 0; i < n; ++i)
-    if (!out[i].collective) by_family[forest_key(out[i], specs[i])].push_back(i);
+  // Phase 2: rows grouped by forest, each forest walks its rows in blocks. A group is one (family, impl=) pair, its
+  // forest key computed once (pairs sharing a forest walk it separately: every row's sum is the same either way).
+  struct Group {
+    const std::string* family;
+    const std::string* impl;  // the spec's impl= value, or null
+    std::string key;
+    std::vector<size_t> rows;
+  };
+  std::vector<Group> groups;
+  for (size_t i = 0; i < n; ++i) {
+    if (out[i].collective) continue;
+    const std::string& fam = out[i].analysis.family;
+    auto it = specs[i].params.find("impl");
+    const std::string* impl = it != specs[i].params.end() ? &it->second : nullptr;
+    Group* g = nullptr;
+    for (auto& c : groups)
+      if (*c.family == fam && (c.impl && impl ? *c.impl == *impl : c.impl == impl)) g = &c;
+    if (!g) g = &groups.emplace_back(Group{&fam, impl, forest_key(out[i], specs[i]), {}});
+    g->rows.push_back(i);
+  }
   std::vector<float> x, r, q;
-  for (const auto& [family, rows] : by_family) {
-    const Forest* f = model_->find(family, "");
+  for (const auto& [family, impl, key, rows] : groups) {
+    const Forest* f = model_->find(key, "");
     if (!f) continue;
-    const Forest* fq = with_achievable ? model_->find(family, ".q") : nullptr;
+    const Forest* fq = with_achievable ? model_->find(key, ".q") : nullptr;
     x.resize(rows.size() * cols);
     for (size_t k = 0; k < rows.size(); ++k)
       std::copy_n(x_all.begin() + rows[k] * cols, cols, x.begin() + k * cols);

@@ -49,8 +49,9 @@ class Predictor {
   static void apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio);
 
  private:
-  /// Feature row of an analysed kernel (the one feature code: make_sample), checked against the model's width.
-  std::vector<float> features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const;
+  /// Feature row of an analysed kernel (make_sample's values, without allocating) into out[0..model width);
+  /// throws InputError when the model's width differs from what loom computes.
+  void features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec, float* out) const;
   /// all_reduce from the measured collective fits when they cover it (returns true and sets p).
   bool apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const;
   std::shared_ptr<EfficiencyModel> model_;

@@ -95,6 +95,9 @@ TEST(LearnedForest, PredictManyEqualsPredictRowByRow) {
     gp.push_back(&gpus.at(key));
     specs.push_back(loom::parse_kernel_spec(m.spec));
   }
+  // Rows repeated later in the batch (same GPU and spec) are copied from their first occurrence: still predict()'s.
+  const size_t distinct = specs.size();
+  for (size_t i = 0; i < distinct; i += 2) gp.push_back(gp[i]), specs.push_back(specs[i]);
   std::vector<loom::Prediction> many;
   for (bool ach : {false, true}) {
     predictor.predict_many(gp, specs, ach, many);
@@ -103,6 +106,8 @@ TEST(LearnedForest, PredictManyEqualsPredictRowByRow) {
       const loom::Prediction one = predictor.predict(*gp[i], specs[i], ach);
       ASSERT_EQ(one.latency_us, many[i].latency_us) << specs[i].family;
       ASSERT_EQ(one.model, many[i].model);
+      ASSERT_EQ(one.analysis.config, many[i].analysis.config);
+      ASSERT_EQ(one.analysis.ceiling_us, many[i].analysis.ceiling_us);
       ASSERT_EQ(one.achievable_us.has_value(), many[i].achievable_us.has_value());
       if (one.achievable_us) ASSERT_EQ(*one.achievable_us, *many[i].achievable_us);
     }
