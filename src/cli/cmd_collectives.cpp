@@ -44,13 +44,15 @@ int cmd_fit_collectives(const Args& args) {
   const Catalog cat = Catalog::load();
   const auto points = load_collective_points(traces);
   if (points.empty()) throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");
-  const CollectiveModel m = fit_collectives(points, catalogue_gpus(cat));
+  CollectiveModel m = fit_collectives(points, catalogue_gpus(cat));
+  const auto custom_points = load_collective_points(traces, "custom");
+  for (const auto& f : fit_collectives(custom_points, catalogue_gpus(cat), "custom").fits) m.fits.push_back(f);
   m.save(out);
-  Table t{{"gpu", "topology", "gpus", "points", "break", "small alpha us", "small busbw GB/s", "large alpha us",
+  Table t{{"impl", "gpu", "topology", "gpus", "points", "break", "small alpha us", "small busbw GB/s", "large alpha us",
            "large busbw GB/s", "link GB/s", "fit MAPE <1MB", "fit MAPE >=1MB"}, {},
-          {false, false, true, true, true, true, true, true, true, true, true, true}};
+          {false, false, false, true, true, true, true, true, true, true, true, true, true}};
   for (const auto& f : m.fits)
-    t.add({f.gpu_key, f.topology, std::to_string(f.gpus), std::to_string(f.points), human(double(f.break_bytes), "B"),
+    t.add({f.impl, f.gpu_key, f.topology, std::to_string(f.gpus), std::to_string(f.points), human(double(f.break_bytes), "B"),
            fmt(f.small.alpha_us, 1), fmt(f.small.busbw_bytes_per_s / 1e9, 1), fmt(f.large.alpha_us, 1),
            fmt(f.large.busbw_bytes_per_s / 1e9, 1), fmt(f.link_bytes_per_s / 1e9, 1), fmt(f.mape_small, 1) + "%",
            fmt(f.mape_large, 1) + "%"});
@@ -69,31 +71,39 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
   const auto gpus = catalogue_gpus(cat);
   const auto points = load_collective_points(traces);
   if (points.empty()) throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");
-  const CollectiveModel all = fit_collectives(points, gpus);
+  const auto custom_points = load_collective_points(traces, "custom");
+  const CollectiveModel nccl = fit_collectives(points, gpus), custom = fit_collectives(custom_points, gpus, "custom");
   std::vector<Row> rows;
-  std::map<std::string, Row> per_gpu;
-  Row total;
-  for (const auto& f : all.fits) {
-    std::vector<CollectiveFit> others;
-    for (const auto& o : all.fits)
-      if (o.gpu_key != f.gpu_key) others.push_back(o);
-    if (!(f.link_bytes_per_s > 0)) continue;  // no YAML bandwidth for its link: nothing to calibrate against
-    const CollectiveFit held = calibrated_fit(others, f.architecture, f.link, f.link_bytes_per_s, f.gpus);
-    const GpuSpec& gpu = gpus.at(f.gpu_key);
-    Row r;
-    r.fit = &f;
-    for (const auto& p : points.at({f.gpu_key, f.topology})) {
-      if (p.gpus != f.gpus) continue;
-      const int big = p.bytes >= kLargeBytes;
-      const double an = analyze(gpu, parse_kernel_spec("all_reduce bytes=" + std::to_string(p.bytes) + " gpus=" +
-                                                       std::to_string(p.gpus))).latency_us;
-      for (Row* x : {&r, &per_gpu[f.gpu_key], &total}) {
-        x->logo[big].add(held.latency_us(p.bytes), p.latency_us);
-        x->own[big].add(f.latency_us(p.bytes), p.latency_us);
-        x->analytical[big].add(an, p.latency_us);
+  std::map<std::string, Row> per_gpu;  // NCCL only: the held-out figure the gate checks
+  Row total, total_custom;
+  for (const CollectiveModel* all : {&nccl, &custom}) {
+    const bool is_custom = all == &custom;
+    for (const auto& f : all->fits) {
+      std::vector<CollectiveFit> others;
+      for (const auto& o : all->fits)
+        if (o.gpu_key != f.gpu_key) others.push_back(o);
+      if (!(f.link_bytes_per_s > 0)) continue;  // no YAML bandwidth for its link: nothing to calibrate against
+      const CollectiveFit held = calibrated_fit(others, f.architecture, f.link, f.link_bytes_per_s, f.gpus);
+      const bool has_held = !others.empty() && held.small.busbw_bytes_per_s > 0 && held.large.busbw_bytes_per_s > 0;
+      const GpuSpec& gpu = gpus.at(f.gpu_key);
+      Row r;
+      r.fit = &f;
+      for (const auto& p : (is_custom ? custom_points : points).at({f.gpu_key, f.topology})) {
+        if (p.gpus != f.gpus) continue;
+        const int big = p.bytes >= kLargeBytes;
+        const double an = analyze(gpu, parse_kernel_spec("all_reduce bytes=" + std::to_string(p.bytes) + " gpus=" +
+                                                         std::to_string(p.gpus) + (is_custom ? " impl=custom" : "")))
+                              .latency_us;
+        std::vector<Row*> into = {&r, is_custom ? &total_custom : &total};
+        if (!is_custom) into.push_back(&per_gpu[f.gpu_key]);
+        for (Row* x : into) {
+          if (has_held) x->logo[big].add(held.latency_us(p.bytes), p.latency_us);
+          x->own[big].add(f.latency_us(p.bytes), p.latency_us);
+          x->analytical[big].add(an, p.latency_us);
+        }
       }
+      rows.push_back(r);
     }
-    rows.push_back(r);
   }
   bool over = false;
   for (const auto& [g, r] : per_gpu)
@@ -113,7 +123,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     j["large_bytes"] = kLargeBytes;
     for (const auto& r : rows) {
       auto e = errs(r);
-      e["gpu"] = r.fit->gpu_key, e["topology"] = r.fit->topology, e["gpus"] = r.fit->gpus, e["link"] = r.fit->link;
+      e["impl"] = r.fit->impl, e["gpu"] = r.fit->gpu_key, e["topology"] = r.fit->topology, e["gpus"] = r.fit->gpus, e["link"] = r.fit->link;
       j["fits"].push_back(e);
     }
     for (const auto& [g, r] : per_gpu) {
@@ -122,22 +132,25 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       j["gpus"].push_back(e);
     }
     j["all"] = errs(total);
+    if (total_custom.own[0].n + total_custom.own[1].n) j["all_custom"] = errs(total_custom);
     emit(j.dump(1) + "\n");
   } else {
-    Table t{{"gpu", "topology", "gpus", "link", "n >=1MB", "held-out >=1MB", "own fit >=1MB", "analytical >=1MB",
+    Table t{{"impl", "gpu", "topology", "gpus", "link", "n >=1MB", "held-out >=1MB", "own fit >=1MB", "analytical >=1MB",
              "n <1MB", "held-out <1MB", "own fit <1MB", "analytical <1MB"}, {},
-            {false, false, true, false, true, true, true, true, true, true, true, true}};
-    auto add = [&](const std::string& g, const std::string& topo, const std::string& n, const std::string& link,
+            {false, false, false, true, false, true, true, true, true, true, true, true, true}};
+    auto add = [&](const std::string& impl, const std::string& g, const std::string& topo, const std::string& n, const std::string& link,
                    const Row& r) {
-      t.add({g, topo, n, link, std::to_string(r.logo[1].n), r.logo[1].text(), r.own[1].text(), r.analytical[1].text(),
+      t.add({impl, g, topo, n, link, std::to_string(r.logo[1].n), r.logo[1].text(), r.own[1].text(), r.analytical[1].text(),
              std::to_string(r.logo[0].n), r.logo[0].text(), r.own[0].text(), r.analytical[0].text()});
     };
-    for (const auto& r : rows) add(r.fit->gpu_key, r.fit->topology, std::to_string(r.fit->gpus), r.fit->link, r);
-    for (const auto& [g, r] : per_gpu) add(g, "all", "all", "", r);
-    add("all", "all", "all", "", total);
+    for (const auto& r : rows) add(r.fit->impl, r.fit->gpu_key, r.fit->topology, std::to_string(r.fit->gpus), r.fit->link, r);
+    for (const auto& [g, r] : per_gpu) add("nccl", g, "all", "all", "", r);
+    add("nccl", "all", "all", "all", "", total);
+    if (total_custom.own[0].n + total_custom.own[1].n) add("custom", "all", "all", "all", "", total_custom);
     emit(format == "csv" ? t.csv() : t.text() +
          "held-out: the GPU's all_reduce from its YAML link bandwidth x the other GPUs' fitted efficiency (leave one "
-         "GPU out); own fit: models/collectives.json's fit (what `loom predict` uses); MAPE of the NCCL median.\n");
+         "GPU out; '-' where no other GPU has a fit of that impl); own fit: models/collectives.json's fit (what `loom predict` "
+         "uses); analytical: the ring model (impl=custom: the same); MAPE of the measured median.\n");
   }
   return over ? 1 : 0;
 }

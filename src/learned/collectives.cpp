@@ -109,7 +109,7 @@ CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpu
 }
 
 CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
-                                const std::map<std::string, GpuSpec>& gpus) {
+                                const std::map<std::string, GpuSpec>& gpus, const std::string& impl) {
   CollectiveModel m;
   for (const auto& [key, pts] : points) {
     std::vector<int> counts;
@@ -118,7 +118,7 @@ CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::strin
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
     for (int g : counts) {
       CollectiveFit f = fit_collective(pts, g);
-      f.gpu_key = key.first, f.topology = key.second;
+      f.gpu_key = key.first, f.topology = key.second, f.impl = impl;
       f.link = link_of(f.topology, g);
       auto it = gpus.find(f.gpu_key);
       if (it == gpus.end()) throw InputError(f.gpu_key, "not in the GPU catalogue; add gpus/" + f.gpu_key + ".yaml");
@@ -131,13 +131,15 @@ CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::strin
 }
 
 std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load_collective_points(
-    const std::string& traces_dir) {
+    const std::string& traces_dir, const std::string& impl) {
   std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> out;
   for (const Corpus& c : read_corpus_dir(traces_dir)) {
     auto t = c.meta.find("topology");
     const std::string topo = t == c.meta.end() ? "nvswitch" : t->second;
     for (const CorpusRow& r : c.rows) {
       if (r.family != "all_reduce" || c.gpu_key.empty() || !(r.median_us > 0)) continue;
+      const bool custom = r.impl == "custom" || r.spec.find(" impl=custom") != std::string::npos;
+      if (custom != (impl == "custom")) continue;
       const int64_t b = spec_int(r.spec, "bytes"), g = spec_int(r.spec, "gpus");
       if (b > 0 && g > 1) out[{c.gpu_key, topo}].push_back({b, int(g), r.median_us});
     }
@@ -146,11 +148,13 @@ std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load
 }
 
 std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, const GpuSpec& gpu, int gpus,
-                                                      int64_t bytes) {
-  if (m.fits.empty() || gpus <= 1) return std::nullopt;
+                                                      int64_t bytes, const std::string& impl) {
+  const bool any = std::any_of(m.fits.begin(), m.fits.end(), [&](const CollectiveFit& f) { return f.impl == impl; });
+  if (!any || gpus <= 1) return std::nullopt;
   const auto topo_rank = [](const std::string& t) { return t == "nvswitch" ? 0 : t == "pcie" ? 1 : 2; };
   const CollectiveFit* own = nullptr;
   for (const auto& f : m.fits) {
+    if (f.impl != impl) continue;
     // A fit over a link the YAML lacks (an NVLink bridge on a PCIe board) describes another machine than this one.
     if (f.gpu_key != gpu.name || !(f.link_bytes_per_s > 0)) continue;
     // Closest GPU count first, then the full-node topology.
@@ -164,17 +168,21 @@ std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, 
     f.gpus = gpus;
     e.latency_us = f.latency_us(bytes);
     e.band_pct = bytes >= (1 << 20) ? own->mape_large : own->mape_small;
-    e.basis = "fit " + own->gpu_key + " " + own->topology + " gpus=" + std::to_string(own->gpus);
+    e.basis = "fit " + (impl == "nccl" ? "" : impl + " ") + own->gpu_key + " " + own->topology + " gpus=" + std::to_string(own->gpus);
     if (own->gpus != gpus)
       e.extrapolation = "extrapolated: no measured all_reduce at gpus=" + std::to_string(gpus) + " on " + gpu.name +
                         " (fit at gpus=" + std::to_string(own->gpus) + " used)";
     return e;
   }
   const std::string link = gpu.nvlink_bytes_per_s > 0 ? "nvlink" : "pcie";
-  CollectiveFit f = calibrated_fit(m.fits, gpu.architecture, link, link_bw(gpu, "nvswitch", link, gpus), gpus);
+  std::vector<CollectiveFit> same_impl;
+  for (const auto& x : m.fits)
+    if (x.impl == impl) same_impl.push_back(x);
+  CollectiveFit f = calibrated_fit(same_impl, gpu.architecture, link, link_bw(gpu, "nvswitch", link, gpus), gpus);
+  if (!(f.small.busbw_bytes_per_s > 0) || !(f.large.busbw_bytes_per_s > 0)) return std::nullopt;
   e.latency_us = f.latency_us(bytes);
-  e.basis = "yaml " + link + " x fitted efficiency";
-  e.extrapolation = "extrapolated: no measured all_reduce on " + gpu.name + " (its " + link +
+  e.basis = "yaml " + link + " x fitted efficiency" + (impl == "nccl" ? "" : " of " + impl);
+  e.extrapolation = "extrapolated: no measured " + (impl == "nccl" ? std::string() : impl + " ") + "all_reduce on " + gpu.name + " (its " + link +
                     " bandwidth x the efficiency of the measured GPUs)";
   return e;
 }
@@ -215,7 +223,7 @@ void CollectiveModel::save(const std::string& path) const {
   j["fits"] = nlohmann::ordered_json::array();
   auto r = [](double v, double q) { return std::round(v * q) / q; };
   for (const auto& f : fits)
-    j["fits"].push_back({{"gpu", f.gpu_key}, {"architecture", f.architecture}, {"topology", f.topology},
+    j["fits"].push_back({{"impl", f.impl}, {"gpu", f.gpu_key}, {"architecture", f.architecture}, {"topology", f.topology},
                          {"gpus", f.gpus}, {"link", f.link},
                          {"link_GBps", r(f.link_bytes_per_s / 1e9, 1e3)}, {"break_bytes", f.break_bytes},
                          {"small", {{"alpha_us", r(f.small.alpha_us, 1e3)}, {"busbw_GBps", r(f.small.busbw_bytes_per_s / 1e9, 1e3)}}},
@@ -235,6 +243,8 @@ CollectiveModel CollectiveModel::load(const std::string& path) {
     const auto j = nlohmann::json::parse(in);
     for (const auto& x : j.at("fits")) {
       CollectiveFit f;
+      f.impl = x.value("impl", std::string("nccl"));
+      if (f.impl != "nccl" && f.impl != "custom") throw InputError(path, "impl '" + f.impl + "' is not nccl or custom; refit");
       f.gpu_key = x.at("gpu"), f.architecture = x.at("architecture"), f.topology = x.at("topology"), f.gpus = x.at("gpus"), f.link = x.at("link");
       f.link_bytes_per_s = double(x.at("link_GBps")) * 1e9, f.break_bytes = x.at("break_bytes");
       f.small = {x.at("small").at("alpha_us"), double(x.at("small").at("busbw_GBps")) * 1e9};

@@ -27,6 +27,7 @@ struct AlphaBeta {
 };
 
 struct CollectiveFit {
+  std::string impl = "nccl";      ///< "nccl", or "custom": the engines' one-shot/two-shot kernel (faster per size)
   std::string gpu_key, topology;  ///< topology: "nvswitch", "pairwise-nvlink", "pcie"
   std::string link;               ///< the YAML link the topology rides on: "nvlink", "pcie" ("nvlink-bridge": not in YAML)
   std::string architecture;       ///< the GPU's (its YAML's), for calibrating GPUs without a fit
@@ -46,9 +47,10 @@ struct CollectiveModel {
   void save(const std::string& path) const;
 };
 
-/// Measured points per (gpu_key, topology), read from every all_reduce corpus below `traces_dir`.
+/// Measured points per (gpu_key, topology), read from every all_reduce corpus below `traces_dir`: rows of `impl`
+/// ("nccl": NCCL's all_reduce, the public profiles' and loom's; "custom": impl=custom rows).
 std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load_collective_points(
-    const std::string& traces_dir);
+    const std::string& traces_dir, const std::string& impl = "nccl");
 
 /// Fits one (GPU, topology, gpus) set: points are binned (4 per octave, medians) and each regime is a relative
 /// least-squares alpha-beta fit; the break is the bin edge that minimises the mean relative error.
@@ -56,7 +58,7 @@ CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpu
 
 /// Fits every (GPU, topology, GPU count) in `points`; `link` of each fit comes from the GPU's YAML.
 CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
-                                const std::map<std::string, GpuSpec>& gpus);
+                                const std::map<std::string, GpuSpec>& gpus, const std::string& impl = "nccl");
 
 struct CollectiveEstimate {
   double latency_us = 0;
@@ -67,9 +69,9 @@ struct CollectiveEstimate {
 
 /// The all_reduce latency of `bytes` over `gpus` GPUs of `gpu`: its own fit at that GPU count; its own fit at the
 /// nearest GPU count (flagged); else the YAML link bandwidth times the median efficiency of the fits on the same
-/// kind of link (flagged). nullopt when the model has no fit at all.
+/// kind of link (flagged). Only fits of `impl` count. nullopt when the model has no fit of that impl at all.
 std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, const GpuSpec& gpu, int gpus,
-                                                      int64_t bytes);
+                                                      int64_t bytes, const std::string& impl = "nccl");
 
 /// The model of a GPU of `architecture` without a fit, on `link` ("nvlink" / "pcie") of `link_bytes_per_s`: the
 /// medians of each regime's alpha, efficiency (busbw / link bandwidth) and break over the fits on the same kind of

@@ -104,9 +104,10 @@ void Predictor::apply_learned(Prediction& p, double log_ratio, const std::option
 
 bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
   if (!collectives_ || p.analysis.family != "all_reduce") return false;
-  if (auto it = spec.params.find("impl"); it != spec.params.end() && it->second == "custom") return false;
+  const auto it = spec.params.find("impl");
+  const bool custom = it != spec.params.end() && it->second == "custom";
   const KernelShape s = parse_shape(spec, gpu);
-  p.collective = estimate_all_reduce(*collectives_, gpu, int(s.gpus), s.bytes);
+  p.collective = estimate_all_reduce(*collectives_, gpu, int(s.gpus), s.bytes, custom ? "custom" : "nccl");
   if (!p.collective) return false;
   p.model = "collective-fit";
   p.latency_us = p.collective->latency_us;

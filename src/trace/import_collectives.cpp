@@ -107,11 +107,96 @@ bool collective_header(const std::vector<std::string>& h) {
          (h[1] == "time_stats.all_reduce.min" || h[1] == "time_stats.send_recv.min");
 }
 
+// loom's own collective sweep (scripts/torch/collectives.py: one row per op, impl, dtype, size and rank; three run
+// medians in us, each the median of 11 back-to-back launches' kernel times from the torch profiler). Rank 0's rows
+// are imported: NCCL all_reduce as `all_reduce bytes=B gpus=N` (impl nccl; the first dtype of a size is kept, fp16
+// and bf16 measure alike), the symmetric-memory one-shot / two-shot all-reduce as impl custom, keeping the faster of
+// the two per size (the engines pick by size). all_gather / reduce_scatter have no loom family yet: counted as skipped.
+void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string>& hdr, const PublicImportContext& ctx,
+                          PublicImport& out) {
+  using namespace public_io;
+  const std::string w0 = r.where();
+  if (ctx.gpu_override.empty())
+    throw InputError(w0, "a collectives.py file does not name its GPU; pass --gpu KEY (e.g. --gpu h200)");
+  const size_t c_op = column(hdr, "op", w0), c_impl = column(hdr, "impl", w0), c_b = column(hdr, "bytes", w0),
+               c_g = column(hdr, "gpus", w0), c_rank = column(hdr, "rank", w0), c_k = column(hdr, "kernel", w0);
+  const size_t c_run[3] = {column(hdr, "run1_us", w0), column(hdr, "run2_us", w0), column(hdr, "run3_us", w0)};
+  const std::map<std::string, std::string> meta = {
+      {"timing", "kernel time from the torch profiler (CUPTI activity records): per run the median of 11 back-to-back "
+                 "launches behind a GPU spin; median of 3 runs; p10/p90 hold min/max"},
+      {"kernel", "NCCL all_reduce (impl nccl) and torch.ops.symm_mem one_shot/two_shot all_reduce (impl custom: the "
+                 "faster of the two per size)"},
+      {"topology", "nvswitch"},
+      {"repository", "this project: scripts/torch/collectives.py (scripts/collectives-collect.sh)"}};
+  std::map<int64_t, CorpusRow> custom;  // bytes -> the faster custom row
+  int64_t gpus = 0;
+  std::string line;
+  while (r.next(line)) {
+    if (line.empty()) continue;
+    const std::string where = r.where();
+    auto f = row_fields(line, hdr.size(), where);
+    ++out.rows_in;
+    const std::string& op = f[c_op];
+    const std::string& impl = f[c_impl];
+    const int64_t bytes = positive_int(f[c_b], "bytes", where), g = positive_int(f[c_g], "gpus", where);
+    if (g < 2 || g > 64) throw InputError(where, "gpus=" + f[c_g] + " is not 2..64; fix the row");
+    if (f[c_rank] != "0" && positive_int(f[c_rank], "rank", where) >= g)
+      throw InputError(where, "rank " + f[c_rank] + " is not below gpus=" + f[c_g] + "; fix the row");
+    double runs[3];
+    for (int i = 0; i < 3; ++i) runs[i] = positive_number(f[c_run[i]], "run" + std::to_string(i + 1) + "_us", where);
+    std::sort(runs, runs + 3);
+    if (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter")
+      throw InputError(where, "op '" + op.substr(0, 40) + "' is not all_reduce, all_gather or reduce_scatter");
+    if (impl != "nccl" && impl != "one_shot" && impl != "two_shot")
+      throw InputError(where, "impl '" + impl.substr(0, 40) + "' is not nccl, one_shot or two_shot");
+    gpus = std::max(gpus, g);
+    if (f[c_rank] != "0") {
+      ++out.skipped["rank > 0 (rank 0's times are imported)"];
+      continue;
+    }
+    if (op != "all_reduce") {
+      ++out.skipped[op + ": no loom family yet"];
+      continue;
+    }
+    CorpusRow row;
+    row.case_id = r.line_no();
+    row.family = "all_reduce";
+    row.impl = impl == "nccl" ? "nccl" : "custom";
+    row.spec = "all_reduce bytes=" + std::to_string(bytes) + " gpus=" + std::to_string(g) +
+               (impl == "nccl" ? "" : " impl=custom");
+    row.kernels = f[c_k].substr(0, 200);
+    for (char& ch : row.kernels)
+      if (ch == ',' || ch == ';' || ch == '"') ch = ' ';
+    row.reps = 3;
+    row.median_us = row.event_median_us = runs[1];
+    row.p10_us = runs[0], row.p90_us = runs[2];
+    row.spread_pct = (runs[2] - runs[0]) / runs[1] * 100.0;
+    if (impl == "nccl") {
+      out.add(out.corpus_for(ctx.gpu_override, ctx.gpu_override, ctx, meta), std::move(row));
+    } else {
+      auto it = custom.find(bytes);
+      if (it == custom.end() || row.median_us < it->second.median_us) custom[bytes] = std::move(row);
+      else ++out.skipped["custom all_reduce: the slower of one-shot/two-shot at that size"];
+    }
+  }
+  for (auto& [_, row] : custom) out.add(out.corpus_for(ctx.gpu_override, ctx.gpu_override, ctx, meta), std::move(row));
+  out.stem = "collectives-" + std::to_string(gpus) + "gpu";
+}
+
+bool loom_collective_header(const std::vector<std::string>& h) {
+  return h.size() >= 10 && h[0] == "op" && h[1] == "impl" && h[2] == "dtype" && h[3] == "bytes";
+}
+
 }  // namespace
 
 PublicFormat vidur_collective_format() {
   return {"vidur", "vidur-collective", ",time_stats.all_reduce.min,... (or send_recv)", collective_header,
           read_collective};
+}
+
+PublicFormat loom_collective_format() {
+  return {"loom", "loom-collective", "op,impl,dtype,bytes,gpus,rank,run1_us,... (scripts/torch/collectives.py)",
+          loom_collective_header, read_loom_collective};
 }
 
 PublicFormat pipeweave_collective_format() {

@@ -16,6 +16,7 @@ PublicFormat pipeweave_moe_format();  // import_pipeweave_moe.cpp
 PublicFormat pipeweave_fp8_format();  // import_pipeweave_fp8.cpp
 PublicFormat vidur_collective_format();      // import_collectives.cpp
 PublicFormat pipeweave_collective_format();  // import_collectives.cpp
+PublicFormat loom_collective_format();       // import_collectives.cpp
 
 const std::vector<PublicFormat>& public_formats() {
   // One line per format. The coordinator adds the PipeWeave fp8 GEMM and collective readers here.
@@ -26,6 +27,7 @@ const std::vector<PublicFormat>& public_formats() {
       pipeweave_fp8_format(),
       vidur_collective_format(),
       pipeweave_collective_format(),
+      loom_collective_format(),
   };
   return table;
 }

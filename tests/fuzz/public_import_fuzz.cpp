@@ -1,5 +1,5 @@
 // Fuzz target: arbitrary bytes through every public-format reader of `loom trace import --from` (NeuSight, Vidur,
-// PipeWeave), with file names that select a GPU. The only exception allowed out is loom::InputError.
+// PipeWeave, loom's collectives.py), with file names that select a GPU. The only exception allowed out is loom::InputError.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -21,10 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const char* const kFiles[][2] = {{"neusight", "test-bmm.csv"},
                                           {"vidur", "compute/a100/meta-llama/Llama-2-7b-hf/mlp.csv"},
                                           {"pipeweave", "moe_dse_H800_99.csv"},
-                                          {"pipeweave", "unknown.csv"}};
+                                          {"pipeweave", "unknown.csv"},
+                                          {"loom", "collectives/rank0.csv"}};
   for (const auto& f : kFiles) {
     try {
-      loom::PublicImport imp = loom::import_public_text(f[0], text, f[1], ctx);
+      loom::PublicImportContext c = ctx;
+      if (std::string_view(f[0]) == "loom") c.gpu_override = "h200";  // collectives.py files need --gpu
+      loom::PublicImport imp = loom::import_public_text(f[0], text, f[1], c);
       for (const auto& [key, corpus] : imp.by_gpu) (void)loom::format_corpus(corpus);
     } catch (const loom::InputError&) {
     }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "core/error.h"
 #include "hw/catalog.h"
@@ -78,6 +79,54 @@ TEST(Collectives, EstimateFlagsWhatItExtrapolates) {
   EXPECT_NEAR(h800->latency_us, 40 + 2.0 * 7 / 8 * bytes / 160e9 * 1e6, 1e-3);
   EXPECT_NE(h800->extrapolation.find("no measured all_reduce on h800"), std::string::npos);
   EXPECT_FALSE(estimate_all_reduce(m, cat.get("h800"), 1, bytes));  // one GPU: nothing to reduce
+}
+
+TEST(Collectives, LoomSweepImportsNcclAndFasterCustomPerSize) {
+  // A slice of the committed H200 2-GPU sweep (scripts/torch/collectives.py).
+  PublicImportContext ctx;
+  ctx.gpu_override = "h200";
+  ctx.sms_for = [](const std::string&) { return int64_t(132); };
+  const std::string file = std::string(LOOM_TEST_DATA) + "/public/collective/loom-h200-2gpu.csv";
+  PublicImport imp = import_public_file("loom", file, ctx);
+  const Corpus& c = imp.by_gpu.at("h200");
+  std::map<std::string, const CorpusRow*> by_spec;
+  for (const auto& r : c.rows) by_spec[r.spec] = &r;
+  ASSERT_EQ(c.rows.size(), 5u);  // 2 NCCL sizes + 3 custom sizes; all_gather has no family
+  EXPECT_DOUBLE_EQ(by_spec.at("all_reduce bytes=2097152 gpus=2")->median_us, 25.472);  // median of the 3 runs
+  // Custom: the faster of one-shot (19.07 us) and two-shot (12.93 us) at 2 MiB.
+  const CorpusRow* two = by_spec.at("all_reduce bytes=2097152 gpus=2 impl=custom");
+  EXPECT_DOUBLE_EQ(two->median_us, 12.928);
+  EXPECT_NE(two->kernels.find("two_shot"), std::string::npos);
+  EXPECT_EQ(two->impl, "custom");
+  EXPECT_EQ(imp.skipped.at("all_gather: no loom family yet"), 1);
+  EXPECT_EQ(imp.stem, "collectives-2gpu");
+  EXPECT_THROW(import_public_file("loom", file, PublicImportContext{}), InputError);  // no --gpu
+}
+
+TEST(Collectives, CustomFitsServeOnlyImplCustom) {
+  const Catalog cat = Catalog::load();
+  CollectiveFit n, c;
+  n.gpu_key = c.gpu_key = "h200", n.architecture = c.architecture = "hopper", n.topology = c.topology = "nvswitch";
+  n.link = c.link = "nvlink", n.link_bytes_per_s = c.link_bytes_per_s = 450e9, n.gpus = c.gpus = 2;
+  n.small = n.large = {5, 300e9};
+  c.impl = "custom", c.small = c.large = {7, 330e9};
+  CollectiveModel only_nccl{{n}}, both{{n, c}};
+  const int64_t b = 1 << 20;
+  EXPECT_FALSE(estimate_all_reduce(only_nccl, cat.get("h200"), 2, b, "custom"));  // -> the analytical model
+  EXPECT_NEAR(estimate_all_reduce(both, cat.get("h200"), 2, b)->latency_us, 5 + b / 300e9 * 1e6, 1e-9);
+  auto cu = estimate_all_reduce(both, cat.get("h200"), 2, b, "custom");
+  ASSERT_TRUE(cu);
+  EXPECT_NEAR(cu->latency_us, 7 + b / 330e9 * 1e6, 1e-9);
+  EXPECT_TRUE(cu->extrapolation.empty());
+  auto h100 = estimate_all_reduce(both, cat.get("h100-sxm"), 2, b, "custom");  // calibrated from H200's custom fit
+  ASSERT_TRUE(h100);
+  EXPECT_NE(h100->extrapolation.find("no measured custom all_reduce on h100-sxm"), std::string::npos);
+  // Round trip through the JSON file keeps the impl.
+  const std::string path = ::testing::TempDir() + "collectives_impl.json";
+  both.save(path);
+  const CollectiveModel back = CollectiveModel::load(path);
+  ASSERT_EQ(back.fits.size(), 2u);
+  EXPECT_EQ(back.fits[1].impl, "custom");
 }
 
 }  // namespace
