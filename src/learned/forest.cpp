@@ -146,6 +146,11 @@ Forest Forest::from_binary(const std::string& bytes) {
   get(bytes, pos, &nt);
   get(bytes, pos, &nn);
   if (nf == 0 || nf > (1u << 20) || nt > (1u << 24) || nn > (1u << 28)) throw std::runtime_error("binary forest header out of range");
+  // The counts must account for the rest of the file exactly, before anything is allocated from them (a header
+  // claiming 2^28 nodes in a short file must not allocate 3 GB).
+  const uint64_t body = uint64_t(nt) * (sizeof(int32_t) + sizeof(int32_t)) + uint64_t(nn) * sizeof(Node);
+  if (bytes.size() < pos || bytes.size() - pos != body)
+    throw std::runtime_error("binary forest is truncated or has trailing bytes (header counts disagree with its size)");
   f.num_features_ = nf;
   f.roots_.resize(nt);
   f.depth_.resize(nt);
