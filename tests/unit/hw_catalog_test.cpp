@@ -58,6 +58,8 @@ TEST(Catalog, EveryGpuIsSane) {
     EXPECT_EQ(g.tensor_flops_per_clk(Dtype::int8) > 0, g.architecture != "volta" && !pascal);
     EXPECT_EQ(g.tensor_flops_per_clk(Dtype::bf16) > 0,
               g.architecture != "volta" && g.architecture != "turing" && !pascal);
+    // Every entry has its own `price:` line (a sourced USD/h or `none`), never its `extends:` parent's.
+    EXPECT_NE(g.key_sources.at("price").find("gpus/" + n + ".yaml:"), std::string::npos);
     // Every field has a recorded origin with a FILE:LINE, and every catalogue value carries a source comment
     // (its own, or its group's).
     for (const auto& [key, src] : g.key_sources) {
@@ -121,7 +123,13 @@ TEST(Catalog, ExtendsOverridesOnlyWhatDiffers) {
   EXPECT_FALSE(h800.price_per_hour_usd.has_value());  // `price: none` clears the inherited example price
   EXPECT_TRUE(h100.price_per_hour_usd.has_value());
   EXPECT_NE(*h200.price_per_hour_usd, *h100.price_per_hour_usd);  // its own sourced price
-  EXPECT_FALSE(catalog().get("a100-pcie-80gb").price_per_hour_usd.has_value());
+  // A PCIe part never inherits its SXM parent's price: it carries its own sourced one, or `price: none`.
+  const GpuSpec a100_pcie = catalog().get("a100-pcie-80gb"), a100_sxm = catalog().get("a100-sxm4-80gb");
+  ASSERT_TRUE(a100_pcie.price_per_hour_usd.has_value());
+  EXPECT_NE(*a100_pcie.price_per_hour_usd, *a100_sxm.price_per_hour_usd);
+  EXPECT_NE(a100_pcie.key_sources.at("price").find("gpus/a100-pcie-80gb.yaml:"), std::string::npos);
+  EXPECT_TRUE(catalog().get("v100").price_per_hour_usd.has_value());
+  EXPECT_FALSE(catalog().get("v100-pcie-32gb").price_per_hour_usd.has_value());
   EXPECT_NE(h200.key_sources.at("sms").find("gpus/h100-sxm.yaml:"), std::string::npos);
   EXPECT_NE(h200.key_sources.at("dram.bandwidth").find("gpus/h200.yaml:"), std::string::npos);
   EXPECT_DOUBLE_EQ(h800.nvlink_bytes_per_s, 200e9);
