@@ -23,6 +23,7 @@ _loom() {
     --mode) COMPREPLY=($(compgen -W "eager graph megakernel" -- "$cur")); return ;;
     --profile) COMPREPLY=($(compgen -W "vllm sglang hf-eager hf-sdpa" -- "$cur")); return ;;
     --kernel-model) COMPREPLY=($(compgen -W "learned analytical" -- "$cur")); return ;;
+    --clock) COMPREPLY=($(compgen -W "boost sustained auto" -- "$cur")); return ;;
     --router) COMPREPLY=($(compgen -W "round_robin least_outstanding" -- "$cur")); return ;;
     --arrivals) COMPREPLY=($(compgen -W "poisson gamma:cv=" -- "$cur")); return ;;
     --from) COMPREPLY=($(compgen -W "neusight vidur pipeweave" -- "$cur")); return ;;
@@ -30,14 +31,14 @@ _loom() {
   local flags
   case "$cmd" in
     gpus) flags="show --format --set" ;;
-    predict) flags="--gpu --set --kernel --batch --format --model --threads --interval" ;;
+    predict) flags="--gpu --set --kernel --batch --format --model --threads --clock --interval" ;;
     diagnose) flags="--gpu --set --kernel --format --measured-us --model" ;;
     trace) flags="import summary paths fit-collectives --lct --cases --out -o --chrome --format --from --gpu --split --dataset --lenient" ;;
     train) flags="--traces --out --seed --rounds --global --force" ;;
     validate) flags="--traces --model-dir --max-mape --format --out --check --leave-one-gpu-out --e2e --collectives" ;;
-    e2e) flags="--gpu --set --model --phase --batch --seq --context --cache-len --tp --profile --mode --trace-out --kernel-model --format --interval" ;;
-    whatif) flags="--model --batch --input-len --output-len --gpus --tp --pp --set --profile --format --kernel-model --interval --rate --requests --num-requests --arrivals --prompt-len --seed --slo" ;;
-    simulate) flags="--gpu --set --model --tp --pp --replicas --router --profile --format --trace-out --kernel-model --series-points --requests --rate --num-requests --arrivals --prompt-len --output-len --seed --slo --per-request --quiet" ;;
+    e2e) flags="--gpu --set --model --phase --batch --seq --context --cache-len --tp --profile --mode --trace-out --kernel-model --clock --format --interval" ;;
+    whatif) flags="--model --batch --input-len --output-len --gpus --tp --pp --set --profile --format --kernel-model --clock --interval --rate --requests --num-requests --arrivals --prompt-len --seed --slo" ;;
+    simulate) flags="--gpu --set --model --tp --pp --replicas --router --profile --format --trace-out --kernel-model --clock --series-points --requests --rate --num-requests --arrivals --prompt-len --output-len --seed --slo --per-request --quiet" ;;
     report) flags="-o --out --json-in --json-out --gpu --set --kernel --measured-us --validation --e2e --whatif --simulate --sample" ;;
     tune) flags="--gpu --family --kernel --traces --out --tables --format --plan --fit --validate --export --sample-fraction --extrapolate --reps --anchors-per-bucket --heldout-traces --no-timing --model --tp --dtype --export-moe-configs --lambda" ;;
   esac

@@ -194,7 +194,7 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
 
 int cmd_e2e(const std::vector<std::string>& argv) {
   Args args(argv, {"--gpu", "--set", "--model", "--phase", "--batch", "--seq", "--context", "--tp", "--profile",
-                   "--mode", "--format", "--trace-out", "--top", "--replay", "--from", "--kernel-model",
+                   "--mode", "--format", "--trace-out", "--top", "--replay", "--from", "--kernel-model", "--clock",
                    "--cache-len"},
             {"--interval"});
   args.no_positionals("e2e");
@@ -231,7 +231,17 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   }
   std::optional<ExecMode> mode;
   if (args.has("--mode")) mode = parse_mode(args.get("--mode"));
-  const StepPrediction step = predict_step(gpus[0], model, profile, work, mode, kernel_predictor(args));
+  // --clock auto: the step as a whole decides (a step of many short kernels throttles as one long kernel does):
+  // at boost first; the share of its GPU time past the GPU's measured throttle onset then runs throttled.
+  const ClockMode clock = parse_clock_mode(args.get("--clock", "boost"));
+  StepPrediction step = predict_step(gpus[0], model, profile, work, mode,
+                                     kernel_predictor(args, clock == ClockMode::automatic ? ClockMode::boost : clock));
+  double clock_weight = clock == ClockMode::sustained ? 1.0 : 0.0;
+  if (clock == ClockMode::automatic) {
+    clock_weight = sustained_load_weight(gpus[0], step.timing.gpu_time_us, clock);
+    if (clock_weight > 0)
+      step = predict_step(gpus[0], model, profile, work, mode, kernel_predictor(args, ClockMode::sustained, clock_weight));
+  }
   // --interval: the step again at every kernel's lower and upper bound (see cli/interval.h).
   std::optional<BandPredictors> band;
   double lo_us = 0, hi_us = 0;
@@ -248,6 +258,9 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   if (format == "json") {
     nlohmann::json j = step_json(step, model);
     j["schema"] = "loom.e2e/1";
+    if (clock != ClockMode::boost)
+      j["clock"] = {{"mode", clock_mode_name(clock)}, {"sustained_weight", clock_weight},
+                    {"measured", gpus[0].tensor_load_slowdown > 1}};
     if (band) {
       bool extrapolated = false;
       for (const auto& n : *band->notes) extrapolated |= n.rfind("extrapolated", 0) == 0;
@@ -265,6 +278,14 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     emit(t.csv());
   } else {
     std::string text = step_text(step, model, static_cast<size_t>(integer(args, "--top", 12)));
+    if (clock != ClockMode::boost)
+      text += !(gpus[0].tensor_load_slowdown > 1)
+                  ? "clock: " + std::string(clock_mode_name(clock)) + " has no effect: " + gpus[0].name +
+                        " has no sustained-load measurement (sustained_load in its YAML)\n"
+                  : "clock: " + std::string(clock_mode_name(clock)) + ", " + fmt(clock_weight * 100, 3) +
+                        "% of the step's compute-bound time runs at the throttled clock (" +
+                        fmt(gpus[0].tensor_load_clock_mhz, 4) + " MHz under tensor load, x" +
+                        fmt(gpus[0].tensor_load_slowdown, 3) + " on compute-bound kernels)\n";
     if (band) {
       text += "\n" + std::string(phase == "prefill" ? "TTFT" : "TPOT") + " " + fmt(step.timing.wall_time_us / 1e3, 4) +
               " ms, interval " + fmt(lo_us / 1e3, 4) + "-" + fmt(hi_us / 1e3, 4) +

@@ -202,12 +202,13 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
 }  // namespace
 
 int cmd_predict(const Argv& argv) {
-  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model", "--threads"}, {"--interval"});
+  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model", "--threads", "--clock"}, {"--interval"});
   args.no_positionals("predict");
   Catalog catalog = Catalog::load();
   if (args.has("--batch") == args.has("--kernel"))
     throw InputError("predict", "give exactly one of --kernel SPEC or --batch FILE.csv");
   Predictor predictor(args.get("--model", "learned"));
+  predictor.set_clock(parse_clock_mode(args.get("--clock", "boost")));
   return args.has("--batch") ? predict_batch(catalog, args, predictor) : predict_one(catalog, args, predictor);
 }
 

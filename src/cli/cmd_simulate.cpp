@@ -49,7 +49,7 @@ std::string summary_table(const serving::SimResult& r, const serving::Summary& s
 
 int cmd_simulate(const std::vector<std::string>& argv) {
   std::vector<std::string> flags = {"--gpu", "--set", "--model", "--tp", "--pp", "--replicas", "--router",
-                                    "--profile", "--format", "--trace-out", "--kernel-model", "--series-points"};
+                                    "--profile", "--format", "--trace-out", "--kernel-model", "--series-points", "--clock"};
   flags.insert(flags.end(), kRequestFlags.begin(), kRequestFlags.end());
   Args args(argv, flags, {"--per-request", "--quiet"});
   args.no_positionals("simulate");

@@ -28,7 +28,7 @@ struct StepErrors {
 }  // namespace
 
 int cmd_validate_serving(const std::vector<std::string>& argv) {
-  Args args(argv, {"--traces", "--model", "--profile", "--format", "--max-error", "--kernel-model"}, {"--serving"});
+  Args args(argv, {"--traces", "--model", "--profile", "--format", "--max-error", "--kernel-model", "--clock"}, {"--serving"});
   args.no_positionals("validate --serving");
   const std::optional<double> max_error = args.number("--max-error");
   if (max_error && *max_error <= 0) throw InputError("--max-error", "must be a percentage > 0");

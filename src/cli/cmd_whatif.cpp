@@ -69,7 +69,7 @@ std::string per_dollar(const std::optional<double>& v) { return v ? human(*v, "t
 
 int cmd_whatif(const std::vector<std::string>& argv) {
   std::vector<std::string> flags = {"--model", "--batch", "--input-len", "--gpus", "--tp", "--set", "--profile",
-                                    "--format", "--kernel-model", "--pp", "--threads"};
+                                    "--format", "--kernel-model", "--pp", "--threads", "--clock"};
   flags.insert(flags.end(), kRequestFlags.begin(), kRequestFlags.end());  // --output-len among them
   Args args(argv, flags, {"--interval"});
   args.no_positionals("whatif");

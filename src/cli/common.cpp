@@ -73,6 +73,7 @@ nlohmann::json prediction_json(const Prediction& p) {
   j["model"] = p.model;
   if (p.achievable_us) j["achievable_us"] = *p.achievable_us;
   if (p.at_ceiling) j["at_ceiling"] = true;  // clamped: the learned model went below the speed-of-light ceiling
+  if (p.clock_factor != 1.0) j["sustained_load_factor"] = p.clock_factor;  // --clock sustained|auto slowed it
   if (p.collective) {
     j["collective_basis"] = p.collective->basis;
     if (!p.collective->extrapolation.empty()) j["extrapolation"] = p.collective->extrapolation;
@@ -80,9 +81,13 @@ nlohmann::json prediction_json(const Prediction& p) {
   return j;
 }
 
-std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(const Args& args) {
+std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(const Args& args,
+                                                                           std::optional<ClockMode> mode,
+                                                                           double sustained_weight) {
+  const ClockMode clock = mode ? *mode : parse_clock_mode(args.get("--clock", "boost"));
   auto predictor = std::make_shared<Predictor>(args.get("--kernel-model", "learned"));
-  if (!predictor->learned()) return {};
+  predictor->set_clock(clock, sustained_weight);
+  if (!predictor->learned() && clock == ClockMode::boost) return {};
   return [predictor](const GpuSpec& g, const KernelSpec& s) { return predictor->latency_us(g, s); };
 }
 

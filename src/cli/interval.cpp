@@ -8,6 +8,7 @@ namespace loom::cli {
 
 BandPredictors band_predictors(const Args& args) {
   auto predictor = std::make_shared<Predictor>(args.get("--kernel-model", "learned"));
+  predictor->set_clock(parse_clock_mode(args.get("--clock", "boost")));
   std::shared_ptr<const Coverage> cov;
   if (predictor->learned()) cov = std::make_shared<const Coverage>(Coverage::load(default_model_dir()));
   BandPredictors b;

@@ -76,6 +76,10 @@ common options:
   --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
   --set key=value             override a GPU field, e.g. --set dram.bandwidth=4.8TB/s (repeatable)
   --format table|json|csv     output format (default table)
+  --clock boost|sustained|auto  (predict, e2e, whatif, simulate) kernels from a cool start (boost, default), at the
+                              power-capped clock of seconds of tensor-core load (sustained; GPUs with a measured
+                              sustained_load), or throttled past the measured onset only (auto: per kernel; per
+                              step in e2e). docs/clocks.md
 
 kernel specs, e.g.:  "gemm m=4096 n=4096 k=4096 dtype=bf16"   (see kernels/README.md for the vocabulary)
 )";

@@ -67,6 +67,12 @@ const std::vector<FieldDef>& schema() {
       {"clock.sustained", U::frequency, REQ, POS, false,
        [](GpuSpec& g, double v) { g.sustained_clock_mhz = v / 1e6; },
        [](const GpuSpec& g) { return g.sustained_clock_mhz * 1e6; }},
+      {"clock.tensor_load", U::frequency, OPT, POS, false, [](GpuSpec& g, double v) { g.tensor_load_clock_mhz = v / 1e6; },
+       [](const GpuSpec& g) { return g.tensor_load_clock_mhz * 1e6; }},
+      {"sustained_load.tensor_slowdown", U::count, OPT, POS, false,
+       [](GpuSpec& g, double v) { g.tensor_load_slowdown = v; }, [](const GpuSpec& g) { return g.tensor_load_slowdown; }},
+      {"sustained_load.onset", U::time, OPT, POS, false, [](GpuSpec& g, double v) { g.tensor_load_onset_s = v; },
+       [](const GpuSpec& g) { return g.tensor_load_onset_s; }},
       tensor_field("tensor.fp64", U::flop_per_clk, set_tensor<Dtype::fp64>, get_tensor<Dtype::fp64>),
       tensor_field("tensor.tf32", U::flop_per_clk, set_tensor<Dtype::tf32>, get_tensor<Dtype::tf32>),
       tensor_field("tensor.fp16", U::flop_per_clk, set_tensor<Dtype::fp16>, get_tensor<Dtype::fp16>),
@@ -169,6 +175,8 @@ Range plausible_range(const std::string& key, UnitKind kind) {
   if (key == "dram.size") return {256 * MiB, 64.0 * 1024 * GiB};
   if (key == "interconnect.nvlink") return {0, 1e14};
   if (key == "interconnect.pcie") return {1e8, 1e13};
+  if (key == "sustained_load.tensor_slowdown") return {1, 3};
+  if (key == "sustained_load.onset") return {1e-3, 100};
   switch (kind) {
     case UnitKind::frequency: return {1e8, 1e10};         // 100 MHz .. 10 GHz
     case UnitKind::bandwidth: return {1e9, 1e15};         // 1 GB/s .. 1 PB/s (DRAM, L2)
@@ -204,6 +212,8 @@ void check_consistency(const GpuSpec& g, const RawSpec& raw) {
                                                 "'; expected one of: pascal, volta, turing, ampere, ada, hopper, blackwell");
   if (g.sustained_clock_mhz > g.boost_clock_mhz)
     throw InputError(where("clock.sustained"), "sustained clock is above the boost clock; lower clock.sustained");
+  if (g.tensor_load_clock_mhz > g.boost_clock_mhz)
+    throw InputError(where("clock.tensor_load"), "clock under tensor load is above the boost clock; lower clock.tensor_load");
   if (g.smem_per_block_bytes > g.smem_per_sm_bytes)
     throw InputError(where("sm_limits.shared_memory_per_block"),
                      "shared memory per block exceeds shared memory per SM; check sm_limits");
@@ -327,6 +337,10 @@ std::vector<SpecField> describe(const GpuSpec& g) {
       continue;
     }
     if (std::string(f.key) == "price" && !g.price_per_hour_usd) continue;
+    if (f.need == OPT && f.get(g) == 0 && (std::string(f.key) == "clock.tensor_load" ||
+                                         std::string(f.key) == "sustained_load.tensor_slowdown" ||
+                                         std::string(f.key) == "sustained_load.onset"))
+      continue;  // not measured for this GPU
     const FormattedQuantity q = format_quantity(f.get(g), f.kind);
     rows.push_back({f.key, q.number, q.unit, source(f.key)});
   }

@@ -23,6 +23,11 @@ struct GpuSpec {
   // Compute.
   int sms = 0;
   double boost_clock_mhz = 0;      ///< max SM clock
+  /// Measured under seconds of dense tensor-core load at the power cap (0: not measured): the steady SM clock, and
+  /// how much longer a compute-bound kernel then takes than from a cool start (traces/checks/clock/).
+  double tensor_load_clock_mhz = 0;
+  double tensor_load_slowdown = 0;
+  double tensor_load_onset_s = 0;  ///< how soon after a heavy load starts the clock leaves boost (0: not measured)
   double sustained_clock_mhz = 0;  ///< clock loom assumes under sustained load (the model's default clock)
   /// Dense tensor-core FLOP per clock per SM, by dtype; 0 where the chip has no tensor path for that dtype.
   /// (An FMA counts as 2 FLOP.) Index with static_cast<int>(Dtype).

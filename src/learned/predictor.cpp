@@ -115,6 +115,21 @@ bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const Kernel
 }
 
 Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
+  Prediction p = predict_cool(gpu, spec, with_achievable);
+  apply_clock(p, gpu);
+  return p;
+}
+
+void Predictor::apply_clock(Prediction& p, const GpuSpec& gpu) const {
+  if (clock_ == ClockMode::boost) return;
+  const double w = clock_ == ClockMode::sustained ? clock_weight_ : sustained_load_weight(gpu, p.latency_us, clock_);
+  if (!(w > 0)) return;
+  p.clock_factor = 1 + (sustained_load_factor(gpu, p.analysis) - 1) * w;
+  p.latency_us *= p.clock_factor;
+  if (p.achievable_us) *p.achievable_us *= p.clock_factor;
+}
+
+Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
   Prediction p;
   p.analysis = analyze(gpu, spec);
   p.model = "analytical";
@@ -133,6 +148,13 @@ Prediction Predictor::predict(const GpuSpec& gpu, const KernelSpec& spec, bool w
 
 void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                              bool with_achievable, std::vector<Prediction>& out, int threads) const {
+  predict_many_cool(gpus, specs, with_achievable, out, threads);
+  if (clock_ != ClockMode::boost)
+    for (size_t i = 0; i < specs.size(); ++i) apply_clock(out[i], *gpus[i]);
+}
+
+void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
+                                  bool with_achievable, std::vector<Prediction>& out, int threads) const {
   const size_t n = specs.size();
   const size_t cols = model_ ? model_->feature_names().size() : 0;
   out.resize(n);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analytical/analysis.h"
+#include "analytical/sustained_load.h"
 #include "learned/collectives.h"
 #include "learned/model.h"
 
@@ -21,6 +22,7 @@ struct Prediction {
   std::optional<double> achievable_us;   ///< learned low-quantile latency: what the best kernels of this kind reach
   bool at_ceiling = false;               ///< the learned model went below the speed-of-light ceiling: clamped to it
   std::optional<CollectiveEstimate> collective;  ///< all_reduce from models/collectives.json (model "collective-fit")
+  double clock_factor = 1.0;  ///< latency multiplier of the clock mode (sustained load; analytical/sustained_load.h)
 };
 
 /// Refuses a kernel whose compulsory DRAM traffic (its operands) exceeds the GPU's memory: no such kernel runs on
@@ -43,6 +45,12 @@ class Predictor {
   /// Latency only (for end-to-end composition).
   double latency_us(const GpuSpec& gpu, const KernelSpec& spec) const { return predict(gpu, spec, false).latency_us; }
   bool learned() const { return model_ != nullptr; }
+  /// Kernels as from a cool start (boost, the default), under sustained load (each latency times
+  /// 1 + (sustained_load_factor - 1) * weight; weight 1 = fully throttled, a step's share past the onset in
+  /// `loom e2e --clock auto`), or automatic (each kernel's own share past the onset). Prediction::clock_factor
+  /// records the multiplier.
+  void set_clock(ClockMode mode, double weight = 1.0) { clock_ = mode, clock_weight_ = weight; }
+  ClockMode clock() const { return clock_; }
   /// The one post-processing of a learned log-ratio (and optional achievable log-ratio) into a prediction; every
   /// path (single, batch) goes through it, so corrections added here apply everywhere: a cold-L2 kernel is never
   /// predicted below its speed-of-light ceiling (clamped, at_ceiling set).
@@ -54,6 +62,12 @@ class Predictor {
   void features(const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec, float* out) const;
   /// all_reduce from the measured collective fits when they cover it (returns true and sets p).
   bool apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const;
+  Prediction predict_cool(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const;
+  void predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
+                         bool with_achievable, std::vector<Prediction>& out, int threads) const;
+  void apply_clock(Prediction& p, const GpuSpec& gpu) const;
+  ClockMode clock_ = ClockMode::boost;
+  double clock_weight_ = 1.0;
   std::shared_ptr<EfficiencyModel> model_;
   std::shared_ptr<CollectiveModel> collectives_;  ///< models/collectives.json, in learned mode when present
   /// When the model was trained on an older feature list: for each of its features, the index in today's vector.

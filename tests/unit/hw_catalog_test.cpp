@@ -188,7 +188,7 @@ TEST(Catalog, KeysAndDescribe) {
   const auto keys = gpu_spec_keys();
   EXPECT_EQ(keys.front(), "name");
   EXPECT_NE(std::find(keys.begin(), keys.end(), "l2.per_sm"), keys.end());
-  EXPECT_EQ(gpu_spec_children("clock"), (std::vector<std::string>{"boost", "sustained"}));
+  EXPECT_EQ(gpu_spec_children("clock"), (std::vector<std::string>{"boost", "sustained", "tensor_load"}));
   const auto rows = describe(catalog().get("h100-sxm"));
   auto row = [&](const std::string& k) {
     for (const auto& r : rows)
