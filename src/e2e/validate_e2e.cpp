@@ -49,6 +49,11 @@ E2eCaseSpec parse_e2e_spec(const std::string& spec, const std::string& where) {
     else if (key == "mode") c.mode = value;
     else if (key == "batch") c.batch = integer(), have_batch = true;
     else if (key == length_key) c.length = integer(), have_length = true;
+    else if (key == "tp") {
+      const int64_t t = integer();
+      if (t > 8) throw InputError(where, "tp='" + value + "' is above 8 (one node)");
+      c.tp = static_cast<int>(t);
+    }
   }
   if (c.model.empty() || !have_batch || !have_length)
     throw InputError(where, "'" + spec + "' needs model=, batch= and " + length_key + "=");
@@ -259,8 +264,8 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       const ExecMode mode = row.spec.mode == "cuda_graph" ? ExecMode::graph : ExecMode::eager;
       row.profile = profile.name;
       row.mode = std::string(mode_name(mode));
-      Workload work = row.spec.phase == "prefill" ? prefill_workload(row.spec.batch, {row.spec.length}, {}, 1)
-                                                  : decode_workload(row.spec.batch, {row.spec.length}, 1);
+      Workload work = row.spec.phase == "prefill" ? prefill_workload(row.spec.batch, {row.spec.length}, {}, row.spec.tp)
+                                                  : decode_workload(row.spec.batch, {row.spec.length}, row.spec.tp);
       if (profile.kv_cache == "static") work.static_cache_len = row.spec.length + static_cache_extra(cases);
       row.learned = predict(gpu, model, profile, work, mode, learned_fn);
       row.analytical = predict(gpu, model, profile, work, mode, analytical_predictor());

@@ -26,6 +26,7 @@ struct E2eCaseSpec {
   std::string model, dtype = "bf16", mode = "eager";  ///< mode as the trace names it: eager | cuda_graph
   int64_t batch = 1;
   int64_t length = 0;  ///< prefill: seq; decode: context (tokens in the KV cache before the step)
+  int tp = 1;          ///< tensor-parallel degree of the run (scripts/torch/e2e/tp_e2e.py: rank 0's trace)
 };
 
 /// Parses a case spec; throws InputError(where, ...) for another family, a missing key or a bad number.

@@ -72,6 +72,10 @@ TEST(E2eValidate, ParsesSpecs) {
   EXPECT_THROW(parse_e2e_spec("e2e_prefill model=m batch=1 context=5", "x"), InputError);  // prefill needs seq
   EXPECT_THROW(parse_e2e_spec("e2e_decode model=m batch=0 context=5", "x"), InputError);
   EXPECT_THROW(parse_e2e_spec("e2e_decode model=m batch=1 context=5 mode=megakernel", "x"), InputError);
+  EXPECT_EQ(p.tp, 1);
+  EXPECT_EQ(parse_e2e_spec("e2e_decode model=m batch=1 context=5 mode=eager tp=2", "x").tp, 2);  // tp_e2e.py runs
+  EXPECT_THROW(parse_e2e_spec("e2e_decode model=m batch=1 context=5 tp=16", "x"), InputError);
+  EXPECT_THROW(parse_e2e_spec("e2e_decode model=m batch=1 context=5 tp=0", "x"), InputError);
 }
 
 TEST(E2eValidate, MeasuresRepsPhasesAndFamilies) {
