@@ -6,7 +6,7 @@ _loom() {
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   cmd=${COMP_WORDS[1]}
-  local commands="gpus predict diagnose trace train validate e2e whatif simulate report tune --help --version"
+  local commands="gpus predict diagnose trace train validate e2e whatif simulate report tune calibrate --help --version"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands" -- "$cur"))
     return
@@ -40,6 +40,7 @@ _loom() {
     whatif) flags="--model --batch --input-len --output-len --gpus --tp --pp --set --profile --format --kernel-model --clock --interval --rate --requests --num-requests --arrivals --prompt-len --seed --slo" ;;
     simulate) flags="--gpu --set --model --tp --pp --replicas --router --profile --format --trace-out --kernel-model --clock --series-points --requests --rate --num-requests --arrivals --prompt-len --output-len --seed --slo --per-request --quiet" ;;
     report) flags="-o --out --json-in --json-out --gpu --set --kernel --measured-us --validation --e2e --whatif --simulate --sample" ;;
+    calibrate) flags="--gpu -o --out" ;;
     tune) flags="--gpu --family --kernel --traces --out --tables --format --plan --fit --validate --export --sample-fraction --extrapolate --reps --anchors-per-bucket --heldout-traces --no-timing --model --tp --dtype --export-moe-configs --lambda" ;;
   esac
   if [[ "$cur" == -* ]] || [ -z "$cur" ]; then

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/commands_e2e.h"
 #include "cli/commands_serving.h"
+#include "cli/commands_calibrate.h"
 #include "cli/commands_report.h"
 #include "cli/commands_tune.h"
 #include "core/error.h"
@@ -69,6 +70,9 @@ commands:
   tune --plan|--fit|--validate|--export --gpu G --family gemm|moe|moe-triton|moe-triton-fp8 [--traces DIR]
        [--out PATH] [--format json] [--sample-fraction F] [--lambda L]
                                     sparse sampling plan, fit tables from the corpus, held-out validation, C header
+  calibrate RESULT.json --gpu G [-o FILE.yaml]
+                                    GPU overlay from a calibration run on the chip (scripts/torch/calibrate.py):
+                                    sustained-load clock and slowdown, datasheet-equivalent DRAM bandwidth
   tune --gpu G --model M --export-moe-configs DIR [--tp 1,2,4,8] [--dtype bf16|fp8]
                                     vLLM/SGLang fused-MoE config files (E=..,N=..,device_name=...json) for M
 
@@ -169,10 +173,11 @@ int main(int argc, char** argv) {
     if (command == "simulate") return cmd_simulate(rest);
     if (command == "report") return cmd_report(rest);
     if (command == "tune") return cmd_tune(rest);
+    if (command == "calibrate") return cmd_calibrate(rest);
     throw loom::InputError(command, "unknown command" +
                                         loom::did_you_mean(command, {"gpus", "predict", "diagnose", "trace", "train",
                                                                      "validate", "e2e", "whatif", "simulate", "report",
-                                                                     "tune"}) +
+                                                                     "tune", "calibrate"}) +
                                         "; run `loom --help` for the list");
   };
   try {

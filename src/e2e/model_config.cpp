@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/json_strict.h"
 #include "core/suggest.h"
 #include "hw/catalog.h"
 
@@ -37,28 +38,6 @@ int64_t size_bound(const std::string& key) {
   if (key == "vocab_size") return int64_t(1) << 22;
   if (key == "num_local_experts" || key == "num_experts" || key == "num_experts_per_tok") return 4096;
   return int64_t(1) << 20;  // hidden_size, intermediate_size, moe_intermediate_size, shared_expert_intermediate_size
-}
-
-/// Duplicate keys (nlohmann keeps the last one silently): the first repeated key, with the line of its second
-/// occurrence; parsing stops at the first malformed byte (json::parse_error, handled by the caller).
-std::optional<std::pair<std::string, int>> first_duplicate_key(const std::string& text) {
-  std::vector<std::set<std::string>> keys;  // one key set per open object
-  std::string dup;
-  auto cb = [&](int, json::parse_event_t ev, json& parsed) {
-    if (ev == json::parse_event_t::object_start) keys.emplace_back();
-    if (ev == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    if (ev == json::parse_event_t::key && dup.empty() && !keys.empty() &&
-        !keys.back().insert(parsed.get<std::string>()).second)
-      dup = parsed.get<std::string>();
-    return true;
-  };
-  (void)json::parse(text, cb);
-  if (dup.empty()) return std::nullopt;
-  const std::string quoted = "\"" + dup + "\"";
-  size_t pos = text.find(quoted);
-  if (pos != std::string::npos) pos = text.find(quoted, pos + 1);
-  const size_t upto = pos == std::string::npos ? 0 : pos;
-  return std::make_pair(dup, 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::ptrdiff_t(upto), '\n')));
 }
 
 struct Reader {

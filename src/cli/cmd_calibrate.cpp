@@ -1,0 +1,48 @@
+// `loom calibrate RESULT.json --gpu KEY [-o FILE.yaml]`: a calibration run (scripts/torch/calibrate.py) -> a GPU YAML
+// overlay (hw/calibration.h says what it sets and why); written, then loaded back through the catalogue's checks.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cli/args.h"
+#include "cli/commands_calibrate.h"
+#include "cli/common.h"
+#include "core/error.h"
+#include "core/file_io.h"
+#include "hw/calibration.h"
+#include "hw/catalog.h"
+#include "trace/gpu_names.h"
+
+namespace loom::cli {
+
+int cmd_calibrate(const std::vector<std::string>& argv) {
+  Args args(argv, {"--gpu", "-o", "--out"});
+  const auto& pos = args.positional();
+  if (pos.size() != 1) throw InputError("calibrate", "give one calibration result (scripts/torch/calibrate.py --out FILE)");
+  const std::string file = pos[0];
+  const std::string key = args.require("--gpu");
+  const Catalog catalog = Catalog::load();
+  const GpuSpec base = catalog.get(key);  // unknown keys refused with the catalogue's list
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file, "cannot read the calibration result");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const CalibrationOverlay ov = calibration_overlay(ss.str(), file, key, base);
+  // A result from another GPU model than --gpu names (traces/gpu_names.tsv) is refused, not blended in.
+  if (const auto measured = GpuNameTable::load_default().key_for(ov.device); measured && *measured != key)
+    throw InputError(file, "was measured on " + ov.device + " (" + *measured + "), not " + key + "; pass --gpu " +
+                               *measured);
+  const std::string& y = ov.yaml;
+  // The overlay must load: the same checks as any catalogue file.
+  const std::string out = args.get("-o", args.get("--out", ""));
+  if (out.empty()) {
+    emit(y);
+  } else {
+    write_file(out, y);
+    (void)Catalog::load().get(out);
+    std::fprintf(stderr, "loom: wrote %s (extends %s); use it with --gpu %s\n", out.c_str(), key.c_str(), out.c_str());
+  }
+  return 0;
+}
+
+}  // namespace loom::cli

@@ -1,0 +1,137 @@
+// Calibration results (scripts/torch/calibrate.py) -> GPU YAML overlays (see calibration.h).
+#include "hw/calibration.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/json_strict.h"
+
+namespace loom {
+namespace {
+
+std::string fmt(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);  // significant digits
+  return buf;
+}
+
+using json = nlohmann::json;
+
+/// Achievable / datasheet DRAM read bandwidth as calibrate.py measures it (a 4 GiB torch.sum) on the catalogue's
+/// measured HBM GPUs: H100 SXM 3.04 of 3.35 TB/s, H200 4.41 of 4.8 TB/s (traces/checks/calibrate/{h100,h200}).
+constexpr double kAchievableDram = (3.04 / 3.35 + 4.41 / 4.8) / 2;
+
+struct Reader {
+  const json& j;
+  std::string file;
+  const json& at(const json& o, const std::string& key, const std::string& path) const {
+    if (!o.is_object() || !o.contains(key)) throw InputError(file, "missing '" + path + key + "'; rerun scripts/torch/calibrate.py");
+    return o.at(key);
+  }
+  double number(const json& o, const std::string& key, const std::string& path, double lo, double hi) const {
+    const json& v = at(o, key, path);
+    if (!v.is_number()) throw InputError(file, "'" + path + key + "' is not a number");
+    const double x = v.get<double>();
+    if (!std::isfinite(x) || x < lo || x > hi)
+      throw InputError(file, "'" + path + key + "' = " + fmt(x, 6) + " is outside " + fmt(lo, 4) + ".." + fmt(hi, 4));
+    return x;
+  }
+  std::string text(const json& o, const std::string& key, const std::string& path) const {
+    const json& v = at(o, key, path);
+    if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 200)
+      throw InputError(file, "'" + path + key + "' is not a short text");
+    std::string s = v.get<std::string>();
+    for (char& c : s)
+      if (c == '\n' || c == '#' || c == '"' || static_cast<unsigned char>(c) < 0x20) c = ' ';
+    return s;
+  }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+}  // namespace
+
+CalibrationOverlay calibration_overlay(const std::string& body, const std::string& file, const std::string& key,
+                                       const GpuSpec& base) {
+  if (body.size() > (8u << 20)) throw InputError(file, "larger than 8 MiB: not a calibration result");
+  json j;
+  try {
+    if (const auto dup = first_duplicate_key(body))
+      throw InputError(file + ":" + std::to_string(dup->second), "duplicate key '" + dup->first + "'; give it once");
+    j = json::parse(body);
+  } catch (const json::exception& e) {
+    throw InputError(file, std::string("not valid JSON (") + e.what() + "); rerun scripts/torch/calibrate.py");
+  }
+  const Reader r{j, file};
+  if (!j.is_object() || r.text(j, "schema", "") != "loom.calibration/1")
+    throw InputError(file, "'schema' is not loom.calibration/1; rerun scripts/torch/calibrate.py");
+  const std::string date = r.text(j, "date", ""), host = r.text(j, "host", "");
+  const std::string device = r.text(r.at(j, "device", ""), "gpu", "device.");
+  const int sms = int(r.number(j, "sms", "", 1, 1024));
+  if (sms > base.sms)
+    throw InputError(file, "'sms' = " + std::to_string(sms) + " exceeds " + key + "'s " + std::to_string(base.sms) +
+                               " SMs: is this result from another GPU? (" + device + ")");
+  const std::string src = "calibrated " + date + " on " + host + " (" + device + ", " + file + ")";
+  const json& mem = r.at(j, "memory", "");
+  const double dram_read = r.number(mem, "dram_read_bytes_per_s", "memory.", 1e9, 1e14);
+  const json& tensor = r.at(j, "tensor", "");
+  if (!tensor.is_object() || tensor.empty()) throw InputError(file, "'tensor' holds no dtype; rerun calibrate.py");
+  std::vector<double> slow, onset, mhz;
+  std::string rates;
+  for (const auto& [dt, t] : tensor.items()) {
+    const std::string p = "tensor." + dt + ".";
+    slow.push_back(r.number(t, "slowdown", p, 0.5, 3));
+    const double cool = r.number(t, "cool_tflops", p, 0.01, 1e5), sus = r.number(t, "sustained_tflops", p, 0.01, 1e5);
+    rates += "#   " + dt + ": " + fmt(cool, 4) + " TFLOPS from a cool start, " + fmt(sus, 4) + " after seconds of load\n";
+    if (t.contains("sustained_sm_mhz") && t.at("sustained_sm_mhz").is_number() && dt == "bf16")
+      mhz.push_back(r.number(t, "sustained_sm_mhz", p, 100, 10000));
+    if (t.contains("clock_left_max_after_s") && t.at("clock_left_max_after_s").is_number())
+      onset.push_back(r.number(t, "clock_left_max_after_s", p, 0, 100));
+  }
+  std::string y = "# " + key + " calibrated on its own chip: `loom calibrate " + file + " --gpu " + key + "`\n" +
+                  "# (docs/calibrate.md). Measured there, kept as comments:\n" + rates +
+                  "#   DRAM read " + fmt(dram_read / 1e12, 4) + " TB/s achievable\n";
+  if (const json* l = j.contains("launch") ? &j.at("launch") : nullptr) {
+    y += "#   eager PyTorch op " + fmt(r.number(*l, "stream_us_per_kernel", "launch.", 0, 1e4), 3) +
+         " us of host time a launch; " + fmt(r.number(*l, "graph_us_per_kernel", "launch.", 0, 1e4), 3) +
+         " us a kernel inside a CUDA graph\n";
+  }
+  y += "extends: " + key + "\nname: " + base.full_name + " (calibrated)\n";
+  if (sms < base.sms) y += "sms: " + std::to_string(sms) + "                        # " + src + ": green-context partition\n";
+  const double s = median(slow);
+  if (!mhz.empty() && median(mhz) <= base.boost_clock_mhz)
+    y += "clock:\n  tensor_load: " + fmt(median(mhz), 5) + " MHz   # " + src + ": bf16 GEMM load, last second\n";
+  y += "sustained_load:\n";
+  if (s >= 1.005) {
+    y += "  tensor_slowdown: " + fmt(s, 4) + "      # " + src + ": median over dtypes of sustained / cool GEMM time\n";
+    if (!onset.empty() && median(onset) >= 1e-3)
+      y += "  onset: " + fmt(median(onset), 3) + " s            # " + src + ": the SM clock left its maximum\n";
+    else
+      y += "  onset: none                # " + src + ": not seen (no NVML)\n";
+  } else {
+    y += "  tensor_slowdown: none        # " + src + ": no slowdown under load (x" + fmt(s, 4) + ")\n"
+         "  onset: none\n";
+  }
+  const double dram_sheet = dram_read / kAchievableDram;
+  if (sms < base.sms)
+    y += "# dram.bandwidth kept: a partition of " + std::to_string(sms) + " SMs reads " + fmt(dram_read / 1e12, 4) +
+         " TB/s because it has fewer SMs, which the model already knows from sms (not a datasheet error)\n";
+  else if (std::abs(dram_sheet / base.dram_bytes_per_s - 1) > 0.05)
+    y += "dram:\n  bandwidth: " + fmt(dram_sheet / 1e12, 4) + " TB/s   # " + src + ": " + fmt(dram_read / 1e12, 4) +
+         " TB/s achievable read / " + fmt(kAchievableDram, 3) + " (the achievable fraction of the catalogue's " +
+         "measured HBM GPUs); the entry says " + fmt(base.dram_bytes_per_s / 1e12, 4) + " TB/s\n";
+  else
+    y += "# dram.bandwidth kept: the measured read (" + fmt(dram_read / 1e12, 4) + " TB/s) is within 5% of what the " +
+         "entry's " + fmt(base.dram_bytes_per_s / 1e12, 4) + " TB/s predicts (x" + fmt(kAchievableDram, 3) + ")\n";
+  return {y, device};
+}
+
+}  // namespace loom

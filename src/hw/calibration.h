@@ -1,0 +1,29 @@
+// Calibration results -> GPU YAML overlays (`loom calibrate`, docs/calibrate.md). A result is the JSON that
+// scripts/torch/calibrate.py writes on the chip (schema loom.calibration/1). The overlay `extends:` the catalogue
+// entry and sets, each sourced "calibrated DATE on HOST (device, file)":
+//   clock.tensor_load, sustained_load.tensor_slowdown, sustained_load.onset: measured directly (--clock sustained|auto);
+//   dram.bandwidth: the measured read bandwidth divided by the achievable fraction calibrate.py measures on the
+//     catalogue's HBM GPUs, i.e. the datasheet figure the chip behaves like, only when it differs from the entry's
+//     by more than 5% (the learned model was trained on datasheet bandwidths: a raw achievable number in its place
+//     makes every memory-bound prediction slower), and never for a partition (fewer SMs read less);
+//   sms: the partition size when the run used a green-context partition.
+// The measured tensor rates and launch costs are kept as comments (FLOP/clk are architectural).
+#pragma once
+
+#include <string>
+
+#include "hw/gpu_spec.h"
+
+namespace loom {
+
+struct CalibrationOverlay {
+  std::string yaml;    ///< the overlay file's text
+  std::string device;  ///< the device name the result records (e.g. "NVIDIA H100 80GB HBM3")
+};
+
+/// The overlay for catalogue entry `key` (`base`) from the result text `body` read from `file`.
+/// Throws InputError(file[:line], ...) for anything malformed, missing, duplicated or implausible.
+CalibrationOverlay calibration_overlay(const std::string& body, const std::string& file, const std::string& key,
+                                       const GpuSpec& base);
+
+}  // namespace loom

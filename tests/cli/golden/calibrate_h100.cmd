@@ -1,0 +1,1 @@
+calibrate traces/checks/calibrate/h100/calibration.json --gpu h100-sxm

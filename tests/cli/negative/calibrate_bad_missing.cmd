@@ -1,0 +1,1 @@
+calibrate tests/data/calibrate/bad-missing.json --gpu h100-sxm
