@@ -93,11 +93,17 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
     c.per_config.push_back(pc);
     auto& L = c.lanes;
     L.im.push_back(pc.im), L.in.push_back(pc.in), L.ik.push_back(pc.ik), L.inv_slots.push_back(float(pc.inv_slots));
+    size_t pair = 0;
+    while (pair < c.pair_m.size() && !(c.pair_m[pair] == pc.im && c.pair_n[pair] == pc.in)) ++pair;
+    if (pair == c.pair_m.size()) c.pair_m.push_back(pc.im), c.pair_n.push_back(pc.in);
+    L.mn.push_back(uint8_t(pair));
     L.w0.push_back(float(pc.w[0])), L.w1.push_back(float(pc.w[1])), L.w2.push_back(float(pc.w[2]));
     L.w3.push_back(float(pc.w[3])), L.w4.push_back(float(pc.w[4])), L.w5.push_back(float(pc.w[5]));
   }
   if (c.per_config.size() > 512)
     throw InputError(t.gpu + "-" + t.family, "more than 512 configs; the per-config model supports 512");
+  if (c.pair_m.size() > 256)
+    throw InputError(t.gpu + "-" + t.family, "more than 256 distinct (BM, BN) pairs; the per-config model supports 256");
   if (c.tile_m.size() > 16 || c.tile_n.size() > 16 || c.tile_k.size() > 16)
     throw InputError(t.gpu + "-" + t.family, "more than 16 distinct tile sizes; the per-config model supports 16");
   c.bucket_of_wave.resize(1024);
@@ -172,6 +178,41 @@ inline double config_us(const CompiledTables::Config& c, const ShapeTiles& st) {
   return us > 0.1 ? us : 0.1;  // a fit may dip below zero far outside its samples; never a free kernel
 }
 
+// Every config's latency over contiguous float lanes, then the argmin (ties: lowest index). Compiled twice: AVX2
+// (8 floats a step, where the CPU has it; no FMA, so the sums round exactly as the SSE2 build's) and the baseline.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+size_t lane_argmin(const CompiledTables::Lanes& L, const float* gs, const float* ls, float bytes, size_t lanes,
+                   float* us) {
+  const float* inv = L.inv_slots.data();
+  const float *w0 = L.w0.data(), *w1 = L.w1.data(), *w2 = L.w2.data(), *w3 = L.w3.data(), *w4 = L.w4.data(),
+              *w5 = L.w5.data();
+  for (size_t i = 0; i < lanes; ++i) {
+    const float l = ls[i], x = gs[i] * inv[i];
+    const float tr = float(int(x));  // x > 0: ceil without SSE4.1's roundps
+    const float w = std::max(1.0f, tr + (tr < x - 1e-6f ? 1.0f : 0.0f));
+    const float v = w0[i] * w * l + w1[i] * w + w2[i] * x * l + w3[i] + w4[i] * bytes + w5[i] * l;
+    us[i] = std::max(v, 0.1f);
+  }
+  // The argmin without a loop-carried index: 8 independent lanes keep their minimum and its first index.
+  const size_t padded = (lanes + 7) / 8 * 8;
+  for (size_t i = lanes; i < padded; ++i) us[i] = std::numeric_limits<float>::infinity();
+  float m8[8];
+  int32_t i8[8];
+  for (int j = 0; j < 8; ++j) m8[j] = us[j], i8[j] = j;
+  for (size_t i = 8; i < padded; i += 8)
+    for (int j = 0; j < 8; ++j) {
+      const bool lt = us[i + size_t(j)] < m8[j];  // strict: a lane keeps its earliest minimum
+      m8[j] = lt ? us[i + size_t(j)] : m8[j];
+      i8[j] = lt ? int32_t(i) + j : i8[j];
+    }
+  size_t arg = size_t(i8[0]);
+  for (int j = 1; j < 8; ++j)
+    if (m8[j] < us[arg] || (m8[j] == us[arg] && size_t(i8[j]) < arg)) arg = size_t(i8[j]);
+  return arg;
+}
+
 }  // namespace
 
 double predict_config(const CompiledTables& t, size_t i, const TuneShape& s) {
@@ -190,19 +231,14 @@ Choice decide(const CompiledTables& t, const TuneShape& s) {
     float mt[16], nt[16], lk[16];
     for (int i = 0; i < 16; ++i) mt[i] = float(st.mt[i]), nt[i] = float(st.nt[i]), lk[i] = float(st.l[i]);
     const float bytes = float(st.bytes);
-    float us[512];
+    // Two passes: the tile-count gathers alone, then the arithmetic over contiguous arrays, which the compiler
+    // vectorises (4 floats a lane with SSE2).
+    alignas(32) float gs[512], ls[512], us[512];
     const size_t lanes = std::min<size_t>(n, 512);
-    for (size_t i = 0; i < lanes; ++i) {
-      const float g = mt[L.im[i]] * nt[L.in[i]], l = lk[L.ik[i]];
-      const float x = g * L.inv_slots[i];
-      const float tr = float(int(x));                       // x > 0: ceil without SSE4.1's roundps
-      const float w = std::max(1.0f, tr + (tr < x - 1e-6f ? 1.0f : 0.0f));
-      const float v = L.w0[i] * w * l + L.w1[i] * w + L.w2[i] * x * l + L.w3[i] + L.w4[i] * bytes + L.w5[i] * l;
-      us[i] = v > 0.1f ? v : 0.1f;
-    }
-    size_t arg = 0;
-    for (size_t i = 1; i < lanes; ++i)
-      if (us[i] < us[arg]) arg = i;
+    float gp[256];
+    for (size_t p = 0; p < t.pair_m.size(); ++p) gp[p] = mt[t.pair_m[p]] * nt[t.pair_n[p]];
+    for (size_t i = 0; i < lanes; ++i) gs[i] = gp[L.mn[i]], ls[i] = lk[L.ik[i]];
+    const size_t arg = lane_argmin(L, gs, ls, bytes, lanes, us);
     best.config = int(arg);
     best.predicted_us = config_us(t.per_config[arg], st);
     const auto& c = t.per_config[size_t(best.config)];

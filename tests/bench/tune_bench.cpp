@@ -19,7 +19,16 @@ void BM_TuneDecisionGemm(benchmark::State& state) {
 void BM_TuneDecisionMoe(benchmark::State& state) {
   decide_bench(state, "moe", "moe tokens=512 experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16 stage=w13");
 }
+// The Triton fused-MoE kernel's per-config model (236-256 configs evaluated per decision; target <= 0.5 us).
+void BM_TuneDecisionMoeTriton(benchmark::State& state) {
+  decide_bench(state, "moe-triton", "moe tokens=512 experts=128 topk=8 hidden=2048 inter=768 dtype=bf16 impl=triton stage=w13");
+}
+void BM_TuneDecisionMoeTritonFp8(benchmark::State& state) {
+  decide_bench(state, "moe-triton-fp8", "moe tokens=512 experts=128 topk=8 hidden=2048 inter=768 dtype=fp8 impl=triton stage=w13");
+}
 BENCHMARK(BM_TuneDecisionGemm);
 BENCHMARK(BM_TuneDecisionMoe);
+BENCHMARK(BM_TuneDecisionMoeTriton);
+BENCHMARK(BM_TuneDecisionMoeTritonFp8);
 
 }  // namespace
