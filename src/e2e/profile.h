@@ -55,6 +55,9 @@ struct ServingProfile {
   std::string prefill_mode = "eager";  ///< default execution mode for prefill
   double graph_gap_us = 1.2;           ///< GPU-side idle time between back-to-back kernels (GPU-NOTES.md: H200)
   double host_overhead_us = 0;         ///< framework CPU time per kernel on top of the GPU's launch overhead
+  /// Host time an eager decode step pays before its first attention launch because the attention library builds a
+  /// plan for every KV length it has not seen (cuDNN SDPA in PyTorch 2.11; a decode step always has a new one).
+  double new_kv_length_host_us = 0;
   double memory_utilization = 0.9;     ///< fraction of GPU memory the stack may use (vLLM gpu_memory_utilization)
   std::string megakernel_schedule = "auto";  ///< "static" | "dynamic" | "auto" (dynamic for MoE models)
   /// true: rotary, silu_mul and the residual RMSNorm are the engines' own fused kernels (impl=fused, learned from

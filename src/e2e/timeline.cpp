@@ -170,6 +170,7 @@ StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const S
   const double launch_us = gpu.launch_overhead_us + profile.host_overhead_us;
 
   double host_us = 0, prev_end_us = 0;
+  bool planned = false;  // new_kv_length_host_us paid (once a step, before the first decode attention)
   const KernelCost* prev_cost = nullptr;
   double prev_d_us = 0;
   for (size_t i = 0; i < ops.size(); ++i) {
@@ -186,6 +187,8 @@ StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const S
       case ExecMode::eager:
         // The host issues one launch per kernel; the GPU runs it when both the launch has arrived and the
         // previous kernel (plus the GPU-side gap between kernels) is done: wall = max(gpu, launch) at steady state.
+        if (!planned && profile.new_kv_length_host_us > 0 && op.family() == "attention_decode")
+          host_us += profile.new_kv_length_host_us, planned = true;
         host_us += launch_us;
         k.issue_us = host_us;
         k.start_us = std::max(host_us, i == 0 ? 0.0 : prev_end_us + profile.graph_gap_us);
