@@ -56,7 +56,21 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
 
 std::string Args::get(const std::string& flag, const std::string& fallback) const {
   auto it = values_.find(flag);
-  return it == values_.end() ? fallback : it->second.back();
+  if (it == values_.end()) return fallback;
+  // A single-valued flag given twice with different values: which one was meant is unknowable (the last used to win
+  // silently, so `--clock bogus --clock boost` ran). Repeatable flags (--set, --lct, ...) are read with all().
+  for (const auto& v : it->second)
+    if (v != it->second.back())
+      throw InputError(flag, "given " + std::to_string(it->second.size()) + " times with different values ('" +
+                                 v.substr(0, 40) + "', '" + it->second.back().substr(0, 40) + "'); give it once");
+  return it->second.back();
+}
+
+std::string Args::output(const std::string& fallback) const {
+  if (has("-o") && has("--out") && get("-o") != get("--out"))
+    throw InputError("-o", "and --out both given ('" + get("-o").substr(0, 60) + "', '" + get("--out").substr(0, 60) +
+                               "'); give one");
+  return has("-o") ? get("-o") : has("--out") ? get("--out") : fallback;
 }
 
 std::string Args::require(const std::string& flag) const {

@@ -20,6 +20,9 @@ class Args {
   bool has(const std::string& flag) const { return values_.count(flag) != 0; }
   /// The last value of a flag, or `fallback`.
   std::string get(const std::string& flag, const std::string& fallback = "") const;
+  /// The output path of -o / --out (its aliases): `fallback` when neither is given; InputError when both are given with
+  /// different values.
+  std::string output(const std::string& fallback = "") const;
   /// The value of a required flag; throws InputError naming it.
   std::string require(const std::string& flag) const;
   std::vector<std::string> all(const std::string& flag) const;

@@ -34,7 +34,7 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
                                *measured);
   const std::string& y = ov.yaml;
   // The overlay must load: the same checks as any catalogue file.
-  const std::string out = args.get("-o", args.get("--out", ""));
+  const std::string out = args.output();
   if (out.empty()) {
     emit(y);
   } else {

@@ -40,7 +40,7 @@ struct Row {
 
 int cmd_fit_collectives(const Args& args) {
   const std::string traces = args.get("--traces", data_dir() + "/traces");
-  const std::string out = args.get("-o", args.get("--out", default_collectives_path()));
+  const std::string out = args.output(default_collectives_path());
   const Catalog cat = Catalog::load();
   const auto points = load_collective_points(traces);
   if (points.empty()) throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");

@@ -278,14 +278,21 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     emit(t.csv());
   } else {
     std::string text = step_text(step, model, static_cast<size_t>(integer(args, "--top", 12)));
-    if (clock != ClockMode::boost)
-      text += !(gpus[0].tensor_load_slowdown > 1)
-                  ? "clock: " + std::string(clock_mode_name(clock)) + " has no effect: " + gpus[0].name +
-                        " has no sustained-load measurement (sustained_load in its YAML)\n"
-                  : "clock: " + std::string(clock_mode_name(clock)) + ", " + fmt(clock_weight * 100, 3) +
-                        "% of the step's compute-bound time runs at the throttled clock (" +
-                        fmt(gpus[0].tensor_load_clock_mhz, 4) + " MHz under tensor load, x" +
-                        fmt(gpus[0].tensor_load_slowdown, 3) + " on compute-bound kernels)\n";
+    if (clock != ClockMode::boost) {
+      const GpuSpec& g = gpus[0];
+      if (!(g.tensor_load_slowdown > 1))
+        text += "clock: " + std::string(clock_mode_name(clock)) + " has no effect: " + g.name +
+                " has no sustained-load measurement (sustained_load.tensor_slowdown in its YAML)\n";
+      else if (clock == ClockMode::automatic && !(g.tensor_load_onset_s > 0))
+        text += "clock: auto has no effect: " + g.name + " has no measured sustained_load.onset; --clock sustained "
+                "applies the slowdown to the whole step\n";
+      else
+        text += "clock: " + std::string(clock_mode_name(clock)) + ", " + fmt(clock_weight * 100, 3) +
+                "% of the step's compute-bound time runs at the throttled clock (x" + fmt(g.tensor_load_slowdown, 3) +
+                " on compute-bound kernels" +
+                (g.tensor_load_clock_mhz > 0 ? ", " + fmt(g.tensor_load_clock_mhz, 4) + " MHz under tensor load" : "") +
+                ")\n";
+    }
     if (band) {
       text += "\n" + std::string(phase == "prefill" ? "TTFT" : "TPOT") + " " + fmt(step.timing.wall_time_us / 1e3, 4) +
               " ms, interval " + fmt(lo_us / 1e3, 4) + "-" + fmt(hi_us / 1e3, 4) +

@@ -156,7 +156,7 @@ int cmd_report(const std::vector<std::string>& argv) {
 
   if (args.has("--title")) rep.title = args.get("--title");
   if (args.has("--json-out")) write_file(args.get("--json-out"), report::report_to_json(rep).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  const std::string out = args.has("-o") ? args.get("-o") : args.get("--out");
+  const std::string out = args.output();
   std::string html = report::render_html(rep);
   if (out.empty()) {
     std::cout << html;

@@ -55,7 +55,7 @@ int import_run_cmd(const Args& args) {
     throw InputError(args.has("--dataset") ? "--dataset" : "--split", "--dataset NAME and --split train|test go together");
   if (args.has("--split") && args.get("--split") != "train" && args.get("--split") != "test")
     throw InputError("--split", "'" + args.get("--split") + "' is not a split; use train or test");
-  ImportResult r = import_run(lcts, cases, args.has("-o") ? args.get("-o") : args.require("--out"), opts);
+  ImportResult r = import_run(lcts, cases, args.has("-o") ? args.output() : args.require("--out"), opts);
   if (args.has("--dataset")) {  // a data set with its own protocol (loom validate's dataset:NAME split)
     Corpus co = read_corpus(r.out_path);
     co.meta["dataset"] = args.get("--dataset");
@@ -76,7 +76,8 @@ int import_run_cmd(const Args& args) {
 // into corpora under DIR/<source>/<gpu>/; the format of each file is detected from its header.
 int import_public_cmd(const Args& args) {
   const std::string source = args.get("--from");
-  const std::string out_dir = args.has("-o") ? args.get("-o") : args.require("--out");
+  const std::string out_dir = args.has("-o") ? args.output() : args.require("--out");
+  const std::string format = args.format();  // checked before anything is written
   const auto& pos = args.positional();
   if (pos.size() < 2) throw InputError("trace import --from " + source, "give the input CSV file(s) after the options");
   Catalog catalog = Catalog::load();
@@ -84,7 +85,13 @@ int import_public_cmd(const Args& args) {
   PublicImportContext ctx;
   ctx.names = &names;
   ctx.sms_for = [&catalog](const std::string& key) { return int64_t(catalog.get(key).sms); };
-  if (args.has("--gpu")) ctx.gpu_override = catalog.get(args.get("--gpu")).name;
+  if (args.has("--gpu")) {
+    // A catalogue key, not a YAML path: it names the output folder and the corpus's gpu_key.
+    const std::string key = args.get("--gpu");
+    if (key.find('/') != std::string::npos || key.find(".yaml") != std::string::npos)
+      throw InputError("--gpu", "'" + key.substr(0, 80) + "' is a path; trace import takes a catalogue key (see `loom gpus`)");
+    ctx.gpu_override = catalog.get(key).name;
+  }
   // Read every file first: a bad file anywhere writes nothing.
   std::vector<PublicImport> imports;
   for (size_t i = 1; i < pos.size(); ++i) imports.push_back(import_public_file(source, pos[i], ctx));
@@ -104,7 +111,6 @@ int import_public_cmd(const Args& args) {
     for (const auto& [why, n] : imp.skipped)
       std::fprintf(stderr, "loom: %s: %lld rows not imported: %s\n", pos[i + 1].c_str(), (long long)n, why.c_str());
   }
-  const std::string format = args.format();
   if (format == "json") emit(nlohmann::json{{"schema", "loom.trace_import_public/1"}, {"files", files}}.dump(2) + "\n");
   else if (format == "csv") emit(tab.csv());
   else emit(tab.text());

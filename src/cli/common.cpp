@@ -85,7 +85,10 @@ std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(const 
                                                                            std::optional<ClockMode> mode,
                                                                            double sustained_weight) {
   const ClockMode clock = mode ? *mode : parse_clock_mode(args.get("--clock", "boost"));
-  auto predictor = std::make_shared<Predictor>(args.get("--kernel-model", "learned"));
+  const std::string km = args.get("--kernel-model", "learned");
+  if (km != "learned" && km != "analytical")
+    throw InputError("--kernel-model", "'" + km.substr(0, 40) + "' is not a kernel model; use learned or analytical");
+  auto predictor = std::make_shared<Predictor>(km);
   predictor->set_clock(clock, sustained_weight);
   if (!predictor->learned() && clock == ClockMode::boost) return {};
   return [predictor](const GpuSpec& g, const KernelSpec& s) { return predictor->latency_us(g, s); };

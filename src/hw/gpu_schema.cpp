@@ -210,10 +210,16 @@ void check_consistency(const GpuSpec& g, const RawSpec& raw) {
   if (!known_arch)
     throw InputError(where("architecture"), "unknown architecture '" + g.architecture +
                                                 "'; expected one of: pascal, volta, turing, ampere, ada, hopper, blackwell");
-  if (g.sustained_clock_mhz > g.boost_clock_mhz)
-    throw InputError(where("clock.sustained"), "sustained clock is above the boost clock; lower clock.sustained");
-  if (g.tensor_load_clock_mhz > g.boost_clock_mhz)
-    throw InputError(where("clock.tensor_load"), "clock under tensor load is above the boost clock; lower clock.tensor_load");
+  // Two keys disagree: name the one the user set last (a --set, or the file that overrides the other), and both.
+  auto clash = [&](const char* low, double low_mhz, const char* what) {
+    const std::string wl = where(low), wb = where("clock.boost");
+    const bool boost_newer = wb.rfind("--set", 0) == 0 || (wl.rfind("--set", 0) != 0 && wb.find("gpus/") == std::string::npos);
+    throw InputError(boost_newer ? wb : wl, std::string(low) + " (" + std::to_string(int(low_mhz)) + " MHz, " + wl + ") " +
+                                                what + " clock.boost (" + std::to_string(int(g.boost_clock_mhz)) +
+                                                " MHz, " + wb + "); lower " + low + " or raise clock.boost");
+  };
+  if (g.sustained_clock_mhz > g.boost_clock_mhz) clash("clock.sustained", g.sustained_clock_mhz, "is above");
+  if (g.tensor_load_clock_mhz > g.boost_clock_mhz) clash("clock.tensor_load", g.tensor_load_clock_mhz, "is above");
   if (g.smem_per_block_bytes > g.smem_per_sm_bytes)
     throw InputError(where("sm_limits.shared_memory_per_block"),
                      "shared memory per block exceeds shared memory per SM; check sm_limits");

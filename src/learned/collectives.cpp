@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "hw/catalog.h"
 #include "trace/trace.h"
 
@@ -69,7 +70,7 @@ double CollectiveFit::latency_us(int64_t bytes) const {
   return (bytes < break_bytes ? small : large).latency_us(x);
 }
 
-CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpus) {
+CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpus, const std::string& where) {
   // Bins of a quarter octave (medians): the profiles hold thousands of sizes with launch-noise spikes.
   std::map<int, std::pair<std::vector<double>, std::vector<double>>> bins;
   CollectiveFit f;
@@ -80,7 +81,12 @@ CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpu
     b.first.push_back(double(p.bytes)), b.second.push_back(p.latency_us);
     ++f.points;
   }
-  if (f.points == 0) throw InputError("collectives", "no points for gpus=" + std::to_string(gpus));
+  if (f.points == 0) throw InputError(where, "no points for gpus=" + std::to_string(gpus));
+  // Fewer sizes than this leave the two regimes and their break undetermined (a 2-size fit printed inf% errors).
+  if (bins.size() < 4)
+    throw InputError(where, "gpus=" + std::to_string(gpus) + ": " + std::to_string(bins.size()) +
+                                        " distinct message sizes (quarter-octave bins); a fit needs at least 4: "
+                                        "measure more sizes");
   std::vector<std::pair<double, double>> xt;  // (bus bytes, latency) per bin
   std::vector<double> edge;                   // bytes of each bin
   for (auto& [_, b] : bins) {
@@ -117,7 +123,7 @@ CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::strin
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
     for (int g : counts) {
-      CollectiveFit f = fit_collective(pts, g);
+      CollectiveFit f = fit_collective(pts, g, key.first + " " + key.second + " " + impl + " all_reduce");
       f.gpu_key = key.first, f.topology = key.second, f.impl = impl;
       f.link = link_of(f.topology, g);
       auto it = gpus.find(f.gpu_key);
@@ -230,9 +236,7 @@ void CollectiveModel::save(const std::string& path) const {
                          {"large", {{"alpha_us", r(f.large.alpha_us, 1e3)}, {"busbw_GBps", r(f.large.busbw_bytes_per_s / 1e9, 1e3)}}},
                          {"points", f.points}, {"fit_mape_small_pct", r(f.mape_small, 10)},
                          {"fit_mape_large_pct", r(f.mape_large, 10)}});
-  std::ofstream o(path);
-  if (!o) throw InputError(path, "cannot write; check -o");
-  o << j.dump(1) << "\n";
+  write_file(path.empty() ? throw InputError("-o", "empty path; give the output file") : path, j.dump(1) + "\n");
 }
 
 CollectiveModel CollectiveModel::load(const std::string& path) {

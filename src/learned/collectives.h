@@ -54,7 +54,8 @@ std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load
 
 /// Fits one (GPU, topology, gpus) set: points are binned (4 per octave, medians) and each regime is a relative
 /// least-squares alpha-beta fit; the break is the bin edge that minimises the mean relative error.
-CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpus);
+CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpus,
+                             const std::string& where = "collectives");
 
 /// Fits every (GPU, topology, GPU count) in `points`; `link` of each fit comes from the GPU's YAML.
 CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,

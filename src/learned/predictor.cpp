@@ -111,6 +111,10 @@ bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const Kernel
   if (!p.collective) return false;
   p.model = "collective-fit";
   p.latency_us = p.collective->latency_us;
+  // A fit carried to another GPU count (or GPU) may dip below the link's speed of light: never faster than it. A
+  // GPU's own fit at its measured count is a measurement and stays (H800's NCCL beats its YAML NVLink figure).
+  if (!p.collective->extrapolation.empty() && p.latency_us < p.analysis.ceiling_us)
+    p.latency_us = p.analysis.ceiling_us, p.at_ceiling = true;
   return true;
 }
 

@@ -233,7 +233,10 @@ ArrivalProcess parse_arrivals(const std::string& text, const std::string& flag) 
   if (text == "poisson") return a;
   if (text.rfind("gamma:cv=", 0) == 0) {
     a.cv = decimal(text.substr(9), flag, "cv");
-    if (a.cv <= 0 || a.cv > 100) throw InputError(flag, "gamma cv must be in (0, 100]");
+    // Below 0.01 the gamma shape 1/cv^2 exceeds 10^4 and the sampler's rejection loop crawls (cv=1e-300 hung);
+    // arrivals that regular are a constant rate: give a cv of at least 0.01.
+    if (a.cv < 0.01 || a.cv > 100)
+      throw InputError(flag, "gamma cv must be in [0.01, 100]; for evenly spaced arrivals use gamma:cv=0.01");
     return a;
   }
   throw InputError(flag, "'" + text + "' is not an arrival process; use poisson or gamma:cv=X");

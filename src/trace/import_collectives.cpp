@@ -118,7 +118,8 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
   const std::string w0 = r.where();
   if (ctx.gpu_override.empty())
     throw InputError(w0, "a collectives.py file does not name its GPU; pass --gpu KEY (e.g. --gpu h200)");
-  const size_t c_op = column(hdr, "op", w0), c_impl = column(hdr, "impl", w0), c_b = column(hdr, "bytes", w0),
+  const size_t c_op = column(hdr, "op", w0), c_impl = column(hdr, "impl", w0), c_dt = column(hdr, "dtype", w0),
+               c_b = column(hdr, "bytes", w0),
                c_g = column(hdr, "gpus", w0), c_rank = column(hdr, "rank", w0), c_k = column(hdr, "kernel", w0);
   const size_t c_run[3] = {column(hdr, "run1_us", w0), column(hdr, "run2_us", w0), column(hdr, "run3_us", w0)};
   const std::map<std::string, std::string> meta = {
@@ -149,6 +150,10 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
       throw InputError(where, "op '" + op.substr(0, 40) + "' is not all_reduce, all_gather or reduce_scatter");
     if (impl != "nccl" && impl != "one_shot" && impl != "two_shot")
       throw InputError(where, "impl '" + impl.substr(0, 40) + "' is not nccl, one_shot or two_shot");
+    if (f[c_dt] != "float16" && f[c_dt] != "bfloat16" && f[c_dt] != "float32")
+      throw InputError(where, "dtype '" + f[c_dt].substr(0, 40) + "' is not float16, bfloat16 or float32; fix the row");
+    for (unsigned char ch : f[c_k])
+      if (ch < 0x20 || ch == 0x7f) throw InputError(where, "kernel name holds a control byte; fix the row");
     gpus = std::max(gpus, g);
     if (f[c_rank] != "0") {
       ++out.skipped["rank > 0 (rank 0's times are imported)"];

@@ -72,7 +72,7 @@ TEST(ServingRequests, LengthDistributionsAndArrivals) {
                           "file:/nonexistent", "normal:1:2", "1e400"})
     EXPECT_THROW(parse_length_dist(bad, "--prompt-len"), InputError) << bad;
   EXPECT_DOUBLE_EQ(parse_arrivals("gamma:cv=2", "--arrivals").cv, 2);
-  for (const char* bad : {"gamma", "gamma:cv=0", "gamma:cv=-1", "gamma:cv=inf", "uniform"})
+  for (const char* bad : {"gamma", "gamma:cv=0", "gamma:cv=-1", "gamma:cv=inf", "uniform", "gamma:cv=1e-300", "gamma:cv=0.009"})
     EXPECT_THROW(parse_arrivals(bad, "--arrivals"), InputError) << bad;
 }
 

@@ -1,0 +1,1 @@
+trace fit-collectives -o /dev/full

@@ -1,0 +1,1 @@
+validate --collectives --traces tests/data/collectives-small
