@@ -71,6 +71,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   const auto predictor = kernel_predictor(args);
   const std::vector<serving::Request> requests = requests_from(args);
   cfg.record_trace = args.has("--trace-out");
+  if (!args.has("--requests")) cfg.requests_from = "--prompt-len/--output-len";
   Progress progress("simulate");
   const bool show = !args.has("--quiet") && requests.size() >= 2000;
   if (show) cfg.progress = [&](int64_t done, int64_t total) { progress.update(static_cast<size_t>(done), static_cast<size_t>(total), "requests done"); };

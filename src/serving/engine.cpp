@@ -60,11 +60,11 @@ SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingPr
   for (const Request& r : requests) {
     const int64_t need = r.prompt_tokens + r.output_tokens;
     if (need > capacity)
-      throw InputError("--requests", "request " + std::to_string(r.id) + " needs " + std::to_string(need) +
+      throw InputError(cfg.requests_from, "request " + std::to_string(r.id) + " needs " + std::to_string(need) +
                                          " KV tokens; a replica's cache holds " + std::to_string(capacity) +
                                          "; use a larger --tp/--pp or shorter requests");
     if (!sp.chunked_prefill && need > sp.max_num_batched_tokens)
-      throw InputError("--requests", "request " + std::to_string(r.id) + " is longer than max_num_batched_tokens (" +
+      throw InputError(cfg.requests_from, "request " + std::to_string(r.id) + " is longer than max_num_batched_tokens (" +
                                          std::to_string(sp.max_num_batched_tokens) + ") and chunked_prefill is off");
   }
   std::unique_ptr<StepCost> own;

@@ -19,6 +19,7 @@ struct SimConfig {
   int tp = 1, pp = 1, replicas = 1;
   std::string router = "round_robin";  ///< "round_robin" | "least_outstanding"
   bool record_trace = false;           ///< keep every iteration for a Chrome trace
+  std::string requests_from = "--requests";  ///< what a bad request is blamed on (synthetic streams: their flags)
   /// Step costs to reuse across simulations of the same GPU, model, profile, tp and pp (a capacity search);
   /// null = a fresh cache for this run.
   class StepCost* shared_cost = nullptr;
