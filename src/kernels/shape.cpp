@@ -61,7 +61,7 @@ class Params {
                                               spec.params.at("op") == "silu_mul"))
       throw InputError(spec.where, "impl=fused exists for rotary, rms_norm and elementwise op=silu_mul only");
     // nccl: NCCL's ring/tree all-reduce (the measured fits, models/collectives.json); custom: the serving engines'
-    // one-shot/two-shot all-reduce over NVLink for small messages (analytical; not measured yet).
+    // one-shot/two-shot all-reduce over NVLink for small messages (the measured custom fit, models/collectives.json).
     if (auto it = impl_it; it != spec.params.end() && (it->second == "custom" || it->second == "nccl") &&
                                             spec.family != "all_reduce")
       throw InputError(spec.where, "impl=" + it->second + " exists for all_reduce only");
