@@ -67,6 +67,8 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   const std::string format = args.format();
   const std::optional<double> max_mape = args.number("--max-mape");
+  if (max_mape && !(*max_mape > 0 && *max_mape <= 1000))
+    throw InputError("--max-mape", "must be a percentage in (0, 1000]");
   const Catalog cat = Catalog::load();
   const auto gpus = catalogue_gpus(cat);
   const auto points = load_collective_points(traces);
@@ -106,8 +108,10 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     }
   }
   bool over = false;
+  std::string over_what;
   for (const auto& [g, r] : per_gpu)
-    if (max_mape && r.logo[1].n && r.logo[1].mape() > *max_mape) over = true;
+    if (max_mape && r.logo[1].n && r.logo[1].mape() > *max_mape)
+      over = true, over_what += (over_what.empty() ? "" : ", ") + g + " " + fmt(r.logo[1].mape(), 3) + "%";
   if (format == "json") {
     nlohmann::ordered_json j;
     j["schema"] = "loom.validate_collectives/1";
@@ -152,6 +156,9 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
          "GPU out; '-' where no other GPU has a fit of that impl); own fit: models/collectives.json's fit (what `loom predict` "
          "uses); analytical: the ring model (impl=custom: the same); MAPE of the measured median.\n");
   }
+  if (over)
+    std::fprintf(stderr, "loom: validate --collectives: held-out MAPE (>= 1 MB) above --max-mape %s%%: %s\n",
+                 fmt(*max_mape, 4).c_str(), over_what.c_str());
   return over ? 1 : 0;
 }
 

@@ -209,6 +209,8 @@ int cmd_predict(const Argv& argv) {
     throw InputError("predict", "give exactly one of --kernel SPEC or --batch FILE.csv");
   Predictor predictor(args.get("--model", "learned"));
   predictor.set_clock(parse_clock_mode(args.get("--clock", "boost")));
+  if (args.has("--threads") && !args.has("--batch"))
+    throw InputError("--threads", "applies to --batch only (one --kernel is one prediction)");
   return args.has("--batch") ? predict_batch(catalog, args, predictor) : predict_one(catalog, args, predictor);
 }
 

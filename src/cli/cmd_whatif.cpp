@@ -23,18 +23,22 @@ int64_t positive(const Args& args, const std::string& flag) {
   return static_cast<int64_t>(d);
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
+/// A comma list of `flag`; an empty item ("1,,2", "h200,") is refused, not skipped.
+std::vector<std::string> split(const std::string& s, char sep, const char* flag) {
   std::vector<std::string> v;
-  std::stringstream ss(s);
-  for (std::string x; std::getline(ss, x, sep);)
-    if (!x.empty()) v.push_back(x);
+  if (s.empty()) return v;
+  std::stringstream ss(s + sep);  // the sentinel makes a trailing empty item visible to getline
+  for (std::string x; std::getline(ss, x, sep);) {
+    if (x.empty()) throw InputError(flag, "'" + s.substr(0, 80) + "' has an empty item; give a comma list without gaps");
+    v.push_back(x);
+  }
   return v;
 }
 
 /// GPUs from --gpus; `--set GPU:key=value` overrides one GPU, `--set key=value` all of them.
 std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
   const std::string which = args.require("--gpus");
-  std::vector<std::string> names = which == "all" ? catalog.names() : split(which, ',');
+  std::vector<std::string> names = which == "all" ? catalog.names() : split(which, ',', "--gpus");
   if (names.empty()) throw InputError("--gpus", "no GPU named; try `loom gpus` for the catalogue");
   std::vector<GpuSpec> gpus;
   for (const auto& n : names) {
@@ -91,7 +95,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
   args.require("--output-len");
   req.input_len = positive(args, "--input-len");
   req.output_len = positive(args, "--output-len");
-  for (const auto& t : split(args.get("--tp"), ',')) {
+  for (const auto& t : split(args.get("--tp"), ',', "--tp")) {
     if (t.size() != 1 || t[0] < '1' || t[0] > '8')
       throw InputError("--tp", "'" + t + "' is not a tensor-parallel degree; use 1-8 or a list such as 1,2,4");
     req.tp_choices.push_back(t[0] - '0');

@@ -15,9 +15,12 @@ std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args) {
   if (which == "all") {
     names = catalog.names();
   } else {
-    std::stringstream ss(which);
-    for (std::string n; std::getline(ss, n, ',');)
-      if (!n.empty()) names.push_back(n);
+    std::stringstream ss(which + ",");  // the sentinel makes a trailing empty item visible
+    for (std::string n; std::getline(ss, n, ',');) {
+      if (n.empty())
+        throw InputError("--gpu", "'" + which.substr(0, 80) + "' has an empty item; give a comma list without gaps");
+      names.push_back(n);
+    }
   }
   if (names.empty()) throw InputError("--gpu", "no GPU named; try `loom gpus` for the catalogue");
   std::vector<GpuSpec> gpus;

@@ -1,0 +1,1 @@
+validate --collectives --max-mape -1
