@@ -218,6 +218,14 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   } else {
     throw InputError("--phase", "'" + phase + "' is not a phase; use prefill or decode");
   }
+  // One step's tokens (and KV positions) beyond 2^26 make kernels past loom's size limits: say which flags.
+  double tokens = 0, kv = 0;
+  for (size_t i = 0; i < work.new_tokens.size(); ++i)
+    tokens += double(work.new_tokens[i]), kv += double(work.new_tokens[i]) + double(work.context[i]);
+  if (tokens > double(int64_t{1} << 26) || kv > double(int64_t{1} << 30))
+    throw InputError(phase == "prefill" ? "--batch x --seq" : "--batch x --context",
+                     "one step of " + std::to_string(int64_t(tokens)) + " new tokens over " + std::to_string(int64_t(kv)) +
+                         " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a step); use smaller sizes");
   if (args.has("--cache-len")) {
     if (profile.kv_cache != "static")
       throw InputError("--cache-len", "sizes a static KV cache; profile '" + profile.name + "' has kv_cache: " +

@@ -1,4 +1,5 @@
 // `loom predict`: one kernel on one or more GPUs, or a CSV batch of kernels.
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -126,6 +127,8 @@ std::string json_element(const Prediction& p) {
 /// the aligned table needs every row for its column widths and keeps them.
 int predict_batch(const Catalog& catalog, const Args& args, const Predictor& predictor) {
   const std::string path = args.require("--batch");
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    throw InputError("--batch", "'" + path + "' is a directory; give a CSV file");
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot open batch file; check the path");
   std::string line;

@@ -1,6 +1,8 @@
 // Line reading (plain/gzip/in-memory), CSV splitting and strict number parsing for the trace readers.
 #include "trace/text_io.h"
 
+#include <filesystem>
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -28,6 +30,8 @@ std::string too_large_message(size_t max_bytes) {
 }
 
 LineReader LineReader::open_file(const std::string& path, size_t max_bytes) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory; give a file");
   LineReader r;
   r.name_ = path;
   r.max_bytes_ = max_bytes;
@@ -116,6 +120,8 @@ bool LineReader::next(std::string& line) {
 }
 
 std::string read_all(const std::string& path, size_t max_bytes) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory; give a file");
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) throw InputError(path, std::string("cannot open: ") + (errno ? std::strerror(errno) : "out of memory"));
   std::string out;
