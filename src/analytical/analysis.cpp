@@ -124,7 +124,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
   // L2: chip-wide bandwidth, but no faster than the busiest SM can pull through its own L2 port.
   pipes[np++] = chip("l2", l2_total, gpu.l2_bytes_per_s, busiest.l2, sm_l2_bw);
   // DRAM: chip-wide bandwidth, but only the SMs that are busy pull (small grids, SM partitions).
-  pipes[np++] = chip("dram", d.dram_bytes, gpu.dram_bytes_per_s, d.dram_bytes, sm_l2_bw * busy_sms);
+  pipes[np++] = chip("dram", d.dram_bytes, gpu.effective_dram_bytes_per_s(), d.dram_bytes, sm_l2_bw * busy_sms);
   if (s.family == Family::all_reduce) pipes[np++] = {"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us};
 
   // Nominal efficiency per pipe, in pipes order (tensor, fma, sfu, alu, smem, l2, dram, link).

@@ -78,7 +78,7 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   add("l2_warm", a && a->l2_warm ? 1 : 0);
   add("sms", gpu ? gpu->sms : 0);
   add("clock_ghz", gpu ? gpu->sustained_clock_mhz / 1000.0 : 0);
-  add("log_dram_tb_s", gpu ? log1(gpu->dram_bytes_per_s / 1e12) : 0);
+  add("log_dram_tb_s", gpu ? log1(gpu->effective_dram_bytes_per_s() / 1e12) : 0);
   add("log_l2_mib", gpu ? log1(double(gpu->l2_bytes) / 1048576.0) : 0);
   add("compute_capability", gpu ? gpu->compute_capability : 0);
   for (const auto& fam : family_names()) add2("family_", fam.c_str(), (a && a->family == fam) ? 1 : 0);
@@ -90,7 +90,7 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   // FP32-accumulate fp16 tensor rate per SM per clock (what GEMM libraries get), 0 without tensor cores.
   add("log_tensor_fp16_per_clk", gpu ? log1(gpu->tensor_flops_per_clk_per_sm[static_cast<int>(Dtype::fp16)]) : 0);
   add("hbm", gpu && gpu->dram_type.rfind("HBM", 0) == 0 ? 1 : 0);
-  add("dram_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->dram_bytes_per_s / clk_sm : 0);
+  add("dram_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->effective_dram_bytes_per_s() / clk_sm : 0);
   add("l2_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->l2_bytes_per_s / clk_sm : 0);
 }
 

@@ -28,7 +28,7 @@ report::RooflineChart roofline_from(const GpuSpec& gpu, const std::vector<Analys
       c.ceilings.push_back({std::string(dtype_name(d)) + " tensor", peak});
   }
   if (gpu.fp32_flops_per_s() > 0) c.ceilings.push_back({"fp32 FMA", gpu.fp32_flops_per_s()});
-  c.dram_bytes_per_s = gpu.dram_bytes_per_s;
+  c.dram_bytes_per_s = gpu.effective_dram_bytes_per_s();
   c.l2_bytes_per_s = gpu.l2_bytes_per_s;
   for (const auto& a : analyses) {
     // Kernels with no FLOP (copies) or no DRAM traffic have no place on a roofline; the renderer notes them.

@@ -37,7 +37,7 @@ MemoryFit memory_fit(const GpuSpec& gpu, const ModelConfig& m, const ServingProf
   if (p.attention == "eager")
     f.activation_bytes += static_cast<double>(w.batch()) * s.q_heads * max_q * max_kv * (bytes + 4.0);
   f.total_bytes = f.weights_bytes + f.kv_cache_bytes + f.activation_bytes;
-  f.capacity_bytes = static_cast<double>(gpu.dram_bytes);
+  f.capacity_bytes = gpu.usable_dram_bytes();  // less the in-band ECC reserve where ECC is on
   f.usable_bytes = f.capacity_bytes * p.memory_utilization;
   f.fits = f.capacity_bytes > 0 && f.total_bytes <= f.usable_bytes;
   char buf[256];

@@ -55,7 +55,7 @@ ReplayResult replay_trace(const ChromeTrace& trace, const std::optional<GpuSpec>
     }
     if (!predicted) {
       if (source && target.dram_bytes_per_s > 0) {
-        rk.target_us = k.dur_us * source->dram_bytes_per_s / target.dram_bytes_per_s;
+        rk.target_us = k.dur_us * source->effective_dram_bytes_per_s() / target.effective_dram_bytes_per_s();
         rk.method = "dram-scaled";
       } else {
         rk.target_us = k.dur_us;

@@ -68,7 +68,7 @@ std::string gpu_fingerprint(const GpuSpec& g) {
     << g.max_regs_per_thread << '|' << g.smem_per_sm_bytes << '|' << g.smem_per_block_bytes << '|'
     << g.max_threads_per_sm << '|' << g.max_warps_per_sm << '|' << g.max_ctas_per_sm << '|'
     << g.max_threads_per_block << '|' << g.l1_bytes_per_sm << '|' << g.l2_bytes << '|' << g.l2_bytes_per_s << '|'
-    << g.l2_bytes_per_clk_per_sm << '|' << g.dram_bytes << '|' << g.dram_bytes_per_s << '|' << g.launch_overhead_us
+    << g.l2_bytes_per_clk_per_sm << '|' << g.dram_bytes << '|' << g.dram_bytes_per_s << '|' << g.dram_ecc << '|' << g.launch_overhead_us
     << '|' << g.nvlink_bytes_per_s << '|' << g.pcie_bytes_per_s << '|' << g.gpus_per_node << '|' << g.tdp_w << '\n';
   return o.str();
 }

@@ -120,7 +120,9 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
     y += "  tensor_slowdown: none        # " + src + ": no slowdown under load (x" + fmt(s, 4) + ")\n"
          "  onset: none\n";
   }
-  const double dram_sheet = dram_read / kAchievableDram;
+  // Datasheet-equivalent: what the entry's dram.bandwidth would have to say for loom to predict this read, the
+  // in-band ECC cost (GpuSpec::effective_dram_bytes_per_s) included where the entry has ECC on.
+  const double dram_sheet = dram_read / kAchievableDram * (base.dram_bytes_per_s / base.effective_dram_bytes_per_s());
   if (sms < base.sms)
     y += "# dram.bandwidth kept: a partition of " + std::to_string(sms) + " SMs reads " + fmt(dram_read / 1e12, 4) +
          " TB/s because it has fewer SMs, which the model already knows from sms (not a datasheet error)\n";

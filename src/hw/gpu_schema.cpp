@@ -123,6 +123,8 @@ const std::vector<FieldDef>& schema() {
        [](const GpuSpec& g) { return g.dram_bytes_per_s; }},
       text_field("dram.type", OPT, [](GpuSpec& g, const std::string& v) { g.dram_type = v; },
                  [](const GpuSpec& g) -> const std::string& { return g.dram_type; }),
+      text_field("dram.ecc", OPT, [](GpuSpec& g, const std::string& v) { g.dram_ecc = v; },
+                 [](const GpuSpec& g) -> const std::string& { return g.dram_ecc; }),
       {"launch_overhead", U::time, REQ, POS, false, [](GpuSpec& g, double v) { g.launch_overhead_us = v * 1e6; },
        [](const GpuSpec& g) { return g.launch_overhead_us / 1e6; }},
       {"interconnect.nvlink", U::bandwidth, OPT, Sign::non_negative, false,
@@ -210,6 +212,8 @@ void check_consistency(const GpuSpec& g, const RawSpec& raw) {
   if (!known_arch)
     throw InputError(where("architecture"), "unknown architecture '" + g.architecture +
                                                 "'; expected one of: pascal, volta, turing, ampere, ada, hopper, blackwell");
+  if (!g.dram_ecc.empty() && g.dram_ecc != "on" && g.dram_ecc != "off")
+    throw InputError(where("dram.ecc"), "dram.ecc is '" + g.dram_ecc + "'; write on or off (the state the part ships in)");
   // Two keys disagree: name the one the user set last (a --set, or the file that overrides the other), and both.
   auto clash = [&](const char* low, double low_mhz, const char* what) {
     const std::string wl = where(low), wb = where("clock.boost");

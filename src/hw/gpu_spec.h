@@ -55,7 +55,8 @@ struct GpuSpec {
   double l2_bytes_per_clk_per_sm = 0;  ///< most one SM can pull from L2 per clock (limits small grids / partitions)
   int64_t dram_bytes = 0;
   double dram_bytes_per_s = 0;
-  std::string dram_type;  ///< e.g. "HBM3" (informational)
+  std::string dram_type;  ///< e.g. "HBM3"; GDDR* memory keeps its ECC bits in band (see dram_ecc)
+  std::string dram_ecc;   ///< "on" | "off" | "" (unknown: treated as off): the state the part ships in
 
   // System.
   double launch_overhead_us = 0;   ///< host launch cost per kernel (eager)
@@ -74,6 +75,15 @@ struct GpuSpec {
   /// Whole-chip dense tensor FLOP/s for dtype d at the sustained clock (0 = unsupported).
   double tensor_flops_per_s(Dtype d) const { return tensor_flops_per_clk(d) * sms * clock_hz(); }
   double fp32_flops_per_s() const { return fp32_flops_per_clk_per_sm * sms * clock_hz(); }
+  /// True when ECC is on and the memory stores its check bits in band (GDDR*: no side-band ECC chips), which costs
+  /// DRAM bandwidth and 1/16 of the capacity; HBM keeps ECC side-band at no bandwidth cost.
+  bool inline_ecc() const { return dram_ecc == "on" && dram_type.rfind("GDDR", 0) == 0; }
+  /// DRAM bandwidth the analytical model uses: the datasheet figure, less the in-band ECC cost where it applies.
+  /// The cost is the 15% slowdown measured with ECC on vs off on an A40 and an RTX 4090 (Chaos support,
+  /// "ECC State for Nvidia GPUs", 2024), taken as bandwidth: 1 / 1.15.
+  double effective_dram_bytes_per_s() const { return inline_ecc() ? dram_bytes_per_s / 1.15 : dram_bytes_per_s; }
+  /// Memory the software can allocate: in-band ECC reserves 1/16 (a 16 GB T4 shows 15 GB with ECC on).
+  double usable_dram_bytes() const { return inline_ecc() ? double(dram_bytes) * 15.0 / 16.0 : double(dram_bytes); }
 };
 
 }  // namespace loom

@@ -61,7 +61,7 @@ Sample make_sample(const Analysis& a, const GpuSpec& gpu, const std::string& imp
   for (const auto& p : a.pipes)
     if (p.pipe == "tensor" && p.total > 0 && p.time_us > 0) compute_peak = p.total / (p.time_us * 1e-6);
   double compute_us = compute_peak > 0 ? a.flops / compute_peak * 1e6 : 0;
-  double memory_us = gpu.dram_bytes_per_s > 0 ? a.min_dram_bytes / gpu.dram_bytes_per_s * 1e6 : 0;
+  double memory_us = gpu.dram_bytes_per_s > 0 ? a.min_dram_bytes / gpu.effective_dram_bytes_per_s() * 1e6 : 0;
   s.roofline_us = std::max({compute_us, memory_us, 1e-3});
   return s;
 }

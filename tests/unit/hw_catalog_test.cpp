@@ -84,7 +84,8 @@ TEST(Catalog, DatasheetPeaks) {
   EXPECT_NEAR(tflops("a10", Dtype::bf16), 125, 125 * 0.01);
   EXPECT_NEAR(tflops("a40", Dtype::bf16), 149.7, 149.7 * 0.01);
   EXPECT_NEAR(tflops("rtx-a6000", Dtype::fp16), 154.8, 154.8 * 0.01);
-  EXPECT_NEAR(tflops("rtx-6000-ada", Dtype::fp16), 364.2, 364.2 * 0.01);
+  // Not the whitepaper's 364.2: the same AD102 die and 300 W cap as the L40 (rtx-6000-ada.yaml says why).
+  EXPECT_NEAR(tflops("rtx-6000-ada", Dtype::fp16), 182.1, 182.1 * 0.01);
   EXPECT_NEAR(tflops("rtx-4090", Dtype::fp16), 165.2, 165.2 * 0.01);  // FP32 accumulate
   EXPECT_NEAR(tflops("l40", Dtype::bf16), 181, 181 * 0.01);
   EXPECT_NEAR(tflops("l20", Dtype::bf16), 119.5, 119.5 * 0.02);
@@ -113,6 +114,19 @@ TEST(Catalog, MemoryFacts) {
   EXPECT_EQ(catalog().get("h200").l2_bytes, 62914560);      // driver-reported (GPU-NOTES.md)
   EXPECT_EQ(catalog().get("a100-sxm4-80gb").smem_per_sm_bytes, 164 * 1024);
   EXPECT_EQ(catalog().get("t4").max_warps_per_sm, 32);
+}
+
+TEST(Catalog, InBandEccCostsGddrBandwidthAndCapacity) {
+  const GpuSpec a40 = catalog().get("a40"), a6000 = catalog().get("rtx-a6000"), h200 = catalog().get("h200");
+  EXPECT_TRUE(a40.inline_ecc());  // data-centre GDDR6 part: ECC on by default, in band
+  EXPECT_NEAR(a40.effective_dram_bytes_per_s(), 696e9 / 1.15, 1e6);
+  EXPECT_NEAR(a40.usable_dram_bytes(), 48.0 * 1073741824 * 15 / 16, 1);
+  EXPECT_FALSE(a6000.inline_ecc());  // workstation part: off by default
+  EXPECT_DOUBLE_EQ(a6000.effective_dram_bytes_per_s(), a6000.dram_bytes_per_s);
+  EXPECT_FALSE(h200.inline_ecc());  // HBM: side-band ECC, no bandwidth cost
+  EXPECT_DOUBLE_EQ(h200.effective_dram_bytes_per_s(), h200.dram_bytes_per_s);
+  const GpuSpec off = catalog().get("a40", {"dram.ecc=off"});
+  EXPECT_DOUBLE_EQ(off.effective_dram_bytes_per_s(), off.dram_bytes_per_s);
 }
 
 TEST(Catalog, ExtendsOverridesOnlyWhatDiffers) {
@@ -171,6 +185,7 @@ TEST(Catalog, BadOverrides) {
   expect_set_error("sms=12.5", "whole number");
   expect_set_error("clock.sustained=2500MHz", "is above clock.boost");
   expect_set_error("tdp=none", "required");
+  expect_set_error("dram.ecc=maybe", "write on or off");
 }
 
 TEST(Catalog, UnknownGpu) {
