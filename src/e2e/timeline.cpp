@@ -103,7 +103,8 @@ class CostCache {
     return ops_.emplace(&shape, oc).first->second;
   }
 
-  const KernelCost& get(const KernelSpec& spec) {
+  const KernelCost& get(const KernelSpec& given) {
+    const KernelSpec spec = inherited_l2(given);
     const std::string key = spec.to_string();
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
@@ -125,6 +126,23 @@ class CostCache {
   }
 
  private:
+  /// Inside a step a memory-bound kernel reads what the kernel before it has just written (the norm reads the
+  /// residual add's output, silu_mul the gate/up GEMM's, rotary the QKV GEMM's): when its compulsory traffic fits in
+  /// half the L2 those bytes are still there, so it is priced warm (l2=warm, learned from loops that find their
+  /// inputs in L2). GEMMs (weights) and attention (KV cache) stream from DRAM and stay cold; a spec that says l2=
+  /// keeps it.
+  KernelSpec inherited_l2(const KernelSpec& spec) const {
+    static const char* const kInheriting[] = {"rms_norm", "layer_norm", "elementwise", "rotary", "softmax"};
+    bool inherits = false;
+    for (const char* f : kInheriting) inherits |= spec.family == f;
+    if (!inherits || spec.params.count("l2") || gpu_.l2_bytes <= 0) return spec;
+    const double bytes = analyze(gpu_, spec).min_dram_bytes;
+    if (bytes > 0.5 * double(gpu_.l2_bytes) || bytes < (64 << 10)) return spec;
+    KernelSpec warm = spec;
+    warm.params["l2"] = "warm";
+    return warm;
+  }
+
   KernelCost compute(const KernelSpec& spec) const {
     KernelCost c;
     if (!p_ || shape_) {

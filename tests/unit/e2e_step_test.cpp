@@ -6,7 +6,9 @@
 #include "core/error.h"
 #include "e2e/chrome_trace.h"
 #include "e2e/e2e.h"
+#include "e2e/timeline.h"
 #include "e2e/whatif.h"
+#include "kernels/kernel_spec.h"
 #include "hw/catalog.h"
 
 namespace loom {
@@ -115,6 +117,34 @@ TEST_F(E2eStep, WhatIfRanksAndSensitivity) {
   ASSERT_FALSE(sens.empty());
   EXPECT_EQ(sens[0].change, "+50% DRAM bandwidth");
   EXPECT_LT(sens[0].tpot_delta_pct, -5);  // small-batch decode is bandwidth-bound
+}
+
+}  // namespace
+}  // namespace loom
+
+namespace loom {
+namespace {
+
+// Inside a step a memory-bound kernel finds its input in L2 (the kernel before wrote it): priced l2=warm when its
+// compulsory traffic lies between 64 KiB and half the L2; tiny (latency-bound) ones, huge ones and GEMMs stay cold.
+TEST_F(E2eStep, MemoryBoundKernelsInheritL2) {
+  const KernelPredictor p = [](const GpuSpec&, const KernelSpec& s) {
+    auto it = s.params.find("l2");
+    return it != s.params.end() && it->second == "warm" ? 1.0 : 2.0;
+  };
+  auto gpu_us = [&](const std::string& spec) {
+    Op o;
+    o.name = "x";
+    auto shape = std::make_shared<OpShape>();
+    shape->parts.push_back(parse_kernel_spec(spec));
+    o.shape = shape;
+    return simulate_step(gpu, {o}, load_profile("vllm"), ExecMode::graph, false, p).gpu_time_us;
+  };
+  EXPECT_DOUBLE_EQ(gpu_us("rms_norm rows=64 cols=4096 dtype=bf16"), 1.0);        // 1 MiB: warm
+  EXPECT_DOUBLE_EQ(gpu_us("rms_norm rows=1 cols=4096 dtype=bf16"), 2.0);         // 16 KiB: latency-bound, cold
+  EXPECT_DOUBLE_EQ(gpu_us("rms_norm rows=65536 cols=8192 dtype=bf16"), 2.0);     // 2 GiB: does not fit
+  EXPECT_DOUBLE_EQ(gpu_us("gemm m=64 n=4096 k=4096 dtype=bf16"), 2.0);           // weights stream from DRAM
+  EXPECT_DOUBLE_EQ(gpu_us("rms_norm rows=64 cols=4096 dtype=bf16 l2=cold"), 2.0);  // the spec's own l2= stands
 }
 
 }  // namespace
