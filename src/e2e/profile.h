@@ -23,6 +23,13 @@ struct SchedulerParams {
   /// Extra host time of an eager step whose token count the engine has not run before (library heuristics and
   /// caches warming for new GEMM shapes); 0 = none.
   double new_shape_overhead_us = 0;
+  /// Below this many tokens a new shape costs new_shape_small_overhead_us instead (0 = one cost for all).
+  int64_t new_shape_small_tokens = 0;
+  double new_shape_small_overhead_us = 0;
+  /// The host time a new eager shape of `tokens` tokens costs.
+  double new_shape_cost_us(int64_t tokens) const {
+    return tokens < new_shape_small_tokens ? new_shape_small_overhead_us : new_shape_overhead_us;
+  }
   int64_t graph_max() const { return cuda_graph_sizes.empty() ? 0 : cuda_graph_sizes.back(); }
 };
 

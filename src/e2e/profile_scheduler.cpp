@@ -61,6 +61,10 @@ void parse_scheduler(const YAML::Node& node, const std::string& source, Schedule
       s.step_overhead_us = number(source, key, v, 0, 1e6, false);
     } else if (key == "new_shape_overhead_us") {
       s.new_shape_overhead_us = number(source, key, v, 0, 1e7, false);
+    } else if (key == "new_shape_small_tokens") {
+      s.new_shape_small_tokens = static_cast<int64_t>(number(source, key, v, 0, 1 << 24, true));
+    } else if (key == "new_shape_small_overhead_us") {
+      s.new_shape_small_overhead_us = number(source, key, v, 0, 1e7, false);
     } else if (key == "cuda_graph_sizes") {
       if (!v.IsSequence()) throw InputError(at(source, v), "scheduler.cuda_graph_sizes must be a list of batch sizes");
       s.cuda_graph_sizes.clear();
@@ -74,7 +78,8 @@ void parse_scheduler(const YAML::Node& node, const std::string& source, Schedule
       throw InputError(at(source, kv.first), "unknown key 'scheduler." + key +
                                                  "'; expected one of: policy, max_num_seqs, max_num_batched_tokens, "
                                                  "chunked_prefill, block_size, prefix_caching, cuda_graph_sizes, "
-                                                 "step_overhead_us, new_shape_overhead_us");
+                                                 "step_overhead_us, new_shape_overhead_us, new_shape_small_tokens, "
+                                                 "new_shape_small_overhead_us");
     }
   }
 }

@@ -157,9 +157,11 @@ void Replica::start(double now) {
     return;
   }
   const int64_t graph = cost_.graph_batch(b);
-  double step_us = cost_.step_us(b);
-  if (graph == 0 && params_.new_shape_overhead_us > 0 && seen_eager_tokens_.insert(b.tokens()).second)
-    step_us += params_.new_shape_overhead_us;
+  // An eager step of a token count the process has not run before pays host time (new GEMM shapes' heuristics,
+  // kernel specialisations) before its launches: hidden when the GPU bounds the step.
+  const double new_shape_us = params_.new_shape_cost_us(b.tokens());
+  const bool new_shape = graph == 0 && new_shape_us > 0 && seen_eager_tokens_.insert(b.tokens()).second;
+  const double step_us = cost_.step_us(b, new_shape ? new_shape_us : 0);
   const double kv_used = setup_.kv_blocks > 0 ? 1.0 - static_cast<double>(free_blocks_) / setup_.kv_blocks : 0;
   double t = std::max(now, stage_free_[0]);
   for (int st = 0; st < setup_.pp; ++st) {

@@ -32,7 +32,7 @@ int64_t StepCost::graph_batch(const BatchShape& b) const {
   return it == sizes.end() ? 0 : *it;
 }
 
-double StepCost::step_us(const BatchShape& b) {
+double StepCost::step_us(const BatchShape& b, double extra_host_us) {
   const int64_t graph = graph_batch(b);
   int64_t kv_mean = b.decodes > 0 ? std::max<int64_t>(1, (b.decode_kv + b.decodes / 2) / b.decodes) : 0;
   // A paged decode kernel without split-KV runs one program per (sequence, KV head): it lasts at least as long as
@@ -66,8 +66,9 @@ double StepCost::step_us(const BatchShape& b) {
   // The step's token count (every GEMM's rows) on the same grid: the representative chunks are stretched to it.
   const int64_t kt = graph > 0 || kp == 0 ? 0 : bucket(b.tokens(), resolution_);
   const ShapeKey key{kd, kkv, kp, kq, kc, kt, (by_max ? 2 : 0) + (graph > 0 ? 1 : 0)};
+  auto with_host = [&](const Cost& c) { return std::max(c.wall_us, c.host_end_us + extra_host_us); };
   auto it = cache_.find(key);
-  if (it != cache_.end()) return it->second;
+  if (it != cache_.end()) return with_host(it->second);
   ++evaluations_;
   std::vector<int64_t> q, ctx;
   if (graph > 0) {  // padded slots attend to nothing: their keys are 1, the real ones keep the mean
@@ -90,9 +91,10 @@ double StepCost::step_us(const BatchShape& b) {
   if (by_max) w.decode_attention_kv = kkv;
   const ExecMode mode = graph > 0 ? ExecMode::graph : mode_for(profile_, Phase::prefill);
   const std::vector<Op> ops = build_op_graph(model_, profile_, w);
-  const double us = simulate_step(gpu_, ops, profile_, mode, model_.is_moe(), predict_).wall_time_us;
-  cache_.emplace(key, us);
-  return us;
+  const StepTiming st = simulate_step(gpu_, ops, profile_, mode, model_.is_moe(), predict_);
+  Cost c{st.wall_time_us, st.wall_time_us};
+  if (mode == ExecMode::eager && !st.kernels.empty()) c.host_end_us = st.kernels.back().issue_us + st.kernels.back().gpu_us;
+  return with_host(cache_.emplace(key, c).first->second);
 }
 
 }  // namespace loom::serving

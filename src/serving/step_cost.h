@@ -32,8 +32,10 @@ class StepCost {
   StepCost(const GpuSpec& gpu, const ModelConfig& stage_model, const ServingProfile& profile, int tp,
            KernelPredictor predictor, double resolution = 0.02);
   /// Predicted wall time (us) of the iteration, CUDA-graph padding included for decode-only batches within the
-  /// profile's capture sizes. Throws InputError when the step model rejects the shape.
-  double step_us(const BatchShape& b);
+  /// profile's capture sizes. `extra_host_us` is host time the step spends beyond its launches (an eager step of a
+  /// shape the process has not run before): it delays the launches, so it shows only where the host, not the GPU,
+  /// bounds the step. Throws InputError when the step model rejects the shape.
+  double step_us(const BatchShape& b, double extra_host_us = 0);
   /// The decode batch size a CUDA graph would run (the next capture size), or 0 when the step runs eagerly.
   int64_t graph_batch(const BatchShape& b) const;
   size_t cached_shapes() const { return cache_.size(); }
@@ -61,7 +63,11 @@ class StepCost {
     }
   };
   std::unordered_map<std::string, double> kernel_memo_;
-  std::unordered_map<ShapeKey, double, ShapeKeyHash> cache_;
+  struct Cost {
+    double wall_us;      ///< the step's wall time
+    double host_end_us;  ///< when the GPU could finish if it waited only for the host: last issue + last kernel
+  };
+  std::unordered_map<ShapeKey, Cost, ShapeKeyHash> cache_;
   int64_t evaluations_ = 0;
 };
 
