@@ -46,6 +46,14 @@ std::string read_gz(const std::string& path) {
 
 }  // namespace
 
+const std::vector<std::string>& gpu_constant_features() {
+  // analytical/features.cpp: the GPU block and the architecture block.
+  static const std::vector<std::string> names = {
+      "sms", "clock_ghz", "log_dram_tb_s", "log_l2_mib", "compute_capability", "tensor_path", "async_copy",
+      "l2_partitions", "log_tensor_fp16_per_clk", "hbm", "dram_bytes_per_clk_per_sm", "l2_bytes_per_clk_per_sm"};
+  return names;
+}
+
 std::string fnv1a_hex(const std::string& bytes, uint64_t h) {
   for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
   char buf[17];
@@ -80,7 +88,15 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
       x.insert(x.end(), ds.samples[r].x.begin(), ds.samples[r].x.end());
       y.push_back(static_cast<float>(ds.samples[r].target));
     }
-    for (const auto& name : opt.masked_features)
+    // A forest whose rows come from fewer than three GPUs (an implementation measured on two, e.g. PipeWeave's
+    // CUTLASS fp8 GEMMs on H20 and H800) cannot learn what a GPU constant does: any constant that tells its GPUs
+    // apart would only memorise which GPU a row came from, and an unseen GPU would inherit one GPU's efficiency by
+    // where its constant falls (the H200 got the H20's). Such forests see the kernel's own features only.
+    std::set<std::string> gpus;
+    for (size_t r : idx) gpus.insert(ds.samples[r].m.gpu_key);
+    std::vector<std::string> masked = opt.masked_features;
+    if (gpus.size() < 3) masked.insert(masked.end(), gpu_constant_features().begin(), gpu_constant_features().end());
+    for (const auto& name : masked)
       for (size_t c = 0; c < cols; ++c)
         if (ds.feature_names[c] == name)
           for (size_t i = 0; i < idx.size(); ++i) x[i * cols + c] = 0.0f;
