@@ -35,9 +35,12 @@ int64_t StepCost::graph_batch(const BatchShape& b) const {
 double StepCost::step_us(const BatchShape& b, double extra_host_us) {
   const int64_t graph = graph_batch(b);
   int64_t kv_mean = b.decodes > 0 ? std::max<int64_t>(1, (b.decode_kv + b.decodes / 2) / b.decodes) : 0;
-  // A paged decode kernel without split-KV runs one program per (sequence, KV head): it lasts at least as long as
-  // its longest sequence alone (latency bound), and at least as long as the batch at the mean length (throughput
-  // bound). Priced at the length that makes the batch's launch take the larger of the two.
+  // A paged decode kernel without split-KV runs one program per (sequence, KV head). Its programs share the chip's
+  // bandwidth (processor sharing): while many run, the longest sequence's program advances about as far as an average
+  // one, and the kernel is throughput bound (the batch at its mean length, t_thr); once the others have finished, the
+  // longest runs alone, at one program's rate, through its keys beyond the mean (the batch-1 launch at the longest
+  // length, t_lat, scaled by that share). Kernel time ~ t_thr + t_lat x (1 - mean / longest), never more than the
+  // whole batch at the longest length. Priced as the batch at the length that gives that time.
   const bool by_max = profile_.decode_attention == "paged" && b.decode_kv_max > kv_mean;
   if (by_max) {
     auto paged = [&](int64_t batch, int64_t kv) {
@@ -53,7 +56,8 @@ double StepCost::step_us(const BatchShape& b, double extra_host_us) {
     };
     const int64_t longest = bucket(b.decode_kv_max, resolution_), mean = bucket(kv_mean, resolution_);
     const double t_lat = paged(1, longest), t_thr = paged(std::max(graph, b.decodes), mean);
-    kv_mean = std::min(longest, static_cast<int64_t>(std::llround(static_cast<double>(mean) * std::max(1.0, t_lat / t_thr))));
+    const double tail = t_lat / t_thr * (1.0 - static_cast<double>(mean) / static_cast<double>(longest));
+    kv_mean = std::min(longest, static_cast<int64_t>(std::llround(static_cast<double>(mean) * (1.0 + std::max(0.0, tail)))));
   }
   const int64_t q_mean = b.prefills > 0 ? std::max<int64_t>(1, b.prefill_tokens / b.prefills) : 0;
   // Mean context of the prefill chunks that reproduces their causal attention work.
