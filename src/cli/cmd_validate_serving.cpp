@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "cli/commands_validate_serving.h"
 #include "cli/common.h"
@@ -63,8 +64,11 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
     // Iterations: the step model at each measured batch composition vs the measured wall time of the step.
     serving::StepCost cost(gpu, model, profile, 1, predictor);
     StepErrors graph, eager;
+    std::set<int64_t> seen_tokens;  // an eager step of a token count the run has not had pays the new-shape host cost
     for (const auto& it : run.iterations) {
-      const double pred_ms = cost.step_us(it.batch) / 1e3;
+      const bool new_shape = it.graph_batch == 0 && seen_tokens.insert(it.batch.tokens()).second;
+      const double pred_ms =
+          cost.step_us(it.batch, new_shape ? profile.scheduler.new_shape_cost_us(it.batch.tokens()) : 0) / 1e3;
       const auto& b = it.batch;
       iters.add({gpu_key, run.name, std::to_string(iters.rows.size()), std::to_string(b.decodes), std::to_string(b.prefills),
                  std::to_string(b.tokens()), std::to_string(b.decodes > 0 ? b.decode_kv / b.decodes : 0),
