@@ -23,7 +23,7 @@ namespace {
 std::vector<int64_t> lengths(const Args& args, const std::string& flag) {
   std::vector<int64_t> v;
   if (!args.has(flag)) return v;
-  std::stringstream ss(args.get(flag));
+  std::stringstream ss(args.get(flag) + ",");  // the sentinel makes a trailing empty item ("512,") visible
   for (std::string item; std::getline(ss, item, ',');) {
     size_t used = 0;
     long long x = -1;
@@ -212,6 +212,13 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     if (!args.has("--seq")) throw InputError("--seq", "prefill needs --seq (input length, or one per request)");
     work = prefill_workload(batch, lengths(args, "--seq"), lengths(args, "--context"), tp);
   } else if (phase == "decode") {
+    // With --context, --seq is the new tokens a step: one in decode. Any other value was silently ignored.
+    if (args.has("--context") && args.has("--seq")) {
+      const std::vector<int64_t> seq = lengths(args, "--seq");
+      if (seq.size() != 1 || seq[0] != 1)
+        throw InputError("--seq", "'" + args.get("--seq") + "': a decode step computes one new token per request; give "
+                                  "--seq 1 (or leave it out), or --phase prefill for more");
+    }
     std::vector<int64_t> ctx = lengths(args, args.has("--context") ? "--context" : "--seq");
     if (ctx.empty()) throw InputError("--context", "decode needs --context (tokens in the KV cache) or --seq");
     work = decode_workload(batch, ctx, tp);

@@ -28,6 +28,12 @@ int import_chrome(const Args& args) {
       throw InputError(flag, std::string("`trace import --chrome` prints the kernels it finds and writes no file; drop ") +
                                  flag + " (save them with --format csv|json > FILE)");
   ChromeTrace t = read_chrome_trace(args.require("--chrome"));
+  // No kernels is no answer: an empty table with exit 0 reads as "this trace ran nothing".
+  if (t.kernels.empty())
+    throw InputError(args.get("--chrome"), "no GPU kernel events (\"cat\": \"kernel\" with ts, dur, name) in the trace" +
+                                               (t.skipped_events ? " (" + std::to_string(t.skipped_events) +
+                                                                       " malformed events skipped)" : std::string()) +
+                                               "; record it with ProfilerActivity.CUDA");
   Table tab{{"start_us", "dur_us", "family", "op", "spec", "kernel"}, {}, {true, true, false, false, false, false}};
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& k : t.kernels) {
@@ -136,6 +142,7 @@ int paths_cmd(const Args& args) {
 
 int summary_cmd(const Args& args) {
   const auto& pos = args.positional();
+  if (pos.size() > 2) throw InputError(pos[2], "unexpected argument; usage: loom trace summary [DIR|FILE.lct]");
   const std::string target = pos.size() > 1 ? pos[1] : data_dir() + "/traces";
   const std::string format = args.format();
   ReadOptions ro;
@@ -161,6 +168,9 @@ int summary_cmd(const Args& args) {
     return 0;
   }
   TraceSummary s = summarize_dir(target, GpuNameTable::load_default(), ro);
+  if (s.files == 0 && s.skipped.empty())
+    throw InputError(target, "no traces here (*.corpus.csv[.gz], *.cases.csv with their .lct[.gz]); give the corpus "
+                             "directory (e.g. traces/) or one FILE.lct");
   Table counts{{"gpu", "sms", "family", "cases"}, {}, {false, true, false, true}};
   for (const auto& c : s.counts) counts.add({c.gpu_key, std::to_string(c.sms), c.family, std::to_string(c.cases)});
   Table noise{{"family", "cases", "median spread", "p90 spread"}, {}, {false, true, true, true}};

@@ -38,14 +38,14 @@ double decimal(const std::string& text, const std::string& where, const std::str
 
 int64_t whole(double v, const std::string& where, const std::string& field, int64_t lo, int64_t hi) {
   if (v != std::floor(v) || v < static_cast<double>(lo) || v > static_cast<double>(hi))
-    throw InputError(where, field + " = " + std::to_string(v) + " must be an integer in [" + std::to_string(lo) +
+    throw InputError(where, field + " = " + num_text(v) + " must be an integer in [" + std::to_string(lo) +
                                 ", " + std::to_string(hi) + "]");
   return static_cast<int64_t>(v);
 }
 
 void set_field(Request& r, const std::string& key, double v, const std::string& where) {
   if (key == "arrival_s") {
-    if (v < 0 || v > 1e9) throw InputError(where, "arrival_s = " + std::to_string(v) + " must be in [0, 1e9] seconds");
+    if (v < 0 || v > 1e9) throw InputError(where, "arrival_s = " + num_text(v) + " must be in [0, 1e9] seconds");
     r.arrival_s = v;
   } else if (key == "prompt_tokens") {
     r.prompt_tokens = whole(v, where, key, 1, kMaxTokensPerRequest);
