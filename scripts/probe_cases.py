@@ -166,7 +166,78 @@ def build_cases(T):
     add_whatif(c, W, WC)
     add_report_trace(c)
     add_misc(c)
+    add_modes(c, P, E, SR, W, WC)
     return cs
+
+
+S_REQ = ["simulate", "--gpu", "h200", "--model", "llama-3-8b", "--requests", "tests/data/serving/requests.csv"]
+
+
+def add_modes(c, P, E, SR, W, WC):
+    """Flags of another mode of the same command, list/flag interplay, odd combinations."""
+    K2 = ["--kernel", K]
+    c("mode_validate_check_e2e", ["validate", "--e2e", "--check", "--traces", "tests/data/calibrate"])
+    c("mode_validate_maxmape_serving", ["validate", "--serving", "--max-mape", "5", "--traces", "tests/data/calibrate"])
+    c("mode_validate_e2e_gpu", ["validate", "--e2e", "--gpu", "h200", "--traces", "tests/data/calibrate"])
+    c("mode_validate_e2e_nodir", ["validate", "--e2e", "--traces", "tests/data/calibrate"])
+    c("mode_validate_serving_nodir", ["validate", "--serving", "--traces", "tests/data/calibrate"])
+    c("mode_validate_coll_nodir", ["validate", "--collectives", "--traces", "tests/data/calibrate"])
+    c("mode_report_measured_no_kernel", ["report", "--sample", "--measured-us", "5", "-o", "{T}/m.html"])
+    c("mode_report_sample_gpu", ["report", "--sample", "--gpu", "h200", "-o", "{T}/m2.html"])
+    c("mode_report_json_out_full", ["report", "--sample", "--json-out", "/dev/full", "-o", "{T}/m3.html"])
+    c("mode_chrome_and_lct", ["trace", "import", "--chrome", "tests/data/trace/torch_profile_sample.json", "--lct",
+                              "x.lct"])
+    c("mode_chrome_and_from", ["trace", "import", "--chrome", "tests/data/trace/torch_profile_sample.json", "--from",
+                               "neusight"])
+    c("mode_from_lenient", ["trace", "import", "--from", "neusight", "tests/data/public/neusight_ok.csv", "--lct", "x",
+                            "-o", "{T}/fl"])
+    c("mode_from_header_only", ["trace", "import", "--from", "neusight", "{T}/hdr_ns.csv", "-o", "{T}/fh"],
+      files={"hdr_ns.csv": read("tests/data/public/neusight_ok.csv").split(b"\n")[0] + b"\n"})
+    c("mode_predict_interval_batch", ["predict", "--gpu", "h200", "--batch", "examples/kernels.csv", "--interval"], "any")
+    c("mode_predict_model_bad", P + ["--model", "foo"], want=["--model"])
+    c("mode_predict_model_analytical", P + ["--model", "analytical"], "any")
+    c("mode_diagnose_gpu_all", ["diagnose", "--gpu", "all"] + K2)
+    c("mode_diagnose_two", ["diagnose", "--gpu", "h200,h100-sxm"] + K2)
+    c("mode_diagnose_threads", ["diagnose", "--gpu", "h200", "--threads", "2"] + K2)
+    c("mode_e2e_ctx_count", ["e2e", "--gpu", "h200", "--model", "llama-3-8b", "--phase", "decode", "--batch", "2",
+                             "--context", "1,2,3"])
+    c("mode_e2e_top0", E + ["--top", "0"])
+    c("mode_e2e_top_neg", E + ["--top", "-1"])
+    c("mode_e2e_replay_missing", E + ["--replay", "/nonexistent.json"])
+    c("mode_e2e_from_bad", E + ["--from", "nowhere"])
+    c("mode_e2e_cache_len_hf", ["e2e", "--gpu", "h200", "--model", "llama-3-8b", "--phase", "decode", "--batch", "1",
+                                "--context", "64", "--profile", "hf-sdpa", "--cache-len", "100000000000"])
+    c("mode_e2e_interval", E + ["--interval"], "any")
+    c("mode_whatif_interval_cap", WC + ["--interval"])
+    c("mode_whatif_threads0", WC + ["--threads", "0"], want=["--threads"])
+    c("mode_whatif_threads_huge", WC + ["--threads", "100000"], want=["--threads"])
+    c("mode_whatif_gpus_all_set", ["whatif", "--model", "llama-3-8b", "--batch", "1", "--input-len", "8",
+                                   "--output-len", "8", "--gpus", "all", "--set", "sms=1"], "any")
+    c("mode_whatif_requests_one", ["whatif", "--model", "llama-3-8b", "--gpus", "h200", "--requests", "{T}/one.csv"],
+      files={"one.csv": "arrival_s,prompt_tokens,output_tokens\n0,10,10\n"})
+    c("mode_sim_perreq_table", SR + ["--per-request"], "any")
+    c("mode_sim_replicas_requests", S_REQ + ["--replicas", "2"], "any")
+    c("mode_sim_num_requests_with_file", S_REQ + ["--num-requests", "5"])
+    c("mode_sim_seed_with_file", S_REQ + ["--seed", "5"])
+    c("mode_sim_big", ["simulate", "--gpu", "h200", "--model", "llama-3.2-1b", "--rate", "50", "--num-requests",
+                       "20000"], "any")
+    c("mode_sim_arrival_far", ["simulate", "--gpu", "h200", "--model", "llama-3-8b", "--requests", "{T}/far.csv"], "any",
+      files={"far.csv": "arrival_s,prompt_tokens,output_tokens\n0,10,10\n999999999,10,10\n"})
+    c("mode_sim_bom_csv", ["simulate", "--gpu", "h200", "--model", "llama-3-8b", "--requests", "{T}/bom.csv"], "any",
+      files={"bom.csv": "\ufeffarrival_s,prompt_tokens,output_tokens\n0,10,10\n"})
+    c("mode_sim_bom_jsonl", ["simulate", "--gpu", "h200", "--model", "llama-3-8b", "--requests", "{T}/bom.jsonl"], "any",
+      files={"bom.jsonl": '\ufeff{"arrival_s": 0, "prompt_tokens": 10, "output_tokens": 5}\n'})
+    c("mode_model_traversal", [x if x != "llama-3-8b" else "../presets/llama-3-8b" for x in E])
+    c("mode_kernel_1mb", ["predict", "--gpu", "h200", "--kernel", "gemm " + "m=1 " * 25000])
+    c("mode_tune_tables_garbage", ["tune", "--gpu", "h200", "--kernel", "gemm m=4096 n=4096 k=4096 dtype=bf16",
+                                   "--tables", "{T}/garbage.json"], files={"garbage.json": "{]"})
+    c("mode_tune_tables_other_gpu", ["tune", "--gpu", "h200", "--kernel", "gemm m=4096 n=4096 k=4096 dtype=bf16",
+                                     "--tables", "models/tune/h100-sxm-gemm.json"])
+    c("mode_tune_tables_moe_for_gemm", ["tune", "--gpu", "h200", "--kernel", "gemm m=4096 n=4096 k=4096 dtype=bf16",
+                                        "--tables", "models/tune/h200-moe.json"])
+    c("mode_gpus_show_set_bad", ["gpus", "show", "h200", "--set", "sms=0"])
+    c("mode_fitcoll_full", ["trace", "fit-collectives", "-o", "/dev/full"])
+    c("mode_calib_o_full", ["calibrate", "tests/data/calibrate/good.json", "--gpu", "h100-sxm", "-o", "/dev/full"])
 
 
 def add_gpu_yaml(c):

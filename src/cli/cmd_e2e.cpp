@@ -201,7 +201,11 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   const Catalog catalog = Catalog::load();
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
   if (gpus.size() != 1) throw InputError("--gpu", "e2e predicts on one GPU; use `loom whatif --gpus ...` to compare");
-  if (args.has("--replay")) return replay(catalog, args, gpus[0]);
+  if (args.has("--replay")) {
+    args.only("`loom e2e --replay`", {"--replay", "--gpu", "--set", "--from", "--format"});
+    return replay(catalog, args, gpus[0]);
+  }
+  if (args.has("--from")) throw InputError("--from", "names the GPU a --replay trace was recorded on; give --replay FILE");
   const ModelConfig model = load_model(args.require("--model"));
   const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
   const std::string phase = args.require("--phase");

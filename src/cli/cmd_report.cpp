@@ -143,6 +143,8 @@ int cmd_report(const std::vector<std::string>& argv) {
                                  "of --validation/--e2e/--whatif/--simulate FILE and --gpu G --kernel SPEC (loom's outputs and "
                                  "model)");
   if (args.has("--kernel") && !args.has("--gpu")) args.require("--gpu");
+  if (args.has("--measured-us") && !args.has("--kernel"))
+    throw InputError("--measured-us", "is the measured time of --kernel SPEC; give it with --gpu G --kernel SPEC");
 
   report::Report rep;
   if (sample) {

@@ -212,14 +212,34 @@ int cmd_trace(const Argv& argv) {
             {"--lenient"});
   const auto& pos = args.positional();
   if (pos.empty()) throw InputError("trace", "usage: loom trace import|summary ...; see `loom --help`");
+  // Each subcommand (and import mode) reads its own flags; one meant for another is refused, not ignored.
   if (pos[0] == "import") {
-    if (args.has("--chrome")) return import_chrome(args);
-    if (args.has("--from")) return import_public_cmd(args);
+    if (args.has("--chrome")) {
+      args.only("`loom trace import --chrome`", {"--chrome", "--format", "-o", "--out"});  // -o: its own message
+      if (pos.size() > 1) throw InputError(pos[1], "unexpected argument; usage: loom trace import --chrome FILE.json");
+      return import_chrome(args);
+    }
+    if (args.has("--from")) {
+      args.only("`loom trace import --from`", {"--from", "--out", "-o", "--format", "--gpu"});
+      return import_public_cmd(args);
+    }
+    args.only("`loom trace import --lct`", {"--lct", "--cases", "--out", "-o", "--lenient", "--dataset", "--split"});
+    if (pos.size() > 1) throw InputError(pos[1], "unexpected argument; give files with --lct FILE and --cases FILE");
     return import_run_cmd(args);
   }
-  if (pos[0] == "summary") return summary_cmd(args);
-  if (pos[0] == "paths") return paths_cmd(args);
-  if (pos[0] == "fit-collectives") return cmd_fit_collectives(args);
+  if (pos[0] == "summary") {
+    args.only("`loom trace summary`", {"--format", "--lenient"});
+    return summary_cmd(args);
+  }
+  if (pos[0] == "paths") {
+    args.only("`loom trace paths`", {"-o"});
+    return paths_cmd(args);
+  }
+  if (pos[0] == "fit-collectives") {
+    args.only("`loom trace fit-collectives`", {"-o", "--out"});
+    if (pos.size() > 1) throw InputError(pos[1], "unexpected argument; usage: loom trace fit-collectives [-o FILE]");
+    return cmd_fit_collectives(args);
+  }
   throw InputError("trace " + pos[0], "unknown subcommand; use import, summary, paths or fit-collectives");
 }
 

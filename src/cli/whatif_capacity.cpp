@@ -19,6 +19,8 @@ namespace loom::cli {
 
 int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const ModelConfig& model,
                     const ServingProfile& profile, const KernelPredictor& predictor) {
+  if (args.has("--interval"))
+    throw InputError("--interval", "applies to the ranking (--batch/--input-len/--output-len), not to capacity planning");
   if (args.has("--batch") || args.has("--input-len"))
     throw InputError(args.has("--batch") ? "--batch" : "--input-len",
                      "does not apply to capacity planning; the request stream sets batches (use --prompt-len)");
