@@ -145,7 +145,9 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
   } else if (!trace.device_name.empty()) {
     if (auto key = GpuNameTable::load_default().key_for(trace.device_name)) source = catalog.get(*key);
   }
-  const ReplayResult r = replay_trace(trace, source, target);
+  // --kernel-model, when given, picks the per-kernel model (replay's default is analytical).
+  const ReplayResult r =
+      replay_trace(trace, source, target, args.has("--kernel-model") ? kernel_predictor(args) : KernelPredictor{});
   std::map<std::string, std::array<double, 3>> fam;  // family -> launches, measured, target
   for (const auto& k : r.kernels) {
     auto& f = fam[k.family];
@@ -202,7 +204,7 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
   if (gpus.size() != 1) throw InputError("--gpu", "e2e predicts on one GPU; use `loom whatif --gpus ...` to compare");
   if (args.has("--replay")) {
-    args.only("`loom e2e --replay`", {"--replay", "--gpu", "--set", "--from", "--format"});
+    args.only("`loom e2e --replay`", {"--replay", "--gpu", "--set", "--from", "--format", "--kernel-model"});
     return replay(catalog, args, gpus[0]);
   }
   if (args.has("--from")) throw InputError("--from", "names the GPU a --replay trace was recorded on; give --replay FILE");

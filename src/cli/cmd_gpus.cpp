@@ -36,7 +36,7 @@ int cmd_gpus(const Argv& argv) {
   const auto& pos = args.positional();
   const std::string format = args.format();
   if (pos.empty()) {
-    Table t = catalogue_table(catalog, args.all("--set"));
+    Table t = catalogue_table(catalog, set_overrides(args));
     if (format == "json") {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& row : t.rows) {
@@ -52,7 +52,7 @@ int cmd_gpus(const Argv& argv) {
   }
   if (pos[0] != "show" || pos.size() != 2)
     throw InputError("gpus", "usage: loom gpus [show NAME] [--format table|json|csv]");
-  GpuSpec g = catalog.get(pos[1], args.all("--set"));
+  GpuSpec g = catalog.get(pos[1], set_overrides(args));
   Table t{{"field", "value", "unit"}, {}, {false, true, false}};
   for (const auto& f : describe(g)) t.add({f.key, f.value, f.unit});
   if (format == "json") {

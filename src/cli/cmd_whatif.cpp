@@ -44,7 +44,7 @@ std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
   std::vector<GpuSpec> gpus;
   for (const auto& n : names) {
     std::vector<std::string> overrides;
-    for (const auto& s : args.all("--set")) {
+    for (const auto& s : set_overrides(args)) {
       const size_t eq = s.find('='), colon = s.find(':');
       if (colon != std::string::npos && colon < eq) {
         const std::string target = s.substr(0, colon);

@@ -1,7 +1,6 @@
 // The GPU schema table (key -> unit kind -> GpuSpec member), overrides, validation and the describe() view.
 #include "hw/gpu_schema.h"
 
-#include <map>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -269,7 +268,6 @@ bool is_gpu_spec_group(const std::string& key) {
 }
 
 void apply_overrides(RawSpec& raw, const std::vector<std::string>& overrides) {
-  std::map<std::string, std::string> given;  // key -> the --set that gave it
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -277,10 +275,6 @@ void apply_overrides(RawSpec& raw, const std::vector<std::string>& overrides) {
     const std::string key = o.substr(0, eq);
     if (!is_gpu_spec_leaf(key))
       throw InputError("--set", "unknown key '" + key + "'; valid keys: " + join(gpu_spec_keys()));
-    // The same key twice with different values: which one was meant is unknowable (the last used to win silently).
-    if (auto [it, fresh] = given.emplace(key, o); !fresh && it->second != o)
-      throw InputError("--set", "'" + key + "' given twice ('" + it->second.substr(0, 60) + "', '" + o.substr(0, 60) +
-                                    "'); give it once");
     raw.values[key] = RawValue{o.substr(eq + 1), "--set " + key, ""};
   }
 }
