@@ -10,13 +10,17 @@ Classes: clean (refused as the standard asks), ok (an odd but valid input accept
 silent (exit 0 but nan/inf/empty/invalid JSON/'error' in the output), accepted (a bad input accepted with exit 0),
 messy (refused, but not one 'loom: ' line), wrongmsg (refused cleanly but the line lacks the expected name),
 other (any other exit code). Exit status 1 when any case is in a defect class. Cases live in probe_cases.py."""
-import argparse, json, os, re, subprocess, sys, tempfile, collections
+import argparse, json, os, re, resource, subprocess, sys, tempfile, collections
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe_cases import build_cases  # noqa: E402
 
 DEFECTS = ("crash", "hang", "silent", "accepted", "messy", "wrongmsg", "other")
 SUSPICIOUS = re.compile(rb"(?<![A-Za-z_])(-?nan|-?inf(inity)?)(?![A-Za-z_])|\berror:|internal error", re.I)
+
+
+def limit_memory():  # 4 GiB of address space a case: a reader that slurps /dev/zero fails (exit 3), not the machine
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 
 
 def classify(case, rc, out, err, timed_out):
@@ -80,7 +84,7 @@ def main():
             timed_out = False
             try:
                 p = subprocess.run(argv, cwd=repo, stdin=subprocess.DEVNULL, capture_output=True, timeout=a.timeout,
-                                   env=dict(os.environ, LOOM_HOME=repo))
+                                   env=dict(os.environ, LOOM_HOME=repo), preexec_fn=limit_memory)
                 rc, out, err = p.returncode, p.stdout, p.stderr
             except subprocess.TimeoutExpired as e:
                 rc, out, err, timed_out = -999, e.stdout or b"", e.stderr or b"", True

@@ -237,6 +237,23 @@ def add_modes(c, P, E, SR, W, WC):
                                         "--tables", "models/tune/h200-moe.json"])
     c("mode_gpus_show_set_bad", ["gpus", "show", "h200", "--set", "sms=0"])
     c("mode_fitcoll_full", ["trace", "fit-collectives", "-o", "/dev/full"])
+    for dev in ("/dev/zero", "/dev/urandom", "/dev/null"):
+        d = dev[5:]
+        c(f"dev_{d}_batch", ["predict", "--gpu", "h200", "--batch", dev])
+        c(f"dev_{d}_model", [x if x != "llama-3-8b" else dev for x in E])
+        c(f"dev_{d}_requests", ["simulate", "--gpu", "h200", "--model", "llama-3-8b", "--requests", dev])
+        c(f"dev_{d}_profile", E + ["--profile", dev])
+        c(f"dev_{d}_replay", ["e2e", "--gpu", "h200", "--replay", dev])
+        c(f"dev_{d}_chrome", ["trace", "import", "--chrome", dev])
+        c(f"dev_{d}_validation", ["report", "--validation", dev, "-o", "{T}/dv.html"])
+        c(f"dev_{d}_json_in", ["report", "--json-in", dev, "-o", "{T}/dv.html"])
+        c(f"dev_{d}_calibrate", ["calibrate", dev, "--gpu", "h100-sxm"])
+        c(f"dev_{d}_tables", ["tune", "--gpu", "h200", "--kernel", "gemm m=64 n=64 k=64 dtype=bf16", "--tables", dev])
+        c(f"dev_{d}_gpu", ["predict", "--gpu", dev, "--kernel", K])
+        c(f"dev_{d}_lens", SR + ["--prompt-len", "file:" + dev])
+        c(f"dev_{d}_neusight", ["trace", "import", "--from", "neusight", dev, "-o", "{T}/dn"])
+        c(f"dev_{d}_lct", ["trace", "import", "--lct", dev, "--cases", "tests/data/trace/zero_dim.cases.csv", "-o",
+                           "{T}/dl.csv.gz"])
     c("mode_calib_o_full", ["calibrate", "tests/data/calibrate/good.json", "--gpu", "h100-sxm", "-o", "/dev/full"])
 
 

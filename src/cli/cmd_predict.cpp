@@ -9,6 +9,7 @@
 #include "cli/common.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "trace/batch_csv.h"
 #include "learned/uncertainty.h"
 #include "trace/text_io.h"
@@ -129,6 +130,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   const std::string path = args.require("--batch");
   if (std::error_code ec; std::filesystem::is_directory(path, ec))
     throw InputError("--batch", "'" + path + "' is a directory; give a CSV file");
+  check_input_file(path);
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot open batch file; check the path");
   std::string line;

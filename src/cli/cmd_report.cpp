@@ -21,6 +21,7 @@ namespace loom::cli {
 namespace {
 
 std::string read_file(const std::string& path, const std::string& flag) {
+  check_input_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(flag, "cannot read '" + path + "'; check the path");
   std::stringstream ss;

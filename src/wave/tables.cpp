@@ -135,6 +135,7 @@ void save_tables(const TuneTables& t, const std::string& path) {
 }
 
 TuneTables load_tables(const std::string& path, const std::string& gpu, const std::string& family) {
+  check_input_file(path);
   std::ifstream in(path);
   if (!in)
     throw InputError(path, "no tuning tables" + (gpu.empty() ? std::string() : " for " + gpu + " " + family) +
