@@ -140,33 +140,6 @@ void print_version() {
               static_cast<unsigned long long>(h));
 }
 
-/// The error line as printed: one line (a newline or other control byte from the input, e.g. a NUL that would cut
-/// the message short or an escape sequence that would rewrite the terminal, becomes '?'), and any single word past
-/// 200 bytes (a 100,000-digit cell, a pasted file) shortened to its head and tail.
-std::string printable(const std::string& text) {
-  std::string out, word;
-  auto cut = [](const std::string& w, size_t n, bool head) {  // n bytes from one end, not splitting a UTF-8 sequence
-    size_t i = head ? n : w.size() - n;
-    while (i > 0 && i < w.size() && (static_cast<unsigned char>(w[i]) & 0xc0) == 0x80) head ? --i : ++i;
-    return head ? w.substr(0, i) : w.substr(i);
-  };
-  auto flush = [&] {
-    out += word.size() > 200 ? cut(word, 100, true) + "..." + cut(word, 40, false) : word;
-    word.clear();
-  };
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == ' ') {
-      flush();
-      out += ' ';
-    } else {
-      word += c < 0x20 || c == 0x7f ? '?' : ch;
-    }
-  }
-  flush();
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -190,7 +163,7 @@ int main(int argc, char** argv) {
   for (const auto& a : rest)
     if (a == "--help" || a == "-h") {
       if (print_command_help(command)) return 0;
-      std::cerr << "loom: " << printable(command) << ": unknown command; run `loom --help` for the list\n";
+      std::cerr << "loom: " << loom::printable_error(command) << ": unknown command; run `loom --help` for the list\n";
       return 2;
     }
   auto dispatch = [&]() -> int {
@@ -225,16 +198,16 @@ int main(int argc, char** argv) {
     const char* reset = use_color() ? "\033[0m" : "";
     // where() and detail() rather than what(): a NUL inside the input would end the C string what() returns.
     std::cerr << red << "loom: " << reset
-              << printable(e.where().empty() ? e.detail() : e.where() + ": " + e.detail()) << "\n";
+              << loom::printable_error(e.where().empty() ? e.detail() : e.where() + ": " + e.detail()) << "\n";
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
     // A folder loom was asked to create or list (--out DIR, --traces DIR) is bad input, not a bug.
-    std::cerr << "loom: " << printable(e.path1().string() + ": " + e.code().message())
+    std::cerr << "loom: " << loom::printable_error(e.path1().string() + ": " + e.code().message())
               << "; check the path and its permissions\n";
     return 2;
   } catch (const std::exception& e) {
     // Anything else is a bug in loom, not bad input: say so plainly, but still exit cleanly.
-    std::cerr << "loom: internal error: " << printable(e.what()) << "; please report this with the command line\n";
+    std::cerr << "loom: internal error: " << loom::printable_error(e.what()) << "; please report this with the command line\n";
     return 3;
   }
 }
