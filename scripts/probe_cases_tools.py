@@ -102,6 +102,8 @@ def add_misc(c):
         c(f"tune_plan{flag[1:]}_{v}", T + ["--plan", "--family", "gemm" if flag != "--family" else v, flag, v],
           want=[flag])
     c("tune_plan_no_family", T + ["--plan"])
+    c("tune_plan_tables_missing", T + ["--plan", "--family", "gemm", "--tables", "/nonexistent/t.json"])
+    c("tune_plan_tables_other", T + ["--plan", "--family", "gemm", "--tables", "models/tune/h100-sxm-gemm.json"])
     c("tune_two_modes", T + ["--plan", "--fit", "--family", "gemm"])
     c("tune_t4_kernel", ["tune", "--gpu", "t4", "--kernel", "gemm m=4096 n=4096 k=4096 dtype=bf16"])
     c("tune_export_full", T + ["--export", "--family", "gemm", "--out", "/dev/full"])

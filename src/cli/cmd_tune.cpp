@@ -97,9 +97,11 @@ int run_plan(const Args& args) {
   Setup s = setup(args, true);
   std::vector<TuneConfig> known;
   try {
-    known = load_tables(tables_file(args, s)).configs;  // measured registers, when tables exist
+    known = load_tables(tables_file(args, s), s.gpu_key, s.family).configs;  // measured registers, when tables exist
   } catch (const InputError&) {
-    // No tables yet: occupancy from 128 registers per thread (stated in the plan header).
+    // No tables yet: occupancy from 128 registers per thread (stated in the plan header). Tables asked for by name
+    // (--tables FILE) that cannot be used are an error, not a silent fallback.
+    if (args.has("--tables")) throw;
   }
   PlanStats st;
   const auto lines = make_plan(s.family, bench_configs(s.family, s.gpu, known), s.gpu.sms, &st);
