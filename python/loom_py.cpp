@@ -161,7 +161,8 @@ PYBIND11_MODULE(loom, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const loom::InputError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError,
+                      loom::printable_error(e.where().empty() ? e.detail() : e.where() + ": " + e.detail()).c_str());
     }
   });
   m.def("gpus", [] { return catalog().names(); }, "Catalogue GPU names.");
@@ -205,6 +206,9 @@ PYBIND11_MODULE(loom, m) {
          const std::string& kernel_model) {
         const loom::ModelConfig mc = loom::load_model(model_name);
         const loom::ServingProfile prof = loom::load_profile(profile);
+        // The CLI's length checks: a negative context was silently replaced by seq.
+        if (seq < 1) throw loom::InputError("seq", "must be >= 1 (new tokens per request)");
+        if (context < 0) throw loom::InputError("context", "must be >= 0 (tokens already in the KV cache)");
         loom::Workload w;
         if (phase == "prefill") w = loom::prefill_workload(batch, {seq}, context > 0 ? std::vector<int64_t>{context} : std::vector<int64_t>{}, tp);
         else if (phase == "decode") w = loom::decode_workload(batch, {context > 0 ? context : seq}, tp);

@@ -108,6 +108,17 @@ int64_t Args::integer(const std::string& flag, int64_t lo, int64_t hi, int64_t f
   return x;
 }
 
+void Args::only(const std::string& mode, std::initializer_list<const char*> used) const {
+  for (const auto& [flag, values] : values_) {
+    bool ok = false;
+    for (const char* u : used) ok = ok || flag == u;
+    if (ok) continue;
+    std::string list;
+    for (const char* u : used) list += (list.empty() ? "" : ", ") + std::string(u);
+    throw InputError(flag, "not used by " + mode + " (it reads " + list + "); drop it or pick the mode that uses it");
+  }
+}
+
 void Args::no_positionals(const std::string& command) const {
   if (!positional_.empty())
     throw InputError(positional_[0], "unexpected argument for `loom " + command +

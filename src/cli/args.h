@@ -30,6 +30,9 @@ class Args {
   std::optional<double> number(const std::string& flag) const;
   /// A plain decimal integer in [lo, hi], or `fallback` when the flag is absent; throws InputError naming the flag.
   int64_t integer(const std::string& flag, int64_t lo, int64_t hi, int64_t fallback) const;
+  /// Throws InputError naming the first flag given that `mode` (e.g. "`loom tune --plan`") does not read: a flag
+  /// another mode of the same command takes is refused, not silently ignored.
+  void only(const std::string& mode, std::initializer_list<const char*> used) const;
   /// Throws InputError when positional arguments were given to a command that takes none.
   void no_positionals(const std::string& command) const;
   const std::vector<std::string>& positional() const { return positional_; }

@@ -23,6 +23,7 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
   const std::string key = args.require("--gpu");
   const Catalog catalog = Catalog::load();
   const GpuSpec base = catalog.get(key);  // unknown keys refused with the catalogue's list
+  check_input_file(file);
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file, "cannot read the calibration result");
   std::stringstream ss;

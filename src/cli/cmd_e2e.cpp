@@ -23,7 +23,7 @@ namespace {
 std::vector<int64_t> lengths(const Args& args, const std::string& flag) {
   std::vector<int64_t> v;
   if (!args.has(flag)) return v;
-  std::stringstream ss(args.get(flag));
+  std::stringstream ss(args.get(flag) + ",");  // the sentinel makes a trailing empty item ("512,") visible
   for (std::string item; std::getline(ss, item, ',');) {
     size_t used = 0;
     long long x = -1;
@@ -145,7 +145,9 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
   } else if (!trace.device_name.empty()) {
     if (auto key = GpuNameTable::load_default().key_for(trace.device_name)) source = catalog.get(*key);
   }
-  const ReplayResult r = replay_trace(trace, source, target);
+  // --kernel-model, when given, picks the per-kernel model (replay's default is analytical).
+  const ReplayResult r =
+      replay_trace(trace, source, target, args.has("--kernel-model") ? kernel_predictor(args) : KernelPredictor{});
   std::map<std::string, std::array<double, 3>> fam;  // family -> launches, measured, target
   for (const auto& k : r.kernels) {
     auto& f = fam[k.family];
@@ -201,7 +203,11 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   const Catalog catalog = Catalog::load();
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
   if (gpus.size() != 1) throw InputError("--gpu", "e2e predicts on one GPU; use `loom whatif --gpus ...` to compare");
-  if (args.has("--replay")) return replay(catalog, args, gpus[0]);
+  if (args.has("--replay")) {
+    args.only("`loom e2e --replay`", {"--replay", "--gpu", "--set", "--from", "--format", "--kernel-model"});
+    return replay(catalog, args, gpus[0]);
+  }
+  if (args.has("--from")) throw InputError("--from", "names the GPU a --replay trace was recorded on; give --replay FILE");
   const ModelConfig model = load_model(args.require("--model"));
   const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
   const std::string phase = args.require("--phase");
@@ -212,6 +218,13 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     if (!args.has("--seq")) throw InputError("--seq", "prefill needs --seq (input length, or one per request)");
     work = prefill_workload(batch, lengths(args, "--seq"), lengths(args, "--context"), tp);
   } else if (phase == "decode") {
+    // With --context, --seq is the new tokens a step: one in decode. Any other value was silently ignored.
+    if (args.has("--context") && args.has("--seq")) {
+      const std::vector<int64_t> seq = lengths(args, "--seq");
+      if (seq.size() != 1 || seq[0] != 1)
+        throw InputError("--seq", "'" + args.get("--seq") + "': a decode step computes one new token per request; give "
+                                  "--seq 1 (or leave it out), or --phase prefill for more");
+    }
     std::vector<int64_t> ctx = lengths(args, args.has("--context") ? "--context" : "--seq");
     if (ctx.empty()) throw InputError("--context", "decode needs --context (tokens in the KV cache) or --seq");
     work = decode_workload(batch, ctx, tp);

@@ -13,13 +13,13 @@ std::string tflops(const GpuSpec& g, Dtype d) {
   return v > 0 ? fmt(v / 1e12, 3) : "-";
 }
 
-Table catalogue_table(const Catalog& catalog) {
+Table catalogue_table(const Catalog& catalog, const std::vector<std::string>& overrides) {
   Table t{{"gpu", "name", "arch", "SMs", "clock MHz", "bf16 TF", "fp8 TF", "fp32 TF", "DRAM GB", "DRAM TB/s",
            "L2 MiB", "TDP W", "USD/h"},
           {},
           {false, false, false, true, true, true, true, true, true, true, true, true, true}};
   for (const auto& n : catalog.names()) {
-    GpuSpec g = catalog.get(n);
+    GpuSpec g = catalog.get(n, overrides);  // --set applies to every row (it was silently ignored here)
     t.add({g.name, g.full_name, g.architecture, std::to_string(g.sms), fmt(g.sustained_clock_mhz, 4),
            tflops(g, Dtype::bf16), tflops(g, Dtype::fp8), fmt(g.fp32_flops_per_s() / 1e12, 3),
            fmt(g.dram_bytes / 1e9, 3), fmt(g.dram_bytes_per_s / 1e12, 3), fmt(g.l2_bytes / 1048576.0, 3),
@@ -36,7 +36,7 @@ int cmd_gpus(const Argv& argv) {
   const auto& pos = args.positional();
   const std::string format = args.format();
   if (pos.empty()) {
-    Table t = catalogue_table(catalog);
+    Table t = catalogue_table(catalog, set_overrides(args));
     if (format == "json") {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& row : t.rows) {
@@ -52,7 +52,7 @@ int cmd_gpus(const Argv& argv) {
   }
   if (pos[0] != "show" || pos.size() != 2)
     throw InputError("gpus", "usage: loom gpus [show NAME] [--format table|json|csv]");
-  GpuSpec g = catalog.get(pos[1], args.all("--set"));
+  GpuSpec g = catalog.get(pos[1], set_overrides(args));
   Table t{{"field", "value", "unit"}, {}, {false, true, false}};
   for (const auto& f : describe(g)) t.add({f.key, f.value, f.unit});
   if (format == "json") {

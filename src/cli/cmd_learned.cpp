@@ -129,6 +129,11 @@ int cmd_train(const Argv& argv) {
                               "model (" + default_model_dir() + ")");
   const std::string out = args.get("--out", default_model_dir());
   TrainOptions opt = options_from(args);
+  // A bad --out is refused now, not after minutes of training (`--out /dev/null` trained, then failed to save).
+  std::error_code ec;
+  if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
+    throw InputError("--out", "'" + out + "' exists and is not a directory; give a folder for the model files");
+  std::filesystem::create_directories(out);
   Loaded l = load(traces);
   std::vector<Split> splits = make_splits(l.dataset, opt.params.seed);
   Progress p("training (shapes split)");

@@ -9,6 +9,7 @@
 #include "cli/common.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "trace/batch_csv.h"
 #include "learned/uncertainty.h"
 #include "trace/text_io.h"
@@ -129,6 +130,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   const std::string path = args.require("--batch");
   if (std::error_code ec; std::filesystem::is_directory(path, ec))
     throw InputError("--batch", "'" + path + "' is a directory; give a CSV file");
+  check_input_file(path);
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot open batch file; check the path");
   std::string line;
@@ -143,7 +145,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   const int threads = parse_threads(args);
   Table out{header, {}, {}};
   for (const char* c : {"latency_us", "model", "ceiling_us", "bottleneck", "config"}) out.columns.push_back(c);
-  if (format == "csv") emit(csv_row(out.columns));
+  bool csv_header = format == "csv";  // written with the first rows: a file without rows is refused, not a header
   std::map<std::string, GpuSpec> gpu_cache;  // the `gpu` column's GPUs, each loaded once
   constexpr size_t kBlock = 4096;
   std::vector<std::vector<std::string>> cells_block;
@@ -154,6 +156,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   auto flush = [&] {
     predictor.predict_many(gpus, specs, format == "json", preds, threads);
     std::string text;
+    if (csv_header && !preds.empty()) text = csv_row(out.columns), csv_header = false;
     for (size_t i = 0; i < preds.size(); ++i) {
       const Prediction& p = preds[i];
       require_fits_memory(p, *gpus[i], specs[i].where);
@@ -174,6 +177,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     gpus.clear();
   };
   int lineno = 1;
+  size_t rows_read = 0;
   while (std::getline(in, line)) {
     ++lineno;
     if (line.empty() || line == "\r") continue;
@@ -184,19 +188,22 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     const GpuSpec* gpu = nullptr;
     if (!row_gpu.empty()) {
       auto it = gpu_cache.find(row_gpu);
-      if (it == gpu_cache.end()) it = gpu_cache.emplace(row_gpu, catalog.get(row_gpu, args.all("--set"))).first;
+      if (it == gpu_cache.end()) it = gpu_cache.emplace(row_gpu, catalog.get(row_gpu, set_overrides(args))).first;
       gpu = &it->second;
     } else if (!default_gpus.empty()) {
       gpu = &default_gpus[0];
     } else {
       throw InputError(where, "no GPU for this row; add a `gpu` column or pass --gpu");
     }
+    ++rows_read;
     specs.push_back(std::move(spec));
     gpus.push_back(gpu);
     cells_block.push_back(std::move(cells));
     if (specs.size() == kBlock) flush();
   }
   flush();
+  if (rows_read == 0)
+    throw InputError(path, "no rows after the header; give one kernel a row (see examples/kernels.csv)");
   if (format == "json") emit(emitted ? "\n  ]\n}\n" : "{\n  \"schema\": \"loom.predict/1\",\n  \"predictions\": []\n}\n");
   else if (format != "csv") emit(out.text());
   return 0;

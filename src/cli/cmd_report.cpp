@@ -21,6 +21,7 @@ namespace loom::cli {
 namespace {
 
 std::string read_file(const std::string& path, const std::string& flag) {
+  check_input_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(flag, "cannot read '" + path + "'; check the path");
   std::stringstream ss;
@@ -143,6 +144,8 @@ int cmd_report(const std::vector<std::string>& argv) {
                                  "of --validation/--e2e/--whatif/--simulate FILE and --gpu G --kernel SPEC (loom's outputs and "
                                  "model)");
   if (args.has("--kernel") && !args.has("--gpu")) args.require("--gpu");
+  if (args.has("--measured-us") && !args.has("--kernel"))
+    throw InputError("--measured-us", "is the measured time of --kernel SPEC; give it with --gpu G --kernel SPEC");
 
   report::Report rep;
   if (sample) {

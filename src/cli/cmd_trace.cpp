@@ -28,6 +28,12 @@ int import_chrome(const Args& args) {
       throw InputError(flag, std::string("`trace import --chrome` prints the kernels it finds and writes no file; drop ") +
                                  flag + " (save them with --format csv|json > FILE)");
   ChromeTrace t = read_chrome_trace(args.require("--chrome"));
+  // No kernels is no answer: an empty table with exit 0 reads as "this trace ran nothing".
+  if (t.kernels.empty())
+    throw InputError(args.get("--chrome"), "no GPU kernel events (\"cat\": \"kernel\" with ts, dur, name) in the trace" +
+                                               (t.skipped_events ? " (" + std::to_string(t.skipped_events) +
+                                                                       " malformed events skipped)" : std::string()) +
+                                               "; record it with ProfilerActivity.CUDA");
   Table tab{{"start_us", "dur_us", "family", "op", "spec", "kernel"}, {}, {true, true, false, false, false, false}};
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& k : t.kernels) {
@@ -136,6 +142,7 @@ int paths_cmd(const Args& args) {
 
 int summary_cmd(const Args& args) {
   const auto& pos = args.positional();
+  if (pos.size() > 2) throw InputError(pos[2], "unexpected argument; usage: loom trace summary [DIR|FILE.lct]");
   const std::string target = pos.size() > 1 ? pos[1] : data_dir() + "/traces";
   const std::string format = args.format();
   ReadOptions ro;
@@ -161,6 +168,9 @@ int summary_cmd(const Args& args) {
     return 0;
   }
   TraceSummary s = summarize_dir(target, GpuNameTable::load_default(), ro);
+  if (s.files == 0 && s.skipped.empty())
+    throw InputError(target, "no traces here (*.corpus.csv[.gz], *.cases.csv with their .lct[.gz]); give the corpus "
+                             "directory (e.g. traces/) or one FILE.lct");
   Table counts{{"gpu", "sms", "family", "cases"}, {}, {false, true, false, true}};
   for (const auto& c : s.counts) counts.add({c.gpu_key, std::to_string(c.sms), c.family, std::to_string(c.cases)});
   Table noise{{"family", "cases", "median spread", "p90 spread"}, {}, {false, true, true, true}};
@@ -202,14 +212,34 @@ int cmd_trace(const Argv& argv) {
             {"--lenient"});
   const auto& pos = args.positional();
   if (pos.empty()) throw InputError("trace", "usage: loom trace import|summary ...; see `loom --help`");
+  // Each subcommand (and import mode) reads its own flags; one meant for another is refused, not ignored.
   if (pos[0] == "import") {
-    if (args.has("--chrome")) return import_chrome(args);
-    if (args.has("--from")) return import_public_cmd(args);
+    if (args.has("--chrome")) {
+      args.only("`loom trace import --chrome`", {"--chrome", "--format", "-o", "--out"});  // -o: its own message
+      if (pos.size() > 1) throw InputError(pos[1], "unexpected argument; usage: loom trace import --chrome FILE.json");
+      return import_chrome(args);
+    }
+    if (args.has("--from")) {
+      args.only("`loom trace import --from`", {"--from", "--out", "-o", "--format", "--gpu"});
+      return import_public_cmd(args);
+    }
+    args.only("`loom trace import --lct`", {"--lct", "--cases", "--out", "-o", "--lenient", "--dataset", "--split"});
+    if (pos.size() > 1) throw InputError(pos[1], "unexpected argument; give files with --lct FILE and --cases FILE");
     return import_run_cmd(args);
   }
-  if (pos[0] == "summary") return summary_cmd(args);
-  if (pos[0] == "paths") return paths_cmd(args);
-  if (pos[0] == "fit-collectives") return cmd_fit_collectives(args);
+  if (pos[0] == "summary") {
+    args.only("`loom trace summary`", {"--format", "--lenient"});
+    return summary_cmd(args);
+  }
+  if (pos[0] == "paths") {
+    args.only("`loom trace paths`", {"-o"});
+    return paths_cmd(args);
+  }
+  if (pos[0] == "fit-collectives") {
+    args.only("`loom trace fit-collectives`", {"-o", "--out"});
+    if (pos.size() > 1) throw InputError(pos[1], "unexpected argument; usage: loom trace fit-collectives [-o FILE]");
+    return cmd_fit_collectives(args);
+  }
   throw InputError("trace " + pos[0], "unknown subcommand; use import, summary, paths or fit-collectives");
 }
 

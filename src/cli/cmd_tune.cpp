@@ -97,9 +97,11 @@ int run_plan(const Args& args) {
   Setup s = setup(args, true);
   std::vector<TuneConfig> known;
   try {
-    known = load_tables(tables_file(args, s)).configs;  // measured registers, when tables exist
+    known = load_tables(tables_file(args, s), s.gpu_key, s.family).configs;  // measured registers, when tables exist
   } catch (const InputError&) {
-    // No tables yet: occupancy from 128 registers per thread (stated in the plan header).
+    // No tables yet: occupancy from 128 registers per thread (stated in the plan header). Tables asked for by name
+    // (--tables FILE) that cannot be used are an error, not a silent fallback.
+    if (args.has("--tables")) throw;
   }
   PlanStats st;
   const auto lines = make_plan(s.family, bench_configs(s.family, s.gpu, known), s.gpu.sms, &st);
@@ -191,7 +193,7 @@ int run_decide(const Args& args) {
   const CompiledTables ct = compile_tables(t, parse_extrapolation(args.get("--extrapolate", "ratio"), "--extrapolate"));
   const Choice c = decide(ct, shape);
   int reps = 1001;
-  if (auto r = args.number("--reps")) reps = std::max(0, int(*r));
+  reps = int(args.integer("--reps", 0, 100000, reps));
   double median_ns = 0;
   if (reps > 0) {  // median over `reps` batches of 1000 decisions, on this one core
     std::vector<double> ns;
@@ -222,9 +224,26 @@ int cmd_tune(const std::vector<std::string>& argv) {
                     args.has("--export-moe-configs");
   if (modes > 1)
     throw InputError("tune", "give at most one of --plan, --fit, --validate, --export, --export-moe-configs");
-  if (args.has("--export-moe-configs")) return run_export_moe_configs(args);
+  if (args.has("--export-moe-configs")) {
+    args.only("`loom tune --export-moe-configs`", {"--export-moe-configs", "--gpu", "--model", "--tp", "--dtype",
+                                                    "--tables"});
+    return run_export_moe_configs(args);
+  }
   for (const char* f : {"--model", "--tp", "--dtype"})
     if (args.has(f)) throw InputError(f, "only with --export-moe-configs DIR");
+  // Each mode reads its own flags; one given to the wrong mode (e.g. --sample-fraction with --plan) is refused.
+  if (args.has("--plan")) args.only("`loom tune --plan`", {"--plan", "--gpu", "--family", "--tables", "--out", "--format"});
+  if (args.has("--fit"))
+    args.only("`loom tune --fit`", {"--fit", "--gpu", "--family", "--traces", "--sample-fraction",
+                                    "--anchors-per-bucket", "--lambda", "--format", "--out"});
+  if (args.has("--validate"))
+    args.only("`loom tune --validate`", {"--validate", "--gpu", "--family", "--traces", "--sample-fraction",
+                                         "--anchors-per-bucket", "--lambda", "--format", "--heldout-traces",
+                                         "--no-timing"});
+  if (args.has("--export")) args.only("`loom tune --export`", {"--export", "--gpu", "--family", "--tables", "--out",
+                                                               "--format"});
+  if (modes == 0) args.only("`loom tune --kernel`", {"--kernel", "--gpu", "--tables", "--extrapolate", "--reps",
+                                                      "--format"});
   // --plan writes loom-bench's plan file and --fit/--export write tables: each has one text output.
   if (args.has("--plan")) args.format("`loom tune --plan` (loom-bench's plan file, one kernel a line)", {"table"});
   if (args.has("--fit") || args.has("--export")) args.format("`loom tune --fit/--export`", {"table"});

@@ -27,7 +27,7 @@ namespace {
 
 std::vector<int> tp_list(const Args& args) {
   std::vector<int> tps;
-  std::stringstream ss(args.get("--tp", "1,2,4,8"));
+  std::stringstream ss(args.get("--tp", "1,2,4,8") + ",");  // the sentinel makes a trailing empty item visible
   for (std::string t; std::getline(ss, t, ',');) {
     if (t.size() != 1 || t[0] < '1' || t[0] > '8')
       throw InputError("--tp", "'" + t + "' is not a tensor-parallel degree; use 1-8 or a list such as 1,2,4");

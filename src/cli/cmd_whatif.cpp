@@ -10,6 +10,7 @@
 #include "cli/interval.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "e2e/op_graph.h"
 #include "e2e/whatif.h"
 
 namespace loom::cli {
@@ -43,7 +44,7 @@ std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
   std::vector<GpuSpec> gpus;
   for (const auto& n : names) {
     std::vector<std::string> overrides;
-    for (const auto& s : args.all("--set")) {
+    for (const auto& s : set_overrides(args)) {
       const size_t eq = s.find('='), colon = s.find(':');
       if (colon != std::string::npos && colon < eq) {
         const std::string target = s.substr(0, colon);
@@ -54,9 +55,19 @@ std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
         overrides.push_back(s);
       }
     }
-    gpus.push_back(catalog.get(n, overrides));
+    try {
+      gpus.push_back(catalog.get(n, overrides));
+    } catch (const InputError& e) {  // the catalogue names --gpu; here the GPUs come from --gpus
+      if (e.where() != "--gpu") throw;
+      throw InputError("--gpus", e.detail());
+    }
   }
   return gpus;
+}
+
+/// An explicit --tp degree the model cannot be split by (heads, KV heads, MLP width) is a bad flag on every GPU.
+void check_tp_choices(const ModelConfig& model, const std::vector<int>& tps) {
+  for (int tp : tps) shard(model, tp);  // throws InputError("--tp", "... is not divisible by tp=N; ...")
 }
 
 /// A signed percentage; changes below 0.005% print as 0.00%.
@@ -100,8 +111,20 @@ int cmd_whatif(const std::vector<std::string>& argv) {
       throw InputError("--tp", "'" + t + "' is not a tensor-parallel degree; use 1-8 or a list such as 1,2,4");
     req.tp_choices.push_back(t[0] - '0');
   }
+  // A step past loom's size limits (e2e's: 2^26 tokens, 2^30 KV positions) is refused before anything is sized.
+  const double tokens = double(req.batch) * double(req.input_len);
+  const double kv = double(req.batch) * (double(req.input_len) + double(req.output_len));
+  if (tokens > double(int64_t{1} << 26) || kv > double(int64_t{1} << 30))
+    throw InputError("--batch x --input-len", "a prefill of " + fmt(tokens, 4) + " tokens over " + fmt(kv, 4) +
+                                                  " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a "
+                                                  "step); use smaller sizes");
+  check_tp_choices(model, req.tp_choices);
   const std::vector<GpuSpec> gpus = gpus_from(catalog, args);
   const std::vector<WhatIfRow> rows = rank_gpus(gpus, model, profile, req, predictor);
+  // Every GPU failed: the answer is an error, not a table of "cannot run" rows with exit 0.
+  if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const WhatIfRow& r) { return !r.error.empty(); }))
+    throw InputError(rows.front().gpu + " tp " + std::to_string(rows.front().tp),
+                     rows.front().error + (rows.size() > 1 ? " (and no other GPU / tp can run it)" : ""));
   // --interval: each row again at every kernel's lower / upper bound (cli/interval.h), with its GPU's notes.
   struct Band {
     double ttft_lo = 0, ttft_hi = 0, tpot_lo = 0, tpot_hi = 0;

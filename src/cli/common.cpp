@@ -1,6 +1,8 @@
 // GPU selection and JSON views shared by predict, diagnose and batch mode.
 #include "cli/common.h"
 
+#include <map>
+
 #include <cstdio>
 #include <sstream>
 
@@ -8,9 +10,25 @@
 
 namespace loom::cli {
 
+std::vector<std::string> set_overrides(const Args& args) {
+  const std::vector<std::string> sets = args.all("--set");
+  std::map<std::string, std::string> seen;  // "scope|key" -> the --set that gave it
+  for (const auto& s : sets) {
+    const size_t eq = s.find('='), colon = s.find(':');
+    const bool scoped = colon != std::string::npos && colon < eq;
+    const std::string scope = scoped ? s.substr(0, colon) : "";
+    const std::string key = s.substr(scoped ? colon + 1 : 0, eq == std::string::npos ? std::string::npos
+                                                                                       : eq - (scoped ? colon + 1 : 0));
+    if (auto [it, fresh] = seen.emplace(scope + "|" + key, s); !fresh && it->second != s)
+      throw InputError("--set", "'" + key.substr(0, 60) + "' given twice ('" + it->second.substr(0, 60) + "', '" +
+                                    s.substr(0, 60) + "'); give it once");
+  }
+  return sets;
+}
+
 std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args) {
   const std::string which = args.require("--gpu");
-  const std::vector<std::string> overrides = args.all("--set");
+  const std::vector<std::string> overrides = set_overrides(args);
   std::vector<std::string> names;
   if (which == "all") {
     names = catalog.names();

@@ -17,6 +17,11 @@
 
 namespace loom::cli {
 
+/// Every --set value, after checking that no key is given twice with different values in one scope ("key=v" for
+/// all GPUs, "GPU:key=v" for one): the first would be silently overridden. A general --set followed by one for a
+/// single GPU is an override of it, not a repeat.
+std::vector<std::string> set_overrides(const Args& args);
+
 /// GPUs named by --gpu (a key, a YAML path, "all", or a comma list), each with every --set override applied.
 std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args);
 

@@ -147,18 +147,23 @@ int main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
     std::fputs(kUsage, stdout);
+    if (argc < 2) std::fputs("loom: no command given; run `loom --help` for the list\n", stderr);
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
   Argv rest(argv + 2, argv + argc);
   if (command == "--version" || command == "version") {
+    if (!rest.empty()) {
+      std::fprintf(stderr, "loom: %s: unexpected argument for `loom --version`; it takes none\n", rest[0].c_str());
+      return 2;
+    }
     print_version();
     return 0;
   }
   for (const auto& a : rest)
     if (a == "--help" || a == "-h") {
       if (print_command_help(command)) return 0;
-      std::cerr << "loom: " << command << ": unknown command; run `loom --help` for the list\n";
+      std::cerr << "loom: " << loom::printable_error(command) << ": unknown command; run `loom --help` for the list\n";
       return 2;
     }
   auto dispatch = [&]() -> int {
@@ -191,16 +196,18 @@ int main(int argc, char** argv) {
   } catch (const loom::InputError& e) {
     const char* red = use_color() ? "\033[31m" : "";
     const char* reset = use_color() ? "\033[0m" : "";
-    std::cerr << red << "loom: " << reset << e.what() << "\n";
+    // where() and detail() rather than what(): a NUL inside the input would end the C string what() returns.
+    std::cerr << red << "loom: " << reset
+              << loom::printable_error(e.where().empty() ? e.detail() : e.where() + ": " + e.detail()) << "\n";
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
     // A folder loom was asked to create or list (--out DIR, --traces DIR) is bad input, not a bug.
-    std::cerr << "loom: " << e.path1().string() << ": " << e.code().message()
+    std::cerr << "loom: " << loom::printable_error(e.path1().string() + ": " + e.code().message())
               << "; check the path and its permissions\n";
     return 2;
   } catch (const std::exception& e) {
     // Anything else is a bug in loom, not bad input: say so plainly, but still exit cleanly.
-    std::cerr << "loom: internal error: " << e.what() << "; please report this with the command line\n";
+    std::cerr << "loom: internal error: " << loom::printable_error(e.what()) << "; please report this with the command line\n";
     return 3;
   }
 }

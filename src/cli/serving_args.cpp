@@ -22,7 +22,7 @@ std::vector<serving::Request> requests_from(const Args& args) {
   const bool file = args.has("--requests"), rate = args.has("--rate");
   if (file == rate) throw InputError("--requests", "give either --requests FILE or --rate R (requests per second)");
   if (file) {
-    for (const char* f : {"--num-requests", "--arrivals", "--prompt-len", "--output-len"})
+    for (const char* f : {"--num-requests", "--arrivals", "--prompt-len", "--output-len", "--seed"})
       if (args.has(f)) throw InputError(f, "only applies to synthetic requests (--rate); the file gives them");
     return serving::read_requests(args.get("--requests"));
   }

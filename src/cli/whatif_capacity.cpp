@@ -12,12 +12,15 @@
 #include "cli/serving_args.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "e2e/op_graph.h"
 #include "serving/capacity.h"
 
 namespace loom::cli {
 
 int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const ModelConfig& model,
                     const ServingProfile& profile, const KernelPredictor& predictor) {
+  if (args.has("--interval"))
+    throw InputError("--interval", "applies to the ranking (--batch/--input-len/--output-len), not to capacity planning");
   if (args.has("--batch") || args.has("--input-len"))
     throw InputError(args.has("--batch") ? "--batch" : "--input-len",
                      "does not apply to capacity planning; the request stream sets batches (use --prompt-len)");
@@ -42,11 +45,12 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
              ", output " + args.get("--output-len", "256") + ", " + args.get("--arrivals", "poisson");
   }
   std::vector<int> tps;
-  std::stringstream ss(args.get("--tp", "1,2,4,8"));
+  std::stringstream ss(args.get("--tp", "1,2,4,8") + ",");  // the sentinel makes a trailing empty item visible
   for (std::string t; std::getline(ss, t, ',');) {
     if (t.size() != 1 || t[0] < '1' || t[0] > '8')
       throw InputError("--tp", "'" + t + "' is not a tensor-parallel degree; use 1-8 or a list such as 1,2,4");
     tps.push_back(t[0] - '0');
+    if (args.has("--tp")) shard(model, tps.back());  // an explicit degree the model cannot be split by: bad flag
   }
   // Every (GPU, tp) row is an independent search: spread them over --threads (default: every core).
   const size_t total = gpus.size() * tps.size();
@@ -79,6 +83,10 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
     if (a.usd_per_m_output && *a.usd_per_m_output != *b.usd_per_m_output) return *a.usd_per_m_output < *b.usd_per_m_output;
     return a.max_rate / (a.tp * a.pp) > b.max_rate / (b.tp * b.pp);
   });
+  // Every (GPU, tp) failed: the answer is an error, not a table of "cannot run" rows with exit 0.
+  if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& r) { return !r.error.empty(); }))
+    throw InputError(rows.front().gpu + " tp " + std::to_string(rows.front().tp),
+                     rows.front().error + (rows.size() > 1 ? " (and no other GPU / tp can run it)" : ""));
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   if (args.format() == "json") {
     nlohmann::json a = nlohmann::json::array();

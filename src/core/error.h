@@ -2,6 +2,7 @@
 // Library code throws loom::InputError; only main() catches it, prints `loom: <where>: <what>` and exits 2.
 #pragma once
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -20,5 +21,17 @@ class InputError : public std::runtime_error {
   std::string where_;
   std::string what_;
 };
+
+/// The error line as printed (CLI stderr, Python ValueError): one line, with any control byte from the input
+/// ('\n', NUL, ESC) as '?', and any single word past 200 bytes shortened to its head and tail.
+std::string printable_error(const std::string& text);
+
+/// A number for an error message, as the user would write it ("1e+300", "0.5", "4096"), not std::to_string's
+/// fixed six decimals ("1.000000", or 300 digits for 1e300).
+inline std::string num_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
 
 }  // namespace loom

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "core/error.h"
 
@@ -24,6 +25,13 @@ void write_file(const std::string& path, std::string_view text) {
   if (!err && std::fflush(f) != 0) err = errno ? errno : EIO;
   if (std::fclose(f) != 0 && !err) err = errno ? errno : EIO;
   if (err) throw InputError(path, write_failed_message(err));
+}
+
+void check_input_file(const std::string& path) {
+  std::error_code ec;
+  const auto type = std::filesystem::status(path, ec).type();
+  if (!ec && (type == std::filesystem::file_type::character || type == std::filesystem::file_type::block))
+    throw InputError(path, "is a device, not a file; give a regular file (a pipe such as /dev/stdin also works)");
 }
 
 }  // namespace loom

@@ -14,4 +14,9 @@ void write_file(const std::string& path, std::string_view text);
 /// The "write failed: <strerror(errno)>; check ..." message write_file uses (for writers that use other streams).
 std::string write_failed_message(int errnum);
 
+/// Throws InputError(path, "is a device ...") for a character or block device (/dev/zero, /dev/urandom, /dev/null,
+/// a disk): such a "file" never ends or holds no text, and a reader would consume memory and time before failing.
+/// Regular files, pipes (/dev/stdin, process substitution) and missing paths pass (the reader says what is wrong).
+void check_input_file(const std::string& path);
+
 }  // namespace loom

@@ -63,9 +63,43 @@ struct DocumentStart : YAML::EventHandler {
 
 }  // namespace
 
+void check_text_bytes(const std::string& text, const std::string& label) {
+  int line = 1;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') ++line;
+    if (c < 0x80) {
+      // Control bytes (NUL, escape sequences, ...) have no place in a text file loom reads: a NUL cuts a name short
+      // in some consumers and not others, an escape sequence rewrites the terminal the table is printed to.
+      if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7f)
+        throw InputError(label + ":" + std::to_string(line),
+                         "control byte 0x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15] +
+                             " in the text; save the file as plain UTF-8 text");
+      ++i;
+      continue;
+    }
+    // Well-formed UTF-8 (RFC 3629): lead byte, continuation count, no overlong forms, no surrogates, <= U+10FFFF.
+    const int n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    bool ok = n > 0;
+    for (int k = 1; ok && k <= n; ++k)
+      if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) ok = false;
+    if (ok && n >= 2) {
+      const auto c1 = static_cast<unsigned char>(text[i + 1]);
+      if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 > 0x9f) || (c == 0xf0 && c1 < 0x90) || (c == 0xf4 && c1 > 0x8f))
+        ok = false;
+    }
+    if (!ok)
+      throw InputError(label + ":" + std::to_string(line),
+                       "bytes that are not UTF-8 text; save the file as UTF-8 (loom reads names, units and comments "
+                       "as text)");
+    i += n + 1;
+  }
+}
+
 void check_unique_keys(const YAML::Node& node, const std::string& label) { scan(node, label); }
 
 YAML::Node load_one_yaml(const std::string& text, const std::string& label) {
+  check_text_bytes(text, label);
   YAML::Node root;
   int second_line = -1;  // 0-based line where a second document starts; -1: none
   try {

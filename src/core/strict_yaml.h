@@ -8,7 +8,10 @@
 
 namespace loom {
 
-/// Parses `text` as exactly one YAML document. Throws InputError("LABEL:LINE", ...) on a syntax error, on a second
+/// Throws InputError("LABEL:LINE", ...) when `text` is not UTF-8 or holds a control byte other than tab, CR and LF.
+void check_text_bytes(const std::string& text, const std::string& label);
+
+/// Parses `text` as exactly one YAML document (UTF-8 text: check_text_bytes first). Throws InputError("LABEL:LINE", ...) on a syntax error, on a second
 /// document (a `---` separator followed by content) and on any mapping, at any depth, that gives a key twice.
 YAML::Node load_one_yaml(const std::string& text, const std::string& label);
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/json_strict.h"
 #include "core/suggest.h"
 #include "hw/catalog.h"
@@ -88,6 +89,7 @@ const std::vector<std::string>& supported_types() {
 }
 
 std::string read_file(const std::string& path) {
+  check_input_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot open model config; check the path");
   std::stringstream ss;

@@ -25,9 +25,14 @@ int64_t Workload::kv_tokens() const {
 
 namespace {
 
+constexpr int64_t kMaxBatch = 1'000'000;
+
 std::vector<int64_t> per_request(const std::vector<int64_t>& v, int64_t batch, const std::string& flag,
                                  int64_t min_value) {
   if (batch < 1) throw InputError("--batch", "batch must be >= 1");
+  if (batch > kMaxBatch)  // the CLI caps --batch; library callers (Python, C) get the same bound, not std::bad_alloc
+    throw InputError("--batch", "batch " + std::to_string(batch) + " is above loom's limit of " +
+                                    std::to_string(kMaxBatch) + " requests a step");
   if (v.empty()) return std::vector<int64_t>(static_cast<size_t>(batch), min_value == 0 ? 0 : 1);
   if (v.size() != 1 && static_cast<int64_t>(v.size()) != batch)
     throw InputError(flag, "gives " + std::to_string(v.size()) + " lengths for batch " + std::to_string(batch) +
@@ -60,8 +65,8 @@ Workload decode_workload(int64_t batch, const std::vector<int64_t>& context, int
   Workload w;
   w.phase = Phase::decode;
   w.tp = tp;
-  w.new_tokens = std::vector<int64_t>(static_cast<size_t>(batch < 1 ? 0 : batch), 1);
-  w.context = per_request(context, batch, "--context", 0);
+  w.context = per_request(context, batch, "--context", 0);  // checks batch first
+  w.new_tokens = std::vector<int64_t>(static_cast<size_t>(batch), 1);
   return w;
 }
 

@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/strict_yaml.h"
 #include "core/suggest.h"
 #include "hw/catalog.h"
@@ -161,6 +162,7 @@ ServingProfile load_profile(const std::string& name_or_path) {
       throw InputError("--profile", "unknown serving profile '" + name_or_path + "'" +
                                         did_you_mean(name_or_path, profile_names()) + "; known: " + join(profile_names()));
   }
+  check_input_file(path.string());
   std::ifstream in(path);
   if (!in) throw InputError(path.string(), "cannot open serving profile; check the path");
   std::stringstream ss;

@@ -23,8 +23,8 @@ double number(const std::string& source, const std::string& key, const YAML::Nod
   }
   if (!std::isfinite(v) || v < lo || v > hi || (integral && v != std::floor(v)))
     throw InputError(at(source, n), "scheduler." + key + " = " + (n.IsScalar() ? n.Scalar() : "a list or map") + " must be " +
-                                        (integral ? "an integer" : "a number") + " in [" + std::to_string(lo) + ", " +
-                                        std::to_string(hi) + "]");
+                                        (integral ? "an integer" : "a number") + " in [" + num_text(lo) + ", " +
+                                        num_text(hi) + "]");
   return v;
 }
 
@@ -67,6 +67,10 @@ void parse_scheduler(const YAML::Node& node, const std::string& source, Schedule
       s.new_shape_small_overhead_us = number(source, key, v, 0, 1e7, false);
     } else if (key == "cuda_graph_sizes") {
       if (!v.IsSequence()) throw InputError(at(source, v), "scheduler.cuda_graph_sizes must be a list of batch sizes");
+      // An empty list would silently mean vLLM's default sizes (the value when the key is absent), not "no graphs".
+      if (v.size() == 0)
+        throw InputError(at(source, v), "scheduler.cuda_graph_sizes is empty; list the captured batch sizes, or leave "
+                                        "the key out for vLLM's defaults (decode_mode: eager for no graphs)");
       s.cuda_graph_sizes.clear();
       for (const auto& x : v) {
         const auto b = static_cast<int64_t>(number(source, key, x, 1, 1 << 16, true));

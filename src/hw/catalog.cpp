@@ -52,7 +52,10 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
     const bool pathlike = name_or_path.find('/') != std::string::npos ||
                           name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml");
     if (!is_file) {
-      if (pathlike) throw InputError(name_or_path, "no such GPU file; check the path");
+      if (pathlike)
+        throw InputError(name_or_path, fs::exists(name_or_path, ec)
+                                           ? "not a regular file (a directory or device); give a GPU YAML file"
+                                           : "no such GPU file; check the path");
       std::string list;
       for (const auto& n : names_) list += (list.empty() ? "" : ", ") + n;
       throw InputError("--gpu", "unknown GPU '" + name_or_path + "'" + did_you_mean(name_or_path, names_) +

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/strict_yaml.h"
 
 namespace loom {
@@ -125,6 +126,7 @@ bool looks_like_path(const std::string& s) {
 }
 
 std::string read_text(const std::string& path, const std::string& label) {
+  check_input_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(label, "cannot read this file; check the path");
   std::stringstream ss;

@@ -186,6 +186,11 @@ Report report_from_json(const json& j, const std::string& where) {
     });
     r.lines.push_back(std::move(lc));
   });
+  // A report with nothing to draw is a wrong input file (e.g. `{}` or another command's JSON), not an empty page.
+  if (r.rooflines.empty() && r.sol.empty() && r.scatters.empty() && r.timelines.empty() && r.tables.empty() &&
+      r.sensitivities.empty() && r.lines.empty())
+    throw InputError(where, "no charts (rooflines, sol, scatters, timelines, tables, sensitivities, lines); write the "
+                            "report input as produced by `loom report --sample --json-out FILE`");
   return r;
 }
 

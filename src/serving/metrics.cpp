@@ -46,8 +46,10 @@ std::string Slo::text() const {
 
 Slo parse_slo(const std::string& text, const std::string& flag) {
   Slo slo;
-  std::stringstream ss(text);
+  std::stringstream ss(text + ",");  // the sentinel makes a trailing empty item ("ttft=2s,") visible
   for (std::string item; std::getline(ss, item, ',');) {
+    if (item.empty() && text.empty()) break;  // reported below as empty
+    if (item.empty()) throw InputError(flag, "'" + text.substr(0, 80) + "' has an empty item; write ttft=2s,tpot=50ms");
     const size_t eq = item.find('=');
     const std::string key = item.substr(0, eq);
     if (eq == std::string::npos || (key != "ttft" && key != "tpot"))

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/file_io.h"
 
 namespace loom::serving {
 
@@ -38,14 +40,14 @@ double decimal(const std::string& text, const std::string& where, const std::str
 
 int64_t whole(double v, const std::string& where, const std::string& field, int64_t lo, int64_t hi) {
   if (v != std::floor(v) || v < static_cast<double>(lo) || v > static_cast<double>(hi))
-    throw InputError(where, field + " = " + std::to_string(v) + " must be an integer in [" + std::to_string(lo) +
+    throw InputError(where, field + " = " + num_text(v) + " must be an integer in [" + std::to_string(lo) +
                                 ", " + std::to_string(hi) + "]");
   return static_cast<int64_t>(v);
 }
 
 void set_field(Request& r, const std::string& key, double v, const std::string& where) {
   if (key == "arrival_s") {
-    if (v < 0 || v > 1e9) throw InputError(where, "arrival_s = " + std::to_string(v) + " must be in [0, 1e9] seconds");
+    if (v < 0 || v > 1e9) throw InputError(where, "arrival_s = " + num_text(v) + " must be in [0, 1e9] seconds");
     r.arrival_s = v;
   } else if (key == "prompt_tokens") {
     r.prompt_tokens = whole(v, where, key, 1, kMaxTokensPerRequest);
@@ -166,16 +168,22 @@ std::vector<Request> parse_requests(const std::string& text, const std::string& 
 }
 
 std::vector<Request> read_requests(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory; give the requests file");
+  check_input_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot open the requests file; check the path");
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<int64_t>(in.tellg());
-  if (size > (int64_t{1} << 30)) throw InputError(path, "is larger than 1 GiB; split it");
-  in.seekg(0);
-  std::stringstream ss;
-  ss << in.rdbuf();
+  // Read in chunks up to the cap: a device or pipe (/dev/zero, /dev/urandom) has no size to check up front and
+  // would otherwise be read until memory runs out.
+  constexpr size_t kMaxBytes = size_t{1} << 30;
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxBytes) throw InputError(path, "is larger than 1 GiB; split it");
+  }
   const bool jsonl = path.size() >= 6 && path.substr(path.size() - 6) == ".jsonl";
-  return parse_requests(ss.str(), path, jsonl);
+  return parse_requests(text, path, jsonl);
 }
 
 LengthDist parse_length_dist(const std::string& text, const std::string& flag) {
@@ -189,6 +197,7 @@ LengthDist parse_length_dist(const std::string& text, const std::string& flag) {
   };
   if (text.rfind("file:", 0) == 0) {
     const std::string path = text.substr(5);
+    check_input_file(path);
     std::ifstream in(path);
     if (!in) throw InputError(flag, "cannot open '" + path + "'");
     std::string line;

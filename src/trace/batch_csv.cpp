@@ -35,6 +35,10 @@ BatchHeader parse_batch_header(std::string line, const std::string& where) {
   h.columns = split_csv_line(line);
   trace_io::check_unique_columns(h.columns, where);
   for (size_t c = 0; c < h.columns.size(); ++c) {
+    // An unnamed column's cells would be dropped silently: every value in the file must land somewhere.
+    if (h.columns[c].empty())
+      throw InputError(where, "column " + std::to_string(c + 1) + " of the header has no name; name it (e.g. m, dtype) "
+                              "or delete the column");
     if (h.columns[c] == "family") h.family_col = static_cast<int>(c);
     if (h.columns[c] == "gpu") h.gpu_col = static_cast<int>(c);
   }

@@ -124,10 +124,12 @@ ChromeTrace parse_events(const json& root, const std::string& name) {
     }
     // A negative or non-finite duration is a corrupt (or hand-edited) trace, not a measurement: summing it would
     // silently shrink every total built from this file.
-    if (!(dur >= 0) || !std::isfinite(ts) || !std::isfinite(dur))
+    // Past a day (8.64e10 us) a duration or timestamp is corrupt too: it would swamp every total and timeline.
+    if (!(dur >= 0) || !std::isfinite(ts) || !std::isfinite(dur) || dur > 8.64e10 || std::abs(ts) > 1e18)
       throw InputError(name, "traceEvents[" + std::to_string(event_index) + "] ('" +
                                  e["name"].get<std::string>().substr(0, 60) + "') has dur=" + json(dur).dump() +
-                                 " us; a duration is >= 0: re-export the trace (torch.profiler export_chrome_trace)");
+                                 " us, ts=" + json(ts).dump() + " us; a duration is 0 to a day (8.64e10 us): re-export "
+                                 "the trace (torch.profiler export_chrome_trace)");
     if (is_launch) {
       if (int64_t c = arg_int(args, "correlation"); c >= 0) launch_by_corr[c] = {thread_key(e), ts};
     } else if (is_op) {

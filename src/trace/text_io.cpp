@@ -35,6 +35,7 @@ LineReader LineReader::open_file(const std::string& path, size_t max_bytes) {
   LineReader r;
   r.name_ = path;
   r.max_bytes_ = max_bytes;
+  check_input_file(path);
   r.gz_ = std::make_unique<Gz>();
   r.gz_->f = gzopen(path.c_str(), "rb");
   if (!r.gz_->f)
@@ -122,6 +123,7 @@ bool LineReader::next(std::string& line) {
 std::string read_all(const std::string& path, size_t max_bytes) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory; give a file");
+  check_input_file(path);
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) throw InputError(path, std::string("cannot open: ") + (errno ? std::strerror(errno) : "out of memory"));
   std::string out;

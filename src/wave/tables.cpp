@@ -135,6 +135,7 @@ void save_tables(const TuneTables& t, const std::string& path) {
 }
 
 TuneTables load_tables(const std::string& path, const std::string& gpu, const std::string& family) {
+  check_input_file(path);
   std::ifstream in(path);
   if (!in)
     throw InputError(path, "no tuning tables" + (gpu.empty() ? std::string() : " for " + gpu + " " + family) +
@@ -144,7 +145,16 @@ TuneTables load_tables(const std::string& path, const std::string& gpu, const st
   ss << in.rdbuf();
   nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
   if (j.is_discarded()) throw InputError(path, "not valid JSON; re-run `loom tune --fit`");
-  return tables_from_json(j, path);
+  TuneTables t = tables_from_json(j, path);
+  // Another GPU's or family's tables (--tables FILE) would answer with the wrong kernels' measurements, or divide by
+  // fields the family does not fill: the file must be for the GPU and family asked about.
+  if (!gpu.empty() && t.gpu != gpu)
+    throw InputError(path, "holds tuning tables for GPU '" + t.gpu.substr(0, 60) + "', not '" + gpu +
+                               "'; give that GPU's tables (models/tune/" + gpu + "-" + family + ".json)");
+  if (!family.empty() && t.family != family)
+    throw InputError(path, "holds tuning tables for family '" + t.family.substr(0, 60) + "', not '" + family +
+                               "'; give the " + family + " tables (models/tune/" + gpu + "-" + family + ".json)");
+  return t;
 }
 
 }  // namespace loom::wave

@@ -44,6 +44,16 @@ class LoomModuleTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "more than the .* GB of DRAM"):
             loom.predict_batch("h200", [{"family": "gemm", "m": 1000000, "n": 1000000, "k": 1000, "dtype": "bf16"}])
 
+    def test_bad_inputs_are_one_line_value_errors(self):  # issue 17: the CLI's checks and one-line messages
+        with self.assertRaisesRegex(ValueError, "context: must be >= 0"):  # was silently replaced by seq
+            loom.e2e("h200", "llama-3-8b", "decode", batch=1, context=-5)
+        with self.assertRaisesRegex(ValueError, "above loom's limit"):  # was MemoryError (std::bad_alloc)
+            loom.e2e("h200", "llama-3-8b", "decode", batch=10**12, context=5)
+        with self.assertRaises(ValueError) as cm:  # control bytes from the input do not break the line
+            loom.predict("h2\x1b00\n0", "gemm m=64 n=64 k=64 dtype=bf16")
+        self.assertNotIn("\n", str(cm.exception))
+        self.assertIn("'h2?00?0'", str(cm.exception))
+
     def test_diagnose_e2e_tune(self):
         d = loom.diagnose("h200", "gemm m=8 n=14336 k=4096 dtype=bf16")
         self.assertTrue(any(p["pipe"] == d["bottleneck"] for p in d["pipelines"]))

@@ -1,0 +1,1 @@
+trace import --chrome tests/data/trace/huge_dur.json

@@ -1,0 +1,1 @@
+trace import --chrome tests/data/trace/no_kernels.json

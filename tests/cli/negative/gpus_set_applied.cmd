@@ -1,0 +1,1 @@
+gpus --set sms=0

@@ -1,0 +1,1 @@
+trace import --chrome /dev/zero

@@ -1,0 +1,1 @@
+trace summary tests/data/calibrate

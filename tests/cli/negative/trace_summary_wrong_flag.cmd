@@ -1,0 +1,1 @@
+trace summary traces/h200 --gpu h200

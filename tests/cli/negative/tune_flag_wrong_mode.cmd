@@ -1,0 +1,1 @@
+tune --plan --gpu h200 --family gemm --sample-fraction 0.5

@@ -1,0 +1,1 @@
+tune --plan --gpu h200 --family gemm --tables /nonexistent/t.json

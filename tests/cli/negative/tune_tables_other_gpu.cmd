@@ -1,0 +1,1 @@
+tune --gpu h200 --kernel "gemm m=4096 n=4096 k=4096 dtype=bf16" --tables models/tune/h100-sxm-gemm.json
