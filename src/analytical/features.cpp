@@ -121,4 +121,12 @@ const std::vector<std::string>& analysis_feature_names() {
   return names;
 }
 
+const std::vector<std::string>& gpu_constant_feature_names() {
+  // The GPU block and the architecture block emitted above.
+  static const std::vector<std::string> names = {
+      "sms", "clock_ghz", "log_dram_tb_s", "log_l2_mib", "compute_capability", "tensor_path", "async_copy",
+      "l2_partitions", "log_tensor_fp16_per_clk", "hbm", "dram_bytes_per_clk_per_sm", "l2_bytes_per_clk_per_sm"};
+  return names;
+}
+
 }  // namespace loom

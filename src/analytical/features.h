@@ -20,5 +20,7 @@ size_t analysis_feature_values(const Analysis& a, const GpuSpec& gpu, float* out
 
 /// The feature names analysis_features() returns, in order.
 const std::vector<std::string>& analysis_feature_names();
+/// The features that are constants of the GPU (size, clocks, rates, architecture path), not of the kernel.
+const std::vector<std::string>& gpu_constant_feature_names();
 
 }  // namespace loom

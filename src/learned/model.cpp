@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include "analytical/features.h"
 #include "core/error.h"
 #include "core/file_io.h"
 #include "learned/packed.h"
@@ -45,14 +46,6 @@ std::string read_gz(const std::string& path) {
 }
 
 }  // namespace
-
-const std::vector<std::string>& gpu_constant_features() {
-  // analytical/features.cpp: the GPU block and the architecture block.
-  static const std::vector<std::string> names = {
-      "sms", "clock_ghz", "log_dram_tb_s", "log_l2_mib", "compute_capability", "tensor_path", "async_copy",
-      "l2_partitions", "log_tensor_fp16_per_clk", "hbm", "dram_bytes_per_clk_per_sm", "l2_bytes_per_clk_per_sm"};
-  return names;
-}
 
 std::string fnv1a_hex(const std::string& bytes, uint64_t h) {
   for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
@@ -95,7 +88,7 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
     std::set<std::string> gpus;
     for (size_t r : idx) gpus.insert(ds.samples[r].m.gpu_key);
     std::vector<std::string> masked = opt.masked_features;
-    if (gpus.size() < 3) masked.insert(masked.end(), gpu_constant_features().begin(), gpu_constant_features().end());
+    if (gpus.size() < 3) masked.insert(masked.end(), gpu_constant_feature_names().begin(), gpu_constant_feature_names().end());
     for (const auto& name : masked)
       for (size_t c = 0; c < cols; ++c)
         if (ds.feature_names[c] == name)

@@ -27,9 +27,6 @@ struct TrainOptions {
   std::vector<std::string> masked_features;
 };
 
-/// The features that are constants of the GPU (size, clocks, rates, architecture path), not of the kernel.
-const std::vector<std::string>& gpu_constant_features();
-
 class EfficiencyModel {
  public:
   /// Trains on the samples at `rows` of `ds`. progress(step, steps) is called per model trained.

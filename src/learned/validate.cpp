@@ -8,6 +8,8 @@
 #include <set>
 #include <tuple>
 
+#include "analytical/features.h"
+
 namespace loom {
 
 ErrorStats error_stats(const std::vector<double>& predicted, const std::vector<double>& measured) {
@@ -48,7 +50,7 @@ std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::stri
         d.description = "the data set's own protocol: trained on its train rows only, tested on its test rows",
         // Its training GPUs are few (PipeWeave fp8: H20 and H800): per-GPU constants would only memorise which
         // GPU a row came from, and an unseen GPU would inherit one of them by where its constants fall.
-        d.masked_features = gpu_constant_features();
+        d.masked_features = gpu_constant_feature_names();
       (m.dataset_split == "test" ? d.test : d.train).push_back(i);
       if (d.train.empty() && m.dataset_split == "test")
         d.description = "held-out measurements, never trained on: the committed model as it is";

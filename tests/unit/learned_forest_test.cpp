@@ -3,6 +3,7 @@
 // itself, and Predictor::predict_many against Predictor::predict.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include <zlib.h>
 
+#include "analytical/features.h"
 #include "hw/catalog.h"
 #include "learned/corpus.h"
 #include "learned/dataset.h"
@@ -43,6 +45,13 @@ const loom::Dataset& corpus_sample() {
     return loom::build_dataset(rows, loom::Catalog::load());
   }();
   return ds;
+}
+
+// The GPU constants masked for forests of fewer than three GPUs must be real feature names (a typo would mask nothing).
+TEST(LearnedForest, GpuConstantFeaturesAreFeatures) {
+  const auto& names = loom::analysis_feature_names();
+  for (const auto& c : loom::gpu_constant_feature_names())
+    EXPECT_NE(std::find(names.begin(), names.end(), c), names.end()) << c;
 }
 
 TEST(LearnedForest, BatchedPackedAndXgboostAgreeOnCommittedModels) {
