@@ -103,14 +103,15 @@ class CostCache {
     return ops_.emplace(&shape, oc).first->second;
   }
 
+  /// Cached by the spec as given: the L2-inheritance decision (an analysis) is made once per distinct spec.
   const KernelCost& get(const KernelSpec& given) {
-    const KernelSpec spec = inherited_l2(given);
-    const std::string key = spec.to_string();
+    const std::string key = given.to_string();
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
+    const KernelSpec spec = inherited_l2(given);
     if (!p_) {
       SharedCache& shared = shared_cache();
-      const std::string shared_key = fingerprint_ + key;
+      const std::string shared_key = fingerprint_ + spec.to_string();
       {
         std::lock_guard<std::mutex> lock(shared.mu);
         auto s = shared.costs.find(shared_key);
