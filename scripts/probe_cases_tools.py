@@ -59,6 +59,13 @@ def add_report_trace(c):
     c("paths_missing", ["trace", "paths", "/nonexistent"])
     c("paths_o_full", ["trace", "paths", "{T}/emptydir2", "-o", "/dev/full"], files={"emptydir2/.keep": ""})
     c("fitcoll_missing", ["trace", "fit-collectives", "--traces", "/nonexistent"])
+    c("fitcoll_o_dir", ["trace", "fit-collectives", "-o", "models"], want=["models"])
+    c("fitcoll_o_nofolder", ["trace", "fit-collectives", "-o", "/nonexistent/c.json"], want=["/nonexistent"])
+    c("import_o_nofolder", ["trace", "import", "--lct", "tests/data/trace/sample.lct", "--cases", "{T}/x.cases.csv",
+                            "-o", "/nonexistent/o.csv.gz"], want=["/nonexistent"], files={"x.cases.csv": ""})
+    # Beyond the model's max_position_embeddings: priced, with a warning (exit 0).
+    c("e2e_beyond_positions", ["e2e", "--gpu", "h200", "--model", "llama-3-8b", "--phase", "decode", "--context",
+                               "20000", "--format", "json"], "ok")
 
 
 def add_misc(c):

@@ -9,6 +9,7 @@
 #include "cli/common.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "kernels/kernel_spec.h"
 #include "learned/collectives.h"
 
@@ -41,6 +42,7 @@ struct Row {
 int cmd_fit_collectives(const Args& args) {
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   const std::string out = args.output(default_collectives_path());
+  check_output_file(out);
   const Catalog cat = Catalog::load();
   const auto points = load_collective_points(traces);
   if (points.empty()) throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");

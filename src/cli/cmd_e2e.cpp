@@ -1,6 +1,7 @@
 // `loom e2e`: TTFT / TPOT, breakdowns, memory fit and a Chrome-trace timeline of one LLM step on one GPU.
 #include <array>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -250,6 +251,10 @@ int cmd_e2e(const std::vector<std::string>& argv) {
       throw InputError("--cache-len", std::to_string(work.static_cache_len) +
                                           " is smaller than the context + new tokens; the cache must hold them");
   }
+  int64_t positions = 0;
+  for (size_t i = 0; i < work.context.size(); ++i) positions = std::max(positions, work.context[i] + work.new_tokens[i]);
+  std::vector<std::string> warnings;
+  if (std::string w = position_warning(model, positions); !w.empty()) warnings.push_back(w);
   std::optional<ExecMode> mode;
   if (args.has("--mode")) mode = parse_mode(args.get("--mode"));
   // --clock auto: the step as a whole decides (a step of many short kernels throttles as one long kernel does):
@@ -279,6 +284,7 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   if (format == "json") {
     nlohmann::json j = step_json(step, model);
     j["schema"] = "loom.e2e/1";
+    j["warnings"] = warnings;
     if (clock != ClockMode::boost)
       j["clock"] = {{"mode", clock_mode_name(clock)}, {"sustained_weight", clock_weight},
                     {"measured", gpus[0].tensor_load_slowdown > 1}};
@@ -296,9 +302,12 @@ int cmd_e2e(const std::vector<std::string>& argv) {
       t.add({std::to_string(i), k.name, std::to_string(k.layer), k.family(), k.spec(), fmt(k.gpu_us, 4),
              fmt(k.start_us, 6), fmt(k.end_us, 6), fmt(k.wall_us, 4)});
     }
+    for (const auto& w : warnings) std::cerr << "loom: warning: " << w << "\n";
     emit(t.csv());
   } else {
-    std::string text = step_text(step, model, static_cast<size_t>(integer(args, "--top", 12)));
+    std::string text;
+    for (const auto& w : warnings) text += "WARNING: " + w + "\n";
+    text += step_text(step, model, static_cast<size_t>(integer(args, "--top", 12)));
     if (clock != ClockMode::boost) {
       const GpuSpec& g = gpus[0];
       if (!(g.tensor_load_slowdown > 1))

@@ -1,4 +1,7 @@
 // `loom simulate`: a request stream served by replicas of a model on one GPU kind, iteration by iteration.
+#include <algorithm>
+#include <iostream>
+
 #include "core/file_io.h"
 
 #include "cli/commands_serving.h"
@@ -70,6 +73,14 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
   const auto predictor = kernel_predictor(args);
   const std::vector<serving::Request> requests = requests_from(args);
+  int64_t positions = 0, beyond = 0;
+  for (const auto& q : requests) {
+    positions = std::max(positions, q.prompt_tokens + q.output_tokens);
+    beyond += model.max_positions > 0 && q.prompt_tokens + q.output_tokens > model.max_positions;
+  }
+  std::vector<std::string> warnings;
+  if (std::string w = position_warning(model, positions); !w.empty())
+    warnings.push_back(std::to_string(beyond) + " of " + std::to_string(requests.size()) + " requests: " + w);
   cfg.record_trace = args.has("--trace-out");
   if (!args.has("--requests")) cfg.requests_from = "--prompt-len/--output-len";
   Progress progress("simulate");
@@ -88,6 +99,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   if (format == "json") {
     nlohmann::json j = serving::result_json(r, s, slo, points, args.has("--per-request"));
     j["schema"] = "loom.simulate/1";
+    j["warnings"] = warnings;
     j["gpu"] = gpus[0].name;
     j["model"] = model.name;
     j["profile"] = profile.name;
@@ -107,9 +119,12 @@ int cmd_simulate(const std::vector<std::string>& argv) {
       t.add({std::to_string(q.id), std::to_string(q.replica), fmt(q.arrival_s, 6), std::to_string(q.prompt_tokens),
              std::to_string(q.output_tokens), std::to_string(q.cached_tokens), fmt(q.ttft_ms(), 6),
              fmt(q.tpot_ms(), 6), fmt(q.e2e_ms(), 6), std::to_string(q.preemptions)});
+    for (const auto& w : warnings) std::cerr << "loom: warning: " << w << "\n";
     emit(t.csv());
   } else {
-    emit(summary_table(r, s, slo, head));
+    std::string text;
+    for (const auto& w : warnings) text += "WARNING: " + w + "\n";
+    emit(text + summary_table(r, s, slo, head));
   }
   return 0;
 }

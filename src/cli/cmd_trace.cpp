@@ -10,6 +10,7 @@
 #include "cli/common.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "trace/chrome_trace.h"
 #include "trace/import.h"
 #include "trace/gemm_path_table.h"
@@ -61,7 +62,9 @@ int import_run_cmd(const Args& args) {
     throw InputError(args.has("--dataset") ? "--dataset" : "--split", "--dataset NAME and --split train|test go together");
   if (args.has("--split") && args.get("--split") != "train" && args.get("--split") != "test")
     throw InputError("--split", "'" + args.get("--split") + "' is not a split; use train or test");
-  ImportResult r = import_run(lcts, cases, args.has("-o") ? args.output() : args.require("--out"), opts);
+  const std::string out_path = args.has("-o") ? args.output() : args.require("--out");
+  check_output_file(out_path);
+  ImportResult r = import_run(lcts, cases, out_path, opts);
   if (args.has("--dataset")) {  // a data set with its own protocol (loom validate's dataset:NAME split)
     Corpus co = read_corpus(r.out_path);
     co.meta["dataset"] = args.get("--dataset");

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <unistd.h>
+
 #include "core/error.h"
 
 namespace loom {
@@ -32,6 +34,19 @@ void check_input_file(const std::string& path) {
   const auto type = std::filesystem::status(path, ec).type();
   if (!ec && (type == std::filesystem::file_type::character || type == std::filesystem::file_type::block))
     throw InputError(path, "is a device, not a file; give a regular file (a pipe such as /dev/stdin also works)");
+}
+
+void check_output_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (path.empty()) throw InputError("-o", "empty output path");
+  if (fs::is_directory(path, ec)) throw InputError(path, "is a folder; give a file name to write");
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec))
+    throw InputError(path, "cannot be written: folder '" + dir.string() + "' does not exist; create it first");
+  if (::access(dir.c_str(), W_OK) != 0 && !fs::exists(path, ec))
+    throw InputError(path, "cannot be written: folder '" + dir.string() + "' is not writable");
 }
 
 }  // namespace loom

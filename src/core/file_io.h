@@ -19,4 +19,9 @@ std::string write_failed_message(int errnum);
 /// Regular files, pipes (/dev/stdin, process substitution) and missing paths pass (the reader says what is wrong).
 void check_input_file(const std::string& path);
 
+/// Throws InputError(path, ...) before any long work when `path` cannot be a file loom writes: an existing
+/// directory, or a path whose folder does not exist or is not writable. Devices and pipes pass (write_file checks
+/// the write itself: /dev/full still fails only there).
+void check_output_file(const std::string& path);
+
 }  // namespace loom

@@ -37,6 +37,7 @@ int64_t size_bound(const std::string& key) {
   if (key == "num_hidden_layers" || key == "decoder_sparse_step") return 1024;
   if (key == "num_attention_heads" || key == "num_key_value_heads" || key == "head_dim") return 1024;
   if (key == "vocab_size") return int64_t(1) << 22;
+  if (key == "max_position_embeddings") return int64_t(1) << 30;
   if (key == "num_local_experts" || key == "num_experts" || key == "num_experts_per_tok") return 4096;
   return int64_t(1) << 20;  // hidden_size, intermediate_size, moe_intermediate_size, shared_expert_intermediate_size
 }
@@ -132,6 +133,13 @@ double params(const ModelConfig& m, bool active) {
 }  // namespace
 
 double ModelConfig::param_count() const { return params(*this, false); }
+
+std::string position_warning(const ModelConfig& m, int64_t positions) {
+  if (m.max_positions <= 0 || positions <= m.max_positions) return "";
+  return "a sequence reaches " + std::to_string(positions) + " token positions, beyond " + m.name +
+         "'s max_position_embeddings (" + std::to_string(m.max_positions) +
+         "): the model was not built for it (it needs RoPE scaling); loom prices it as asked";
+}
 double ModelConfig::active_param_count() const { return params(*this, true); }
 
 ModelConfig parse_model_config(const std::string& json_text, const std::string& source) {
@@ -167,6 +175,7 @@ ModelConfig parse_model_config(const std::string& json_text, const std::string& 
   m.heads = r.integer("num_attention_heads");
   m.kv_heads = r.integer_or("num_key_value_heads", m.heads);
   m.vocab = r.integer("vocab_size");
+  m.max_positions = r.integer_or("max_position_embeddings", 0);
   if (r.present("head_dim")) {
     m.head_dim = r.integer("head_dim");
   } else {

@@ -21,6 +21,7 @@ struct ModelConfig {
   int64_t kv_heads = 0;     ///< num_key_value_heads (GQA when < heads)
   int64_t head_dim = 0;     ///< head_dim, or hidden_size / heads when absent
   int64_t vocab = 0;        ///< vocab_size
+  int64_t max_positions = 0;  ///< max_position_embeddings (0: the config does not say)
   bool tied_embeddings = false;  ///< tie_word_embeddings: lm_head shares the embedding matrix
   Dtype dtype = Dtype::bf16;     ///< torch_dtype / dtype
   bool qk_norm = false;     ///< per-head RMSNorm on q and k (Qwen3)
@@ -42,6 +43,11 @@ struct ModelConfig {
   /// Parameters one token touches (routed experts counted top-k times out of E).
   double active_param_count() const;
 };
+
+/// The warning for a step or request that reaches `positions` token positions when the model was built for fewer
+/// (max_position_embeddings), or "" when it fits or the config does not say. loom prices the step as asked; the
+/// model itself would need RoPE scaling (or fail) there.
+std::string position_warning(const ModelConfig& m, int64_t positions);
 
 /// Parses config.json text. `source` names the file in errors. Throws InputError("FILE:LINE", ...) on malformed
 /// JSON, an unsupported model_type, and missing or non-positive required fields.

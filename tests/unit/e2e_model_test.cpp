@@ -93,6 +93,22 @@ TEST(E2eModel, EveryPresetLoads) {
   for (const auto& n : names) EXPECT_NO_THROW(load_model(n)) << n;
 }
 
+TEST(E2eModel, PositionLimitWarnsBeyondMaxPositionEmbeddings) {
+  const ModelConfig m = load_model("llama-3-8b");
+  EXPECT_EQ(m.max_positions, 8192);
+  EXPECT_EQ(position_warning(m, 8192), "");
+  const std::string w = position_warning(m, 8193);
+  EXPECT_NE(w.find("8193"), std::string::npos);
+  EXPECT_NE(w.find("max_position_embeddings (8192)"), std::string::npos);
+  ModelConfig unknown = m;
+  unknown.max_positions = 0;  // a config without the key: nothing to compare with
+  EXPECT_EQ(position_warning(unknown, 1 << 30), "");
+  EXPECT_EQ(where_of("{\n \"model_type\": \"llama\", \"hidden_size\": 64, \"num_hidden_layers\": 2,\n"
+                     " \"num_attention_heads\": 4, \"vocab_size\": 10, \"intermediate_size\": 8,\n"
+                     " \"max_position_embeddings\": -1\n}"),
+            "cfg.json:4");
+}
+
 TEST(E2eModel, BadInputs) {
   // Missing field: names the file and the field.
   try {
