@@ -1,5 +1,6 @@
 // `loom whatif`: one serving request on many GPUs (ranked by tokens/s) plus a resource-sensitivity table.
 #include <algorithm>
+#include <iostream>
 #include <cmath>
 #include <sstream>
 
@@ -119,6 +120,9 @@ int cmd_whatif(const std::vector<std::string>& argv) {
                                                   " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a "
                                                   "step); use smaller sizes");
   check_tp_choices(model, req.tp_choices);
+  const std::string position_note = position_warning(model, req.input_len + req.output_len);
+  const std::vector<std::string> warnings = position_note.empty() ? std::vector<std::string>{}
+                                                                  : std::vector<std::string>{position_note};
   const std::vector<GpuSpec> gpus = gpus_from(catalog, args);
   const std::vector<WhatIfRow> rows = rank_gpus(gpus, model, profile, req, predictor);
   // Every GPU failed: the answer is an error, not a table of "cannot run" rows with exit 0.
@@ -177,7 +181,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
                     {"tpot_delta_pct", s.tpot_delta_pct}});
     emit(nlohmann::json{{"schema", "loom.whatif/1"}, {"model", model.name}, {"profile", profile.name}, {"batch", req.batch},
                         {"input_len", req.input_len}, {"output_len", req.output_len}, {"ranked", ranked},
-                        {"sensitivity", sj}}
+                        {"sensitivity", sj}, {"warnings", warnings}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n");
     return 0;
@@ -209,6 +213,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
       cells.resize(c.columns.size());
       c.add(cells);
     }
+    for (const auto& w : warnings) std::cerr << "loom: warning: " << w << "\n";
     emit(c.csv());
     return 0;
   }
@@ -247,6 +252,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
       for (const auto& n : bands[i].notes)
         if (n.rfind("extrapolated", 0) == 0) o << "  " << rows[i].gpu << ": " << n << "\n";
   }
+  for (const auto& w : warnings) o << "WARNING: " << w << "\n";
   if (!sens.empty()) o << "\nsensitivity of " << sens.front().gpu << " (tp " << rows.front().tp << "):\n" << s.text();
   emit(o.str());
   return 0;
