@@ -69,6 +69,10 @@ def add_report_trace(c):
 
 
 def add_misc(c):
+    c("tune_gemm_too_big", ["tune", "--gpu", "h200", "--kernel", "gemm m=99999999999 n=8 k=8 dtype=bf16"],
+      want=["--kernel"])
+    c("tune_moe_export_tp3", ["tune", "--gpu", "h200", "--model", "qwen3-30b-a3b", "--tp", "3",
+                              "--export-moe-configs", "{T}/moe3"], want=["--tp"])
     c("gpus_show_missing", ["gpus", "show", "h999"], want=["h999"])
     c("gpus_show_empty", ["gpus", "show", ""])
     c("gpus_show_two", ["gpus", "show", "h200", "h100-sxm"])

@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "e2e/model_config.h"
+#include "e2e/op_graph.h"
 #include "hw/catalog.h"
 #include "trace/gpu_names.h"
 #include "wave/engine_export.h"
@@ -57,6 +58,10 @@ int run_export_moe_configs(const Args& args) {
   const ModelConfig model = load_model(args.require("--model"));
   if (!model.is_moe())
     throw InputError("--model", model.name + " has no MoE layers; give an MoE model (e.g. qwen3-30b-a3b, mixtral-8x7b)");
+  // A degree the user names must split the model (heads, KV heads, widths) as the engines require; the default list
+  // skips the degrees that do not.
+  if (args.has("--tp"))
+    for (int tp : tps) shard(model, tp);  // throws InputError("--tp", "... is not divisible by tp=N; ...")
   const auto device = GpuNameTable::load_default().name_for(gpu_key);
   if (!device)
     throw InputError("--gpu", "no CUDA device name for '" + gpu_key + "' in traces/gpu_names.tsv (the engines name "
