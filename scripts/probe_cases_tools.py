@@ -69,6 +69,13 @@ def add_report_trace(c):
 
 
 def add_misc(c):
+    W1 = ["whatif", "--model", "llama-3-8b", "--batch", "1", "--input-len", "100", "--output-len", "10"]
+    c("whatif_gpus_twice", W1 + ["--gpus", "h200,h200"], want=["--gpus"])
+    c("whatif_tp_twice", W1 + ["--gpus", "h200", "--tp", "1,1"], want=["--tp"])
+    c("whatif_cap_tp_twice", ["whatif", "--model", "llama-3-8b", "--rate", "3", "--gpus", "h200", "--tp", "2,2"],
+      want=["--tp"])
+    c("simulate_pp_beyond_layers", ["simulate", "--gpu", "h200", "--model", "llama-3-8b", "--rate", "5",
+                                    "--num-requests", "10", "--pp", "33"], want=["--pp", "32"])
     c("tune_gemm_too_big", ["tune", "--gpu", "h200", "--kernel", "gemm m=99999999999 n=8 k=8 dtype=bf16"],
       want=["--kernel"])
     c("tune_moe_export_tp3", ["tune", "--gpu", "h200", "--model", "qwen3-30b-a3b", "--tp", "3",

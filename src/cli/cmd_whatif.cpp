@@ -42,6 +42,9 @@ std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
   const std::string which = args.require("--gpus");
   std::vector<std::string> names = which == "all" ? catalog.names() : split(which, ',', "--gpus");
   if (names.empty()) throw InputError("--gpus", "no GPU named; try `loom gpus` for the catalogue");
+  for (size_t i = 0; i < names.size(); ++i)
+    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) != names.begin() + static_cast<std::ptrdiff_t>(i))
+      throw InputError("--gpus", "'" + names[i] + "' is named twice; name each GPU once");
   std::vector<GpuSpec> gpus;
   for (const auto& n : names) {
     std::vector<std::string> overrides;
@@ -110,6 +113,8 @@ int cmd_whatif(const std::vector<std::string>& argv) {
   for (const auto& t : split(args.get("--tp"), ',', "--tp")) {
     if (t.size() != 1 || t[0] < '1' || t[0] > '8')
       throw InputError("--tp", "'" + t + "' is not a tensor-parallel degree; use 1-8 or a list such as 1,2,4");
+    if (std::find(req.tp_choices.begin(), req.tp_choices.end(), t[0] - '0') != req.tp_choices.end())
+      throw InputError("--tp", "'" + t + "' is given twice; list each degree once");
     req.tp_choices.push_back(t[0] - '0');
   }
   // A step past loom's size limits (e2e's: 2^26 tokens, 2^30 KV positions) is refused before anything is sized.

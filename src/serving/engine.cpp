@@ -44,7 +44,8 @@ ModelConfig stage_model(const ModelConfig& model, int pp) {
 
 SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingProfile& profile,
                    const std::vector<Request>& requests, const SimConfig& cfg, const KernelPredictor& predictor) {
-  if (cfg.pp < 1 || cfg.pp > model.layers) throw InputError("--pp", "pipeline stages must be in [1, layers]");
+  if (cfg.pp < 1 || cfg.pp > model.layers) throw InputError("--pp", std::to_string(cfg.pp) + " pipeline stages for " + model.name + "'s " +
+                                          std::to_string(model.layers) + " layers; use 1 to " + std::to_string(model.layers));
   if (cfg.replicas < 1) throw InputError("--replicas", "needs at least one replica");
   if (cfg.router != "round_robin" && cfg.router != "least_outstanding")
     throw InputError("--router", "'" + cfg.router + "'; use round_robin or least_outstanding");
