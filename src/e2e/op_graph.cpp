@@ -104,11 +104,17 @@ class Builder {
   int64_t cache_len() const { return std::max(w_.static_cache_len, max_kv_); }
   std::vector<Op> ops_;
 
+  /// Where a kernel the model's own sizes make impossible (odd head_dim, an unsupported dtype) is reported: the
+  /// model's config, not a flag.
+  std::string where() const {
+    return m_.source_file.empty() ? "--model " + m_.name : m_.source_file + " (model " + m_.name + ")";
+  }
+
   KernelSpec kspec(const std::string& family, std::initializer_list<std::pair<const char*, int64_t>> params,
                    const std::string& dtype = "") {
     KernelSpec k;
     k.family = family;
-    k.where = "e2e";
+    k.where = where();
     for (const auto& [key, v] : params) k.params[key] = std::to_string(v);
     if (family != "all_reduce") k.params["dtype"] = dtype.empty() ? dtype_ : dtype;
     return k;
@@ -177,8 +183,10 @@ class Builder {
     if (p_.attention == "flash") {
       std::vector<AttentionGroup> groups;
       for (const auto& g : groups_) groups.push_back({g.count, g.q, g.kv, g.decode});
-      for (auto& launch : flash_attention_launches(p_, groups, hq, hkv, hd, dtype_))
+      for (auto& launch : flash_attention_launches(p_, groups, hq, hkv, hd, dtype_)) {
+        for (auto& part : launch.parts) part.where = where();
         add_parts(launch.name, l, std::move(launch.parts));
+      }
       return;
     }
     // HF eager_attention_forward: repeat_kv (GQA copies), Q K^T, + mask, softmax, P V, transpose back.
