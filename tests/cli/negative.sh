@@ -6,6 +6,7 @@ loom=$1; src=$2; cd "$src" || exit 1
 fail=0; n=0
 for cmd in tests/cli/negative/*.cmd; do
   name=${cmd%.cmd}; n=$((n+1))
+  [ -f "$name.err" ] || { echo "FAIL $name: no $name.err (the lines the message must contain)"; fail=1; continue; }
   err=$(eval "\"$loom\" $(cat "$cmd")" 2>&1 >/dev/null); rc=$?
   lines=$(printf '%s' "$err" | grep -c '' || true)
   if [ "$rc" -ne 2 ]; then echo "FAIL $name: exit $rc, want 2 ($err)"; fail=1; continue; fi
