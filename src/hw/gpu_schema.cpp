@@ -1,6 +1,7 @@
 // The GPU schema table (key -> unit kind -> GpuSpec member), overrides, validation and the describe() view.
 #include "hw/gpu_schema.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -212,6 +213,14 @@ void check_consistency(const GpuSpec& g, const RawSpec& raw) {
   if (!known_arch)
     throw InputError(where("architecture"), "unknown architecture '" + g.architecture +
                                                 "'; expected one of: pascal, volta, turing, ampere, ada, hopper, blackwell");
+  // The memory technology decides in-band ECC (GDDR*): a typo must not silently turn it off.
+  static const char* const kDramTypes[] = {"HBM", "HBM2", "HBM2e", "HBM3", "HBM3e", "HBM4", "GDDR5", "GDDR5X",
+                                           "GDDR6", "GDDR6X", "GDDR7", "LPDDR5", "LPDDR5X"};
+  if (!g.dram_type.empty() &&
+      std::none_of(std::begin(kDramTypes), std::end(kDramTypes), [&](const char* t) { return g.dram_type == t; }))
+    throw InputError(where("dram.type"), "unknown dram.type '" + g.dram_type +
+                                             "'; expected one of: HBM, HBM2, HBM2e, HBM3, HBM3e, HBM4, GDDR5, GDDR5X, "
+                                             "GDDR6, GDDR6X, GDDR7, LPDDR5, LPDDR5X");
   if (!g.dram_ecc.empty() && g.dram_ecc != "on" && g.dram_ecc != "off")
     throw InputError(where("dram.ecc"), "dram.ecc is '" + g.dram_ecc + "'; write on or off (the state the part ships in)");
   // Two keys disagree: name the one the user set last (a --set, or the file that overrides the other), and both.
