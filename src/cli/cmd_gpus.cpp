@@ -1,4 +1,7 @@
 // `loom gpus` (the catalogue as a table) and `loom gpus show NAME` (every field of one GPU).
+#include <cmath>
+#include <cstdlib>
+
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/table.h"
@@ -28,6 +31,31 @@ Table catalogue_table(const Catalog& catalog, const std::vector<std::string>& ov
   return t;
 }
 
+/// The catalogue for programs: numbers as numbers (SI values in the unit the key names), null where a GPU has none.
+nlohmann::json catalogue_json(const Catalog& catalog, const std::vector<std::string>& overrides) {
+  nlohmann::json arr = nlohmann::json::array();
+  auto tf = [](double v) { return v > 0 ? nlohmann::json(v / 1e12) : nlohmann::json(nullptr); };
+  for (const auto& n : catalog.names()) {
+    GpuSpec g = catalog.get(n, overrides);
+    arr.push_back({{"gpu", g.name}, {"name", g.full_name}, {"architecture", g.architecture}, {"sms", g.sms},
+                   {"clock_mhz", g.sustained_clock_mhz}, {"bf16_tflops", tf(g.tensor_flops_per_s(Dtype::bf16))},
+                   {"fp8_tflops", tf(g.tensor_flops_per_s(Dtype::fp8))}, {"fp32_tflops", g.fp32_flops_per_s() / 1e12},
+                   {"dram_gb", g.dram_bytes / 1e9}, {"dram_tb_per_s", g.dram_bytes_per_s / 1e12},
+                   {"l2_mib", g.l2_bytes / 1048576.0}, {"tdp_w", g.tdp_w},
+                   {"usd_per_hour", g.price_per_hour_usd ? nlohmann::json(*g.price_per_hour_usd) : nlohmann::json(nullptr)}});
+  }
+  return arr;
+}
+
+/// A describe() value as JSON: a number when the whole text is one, else the text.
+nlohmann::json value_json(const std::string& v) {
+  if (v.empty()) return v;
+  char* end = nullptr;
+  const double d = std::strtod(v.c_str(), &end);
+  if (end == v.c_str() + v.size() && std::isfinite(d)) return d;
+  return v;
+}
+
 }  // namespace
 
 int cmd_gpus(const Argv& argv) {
@@ -36,16 +64,11 @@ int cmd_gpus(const Argv& argv) {
   const auto& pos = args.positional();
   const std::string format = args.format();
   if (pos.empty()) {
-    Table t = catalogue_table(catalog, set_overrides(args));
     if (format == "json") {
-      nlohmann::json arr = nlohmann::json::array();
-      for (const auto& row : t.rows) {
-        nlohmann::json o;
-        for (size_t c = 0; c < t.columns.size(); ++c) o[t.columns[c]] = row[c];
-        arr.push_back(o);
-      }
-      emit(nlohmann::json{{"schema", "loom.gpus/1"}, {"gpus", arr}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      emit(nlohmann::json{{"schema", "loom.gpus/2"}, {"gpus", catalogue_json(catalog, set_overrides(args))}}
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } else {
+      Table t = catalogue_table(catalog, set_overrides(args));
       emit(format == "csv" ? t.csv() : t.text());
     }
     return 0;
@@ -57,8 +80,8 @@ int cmd_gpus(const Argv& argv) {
   for (const auto& f : describe(g)) t.add({f.key, f.value, f.unit});
   if (format == "json") {
     nlohmann::json o;
-    o["schema"] = "loom.gpu/1";
-    for (const auto& f : describe(g)) o[f.key] = {{"value", f.value}, {"unit", f.unit}};
+    o["schema"] = "loom.gpu/2";
+    for (const auto& f : describe(g)) o[f.key] = {{"value", value_json(f.value)}, {"unit", f.unit}};
     emit(o.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } else {
     emit(format == "csv" ? t.csv() : g.full_name + " (" + g.source_file + ")\n\n" + t.text());
