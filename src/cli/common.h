@@ -12,6 +12,7 @@
 #include "analytical/analysis.h"
 #include "analytical/sustained_load.h"
 #include "cli/args.h"
+#include "e2e/kernel_predictor.h"
 #include "hw/catalog.h"
 #include "learned/predictor.h"
 
@@ -37,8 +38,7 @@ nlohmann::json prediction_json(const Prediction& p);
 /// The kernel predictor of --kernel-model (learned | analytical) under --clock (boost | sustained | auto: each
 /// kernel's share past the GPU's throttle onset); `sustained_weight` scales the sustained factor (e2e's step-level
 /// auto). Empty = e2e's analytical default at boost.
-std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(
-    const Args& args, std::optional<ClockMode> clock = std::nullopt, double sustained_weight = 1.0);
+KernelPredictor kernel_predictor(const Args& args, std::optional<ClockMode> clock = std::nullopt, double sustained_weight = 1.0);
 
 /// Throws InputError(where, ...) when the kernel's operands (its compulsory DRAM bytes: each input and output
 /// once) exceed the GPU's memory: no such kernel can run on one GPU, so a latency for it would be fiction.
