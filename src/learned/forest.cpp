@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -89,7 +90,7 @@ Forest Forest::from_json(const std::string& json) {
       f.depth_.push_back(max_depth);
     }
     f.validate();
-    f.build_perfect();
+    f.perfect_ = std::make_shared<PerfectOnce>();
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("malformed XGBoost JSON model: ") + e.what());
   }
@@ -123,22 +124,33 @@ void Forest::validate() const {
   }
 }
 
-void Forest::build_perfect() {
+struct Forest::PerfectOnce {
+  std::once_flag once;
+  Perfect perfect;
+};
+
+const Forest::Perfect& Forest::perfect() const {
+  static const Perfect none;
+  if (!perfect_) return none;
+  std::call_once(perfect_->once, [this] { perfect_->perfect = build_perfect(); });
+  return perfect_->perfect;
+}
+
+Forest::Perfect Forest::build_perfect() const {
+  Perfect p;
   int32_t depth = 0;
   for (int32_t d : depth_) depth = std::max(depth, d);
-  perfect_depth_ = 0;
-  perfect_threshold_.clear(), perfect_word_.clear(), perfect_leaf_.clear();
-  if (depth < 1 || depth > 8 || num_features_ >= kPassLeft) return;
+  if (depth < 1 || depth > 8 || num_features_ >= kPassLeft) return p;
   const size_t inner = (size_t(1) << depth) - 1, leaves = size_t(1) << depth, nt = roots_.size();
   // 32 words of padding: the walk loads 8 words from offsets 7, 15 and 23 of a tree, past the end of a shallow
   // last one (levels it does not walk; the words are never used).
-  perfect_threshold_.assign(nt * inner + 32, 0.0f);
-  perfect_word_.assign(nt * inner + 32, kPassLeft);
-  perfect_leaf_.assign(nt * leaves, 0.0f);
+  p.threshold.assign(nt * inner + 32, 0.0f);
+  p.word.assign(nt * inner + 32, kPassLeft);
+  p.leaf.assign(nt * leaves, 0.0f);
   for (size_t t = 0; t < nt; ++t) {
-    float* thr = perfect_threshold_.data() + t * inner;
-    uint32_t* word = perfect_word_.data() + t * inner;
-    float* leaf = perfect_leaf_.data() + t * leaves;
+    float* thr = p.threshold.data() + t * inner;
+    uint32_t* word = p.word.data() + t * inner;
+    float* leaf = p.leaf.data() + t * leaves;
     std::vector<std::pair<int32_t, size_t>> todo{{roots_[t], 0}};  // (node, slot in the perfect tree)
     while (!todo.empty()) {
       auto [i, slot] = todo.back();
@@ -155,7 +167,8 @@ void Forest::build_perfect() {
       leaf[slot - inner] = nd.value;
     }
   }
-  perfect_depth_ = depth;
+  p.depth = depth;
+  return p;
 }
 
 std::string Forest::to_binary() const {
@@ -200,7 +213,7 @@ Forest Forest::from_binary(const std::string& bytes) {
   get(bytes, pos, f.nodes_.data(), nn);
   if (pos != bytes.size() || !std::isfinite(f.base_score_)) throw std::runtime_error("binary forest has trailing bytes or a bad base score");
   f.validate();
-  f.build_perfect();
+  f.perfect_ = std::make_shared<PerfectOnce>();
   return f;
 }
 
@@ -337,9 +350,12 @@ void Forest::predict_batch(const float* x, size_t n, size_t stride, float* out) 
   size_t done = 0;
 #ifdef LOOM_FOREST_AVX2
   // Where the CPU has AVX2 (chosen at run time; the build stays baseline x86-64) and offsets fit 32-bit lanes.
-  if (perfect_depth_ > 0 && stride < (size_t(1) << 24) && cpu_has_avx2())
-    done = walk_avx2(perfect_threshold_.data(), perfect_word_.data(), perfect_leaf_.data(), perfect_depth_,
-                     roots_.size(), base_score_, x, n, stride, kPassLeft - 1, kDefaultLeft, kPassLeft, out);
+  if (n >= kVecChunk && stride < (size_t(1) << 24) && cpu_has_avx2()) {
+    const Perfect& p = perfect();
+    if (p.depth > 0)
+      done = walk_avx2(p.threshold.data(), p.word.data(), p.leaf.data(), p.depth, roots_.size(), base_score_, x, n,
+                       stride, kPassLeft - 1, kDefaultLeft, kPassLeft, out);
+  }
 #endif
   // The rest (all rows without AVX2): the same walk, scalar.
   x += done * stride, out += done, n -= done;
