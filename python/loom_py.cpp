@@ -226,7 +226,8 @@ PYBIND11_MODULE(loom, m) {
         else throw loom::InputError("phase", "'" + phase + "' is not a phase; use prefill or decode");
         std::optional<loom::ExecMode> em;
         if (!mode.empty()) em = loom::parse_mode(mode, "mode");
-        const loom::StepPrediction st = loom::predict_step(catalog().get(gpu), mc, prof, w, em, kernel_predictor(kernel_model));
+        const loom::StepPrediction st =
+            loom::predict_step(catalog().get(gpu), mc, prof, w, em, kernel_predictor(kernel_model));
         py::dict d;
         d["gpu"] = st.gpu, d["model"] = st.model, d["profile"] = st.profile;
         d["gpu_time_us"] = st.timing.gpu_time_us;
