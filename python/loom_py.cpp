@@ -34,6 +34,17 @@ const loom::Predictor& predictor(const std::string& model) {
   return *it->second;
 }
 
+/// The e2e kernel predictor of a --kernel-model: pure (its costs are cached across calls), or empty = analytical.
+const loom::KernelPredictor& kernel_predictor(const std::string& model) {
+  static std::map<std::string, loom::KernelPredictor> cache;
+  auto it = cache.find(model);
+  if (it == cache.end()) {
+    const loom::Predictor& pr = predictor(model);
+    it = cache.emplace(model, pr.learned() ? loom::as_kernel_predictor(pr) : loom::KernelPredictor{}).first;
+  }
+  return it->second;
+}
+
 py::dict prediction_dict(const loom::Prediction& p) {
   py::dict d;
   d["gpu"] = p.analysis.gpu;
@@ -215,10 +226,8 @@ PYBIND11_MODULE(loom, m) {
         else throw loom::InputError("phase", "'" + phase + "' is not a phase; use prefill or decode");
         std::optional<loom::ExecMode> em;
         if (!mode.empty()) em = loom::parse_mode(mode, "mode");
-        const loom::Predictor& pr = predictor(kernel_model);
-        loom::KernelPredictor kp;
-        if (pr.learned()) kp = [&pr](const loom::GpuSpec& g, const loom::KernelSpec& s) { return pr.latency_us(g, s); };
-        const loom::StepPrediction st = loom::predict_step(catalog().get(gpu), mc, prof, w, em, kp);
+        const loom::StepPrediction st =
+            loom::predict_step(catalog().get(gpu), mc, prof, w, em, kernel_predictor(kernel_model));
         py::dict d;
         d["gpu"] = st.gpu, d["model"] = st.model, d["profile"] = st.profile;
         d["gpu_time_us"] = st.timing.gpu_time_us;

@@ -102,17 +102,15 @@ nlohmann::json prediction_json(const Prediction& p) {
   return j;
 }
 
-std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(const Args& args,
-                                                                           std::optional<ClockMode> mode,
-                                                                           double sustained_weight) {
+KernelPredictor kernel_predictor(const Args& args, std::optional<ClockMode> mode, double sustained_weight) {
   const ClockMode clock = mode ? *mode : parse_clock_mode(args.get("--clock", "boost"));
   const std::string km = args.get("--kernel-model", "learned");
   if (km != "learned" && km != "analytical")
     throw InputError("--kernel-model", "'" + km.substr(0, 40) + "' is not a kernel model; use learned or analytical");
-  auto predictor = std::make_shared<Predictor>(km);
-  predictor->set_clock(clock, sustained_weight);
-  if (!predictor->learned() && clock == ClockMode::boost) return {};
-  return [predictor](const GpuSpec& g, const KernelSpec& s) { return predictor->latency_us(g, s); };
+  Predictor predictor(km);
+  predictor.set_clock(clock, sustained_weight);
+  if (!predictor.learned() && clock == ClockMode::boost) return {};
+  return as_kernel_predictor(predictor);  // pure: its costs are shared by every step of the command
 }
 
 void emit(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }

@@ -12,6 +12,7 @@
 #include "analytical/analysis.h"
 #include "analytical/sustained_load.h"
 #include "cli/args.h"
+#include "e2e/kernel_predictor.h"
 #include "hw/catalog.h"
 #include "learned/predictor.h"
 
@@ -33,12 +34,12 @@ nlohmann::json analysis_json(const Analysis& a);
 nlohmann::json prediction_json(const Prediction& p);
 
 /// The per-kernel predictor end-to-end commands compose: `--kernel-model learned` (default; the learned efficiency
-/// model where it covers a family, else analytical) or `analytical`. An empty function means e2e's analytical default.
-/// The kernel predictor of --kernel-model (learned | analytical) under --clock (boost | sustained | auto: each
+/// model where it covers a family, else analytical) or `analytical`, under --clock (boost | sustained | auto: each
 /// kernel's share past the GPU's throttle onset); `sustained_weight` scales the sustained factor (e2e's step-level
-/// auto). Empty = e2e's analytical default at boost.
-std::function<double(const GpuSpec&, const KernelSpec&)> kernel_predictor(
-    const Args& args, std::optional<ClockMode> clock = std::nullopt, double sustained_weight = 1.0);
+/// auto). A pure predictor (as_kernel_predictor: its costs are shared by every step of the command); empty = e2e's
+/// analytical default at boost.
+KernelPredictor kernel_predictor(const Args& args, std::optional<ClockMode> clock = std::nullopt,
+                                 double sustained_weight = 1.0);
 
 /// Throws InputError(where, ...) when the kernel's operands (its compulsory DRAM bytes: each input and output
 /// once) exceed the GPU's memory: no such kernel can run on one GPU, so a latency for it would be fiction.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <unordered_map>
 
 #include "analytical/analysis.h"
@@ -17,20 +18,28 @@ ExecMode mode_for(const ServingProfile& profile, Phase phase, std::optional<Exec
 namespace {
 
 std::vector<Share> group_by(const StepTiming& t, bool by_family) {
-  std::unordered_map<std::string, Share> m;
+  // Launches of one shape (the same op of identical layers) nearly always share their key: each shape remembers
+  // its group, checked against the key (a short compare) before the hash look-up is skipped.
+  std::vector<Share> v;
+  std::unordered_map<std::string_view, size_t> by_key;
+  std::unordered_map<const OpShape*, size_t> by_shape;
   for (const auto& k : t.kernels) {
     const std::string& key = by_family ? k.family() : k.name;
-    Share& s = m[key];
-    if (s.launches == 0) s.key = key, s.family = k.family();
+    auto [hint, fresh] = by_shape.try_emplace(k.shape.get(), 0);
+    if (fresh || v[hint->second].key != key) {
+      auto [slot, added] = by_key.try_emplace(key, v.size());
+      if (added) {
+        v.emplace_back().key = key;
+        v.back().family = k.family();
+      }
+      hint->second = slot->second;
+    }
+    Share& s = v[hint->second];
     s.launches += 1;
     s.gpu_us += k.gpu_us;
     s.wall_us += k.wall_us;
   }
-  std::vector<Share> v;
-  for (auto& [_, s] : m) {
-    s.wall_fraction = t.wall_time_us > 0 ? s.wall_us / t.wall_time_us : 0;
-    v.push_back(s);
-  }
+  for (auto& s : v) s.wall_fraction = t.wall_time_us > 0 ? s.wall_us / t.wall_time_us : 0;
   std::sort(v.begin(), v.end(), [](const Share& a, const Share& b) {
     return a.wall_us != b.wall_us ? a.wall_us > b.wall_us : a.key < b.key;
   });
@@ -46,8 +55,8 @@ StepPrediction predict_step(const GpuSpec& gpu, const ModelConfig& model, const 
   p.model = model.name;
   p.profile = profile.name;
   p.work = work;
-  const std::vector<Op> ops = build_op_graph(model, profile, work);
-  p.timing = simulate_step(gpu, ops, profile, mode_for(profile, work.phase, mode), model.is_moe(), predictor);
+  p.timing = simulate_step(gpu, build_op_graph(model, profile, work), profile, mode_for(profile, work.phase, mode),
+                           model.is_moe(), predictor);
   p.memory = memory_fit(gpu, model, profile, work);
   p.by_family = group_by(p.timing, true);
   p.by_op = group_by(p.timing, false);

@@ -79,6 +79,8 @@ class Builder {
         kinds.emplace(kind, std::vector<Op>(ops_.begin() + static_cast<std::ptrdiff_t>(first), ops_.end()));
         continue;
       }
+      if (ops_.capacity() < ops_.size() + it->second.size())  // room for the remaining layers of this kind's size
+        ops_.reserve(ops_.size() + static_cast<size_t>(m_.layers - l) * it->second.size() + 16);
       for (const Op& op : it->second) ops_.push_back({op.name, static_cast<int>(l), op.shape});
     }
     norm("final_norm", -1, tokens_, H, /*residual=*/true);

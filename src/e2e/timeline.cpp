@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <mutex>
-#include <sstream>
+#include <memory>
 #include <unordered_map>
 
 #include "analytical/analysis.h"
@@ -11,10 +11,6 @@
 #include "core/error.h"
 
 namespace loom {
-
-KernelPredictor analytical_predictor() {
-  return [](const GpuSpec& gpu, const KernelSpec& spec) { return analyze(gpu, spec).latency_us; };
-}
 
 std::string_view mode_name(ExecMode m) {
   switch (m) {
@@ -55,29 +51,37 @@ struct OpCost {
   const KernelCost* last = nullptr;
 };
 
-/// Every GpuSpec field a model may read, as text: two GPUs with equal fingerprints predict identically.
+/// Every GpuSpec field a model may read, as bytes: two GPUs with equal fingerprints predict identically.
 /// (A field added to GpuSpec must be added here, or --set / what-if variants of it would hit stale entries.)
 std::string gpu_fingerprint(const GpuSpec& g) {
-  std::ostringstream o;
-  o.precision(17);
-  o << g.name << '|' << g.architecture << '|' << g.compute_capability << '|' << g.sms << '|' << g.boost_clock_mhz
-    << '|' << g.sustained_clock_mhz << '|';
-  for (double f : g.tensor_flops_per_clk_per_sm) o << f << ',';
-  o << '|' << g.fp32_flops_per_clk_per_sm << '|' << g.fp64_flops_per_clk_per_sm << '|' << g.sfu_ops_per_clk_per_sm
-    << '|' << g.int_ops_per_clk_per_sm << '|' << g.smem_bytes_per_clk_per_sm << '|' << g.regs_per_sm << '|'
-    << g.max_regs_per_thread << '|' << g.smem_per_sm_bytes << '|' << g.smem_per_block_bytes << '|'
-    << g.max_threads_per_sm << '|' << g.max_warps_per_sm << '|' << g.max_ctas_per_sm << '|'
-    << g.max_threads_per_block << '|' << g.l1_bytes_per_sm << '|' << g.l2_bytes << '|' << g.l2_bytes_per_s << '|'
-    << g.l2_bytes_per_clk_per_sm << '|' << g.dram_bytes << '|' << g.dram_bytes_per_s << '|' << g.dram_ecc << '|' << g.launch_overhead_us
-    << '|' << g.nvlink_bytes_per_s << '|' << g.pcie_bytes_per_s << '|' << g.gpus_per_node << '|' << g.tdp_w << '\n';
-  return o.str();
+  std::string o;
+  o.reserve(512);
+  auto num = [&o](auto v) { o.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  auto text = [&o, &num](const std::string& v) { num(v.size()), o += v; };
+  text(g.name), text(g.architecture), text(g.dram_type), text(g.dram_ecc);
+  num(g.compute_capability), num(g.sms), num(g.boost_clock_mhz), num(g.sustained_clock_mhz);
+  num(g.tensor_load_clock_mhz), num(g.tensor_load_slowdown), num(g.tensor_load_onset_s);
+  for (double f : g.tensor_flops_per_clk_per_sm) num(f);
+  num(g.fp32_flops_per_clk_per_sm), num(g.fp64_flops_per_clk_per_sm), num(g.sfu_ops_per_clk_per_sm);
+  num(g.int_ops_per_clk_per_sm), num(g.smem_bytes_per_clk_per_sm), num(g.regs_per_sm), num(g.max_regs_per_thread);
+  num(g.smem_per_sm_bytes), num(g.smem_per_block_bytes), num(g.max_threads_per_sm), num(g.max_warps_per_sm);
+  num(g.max_ctas_per_sm), num(g.max_threads_per_block), num(g.l1_bytes_per_sm), num(g.l2_bytes), num(g.l2_bytes_per_s);
+  num(g.l2_bytes_per_clk_per_sm), num(g.dram_bytes), num(g.dram_bytes_per_s), num(g.launch_overhead_us);
+  num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s), num(g.gpus_per_node), num(g.tdp_w);
+  return o;
 }
 
-/// Process-wide analytical costs: the GEMM config search costs 0.1-0.4 ms per shape, and what-if tables and
-/// sweeps ask for the same shapes again and again.
+/// One GPU's costs under one predictor, by kernel spec text as given (before the L2-inheritance decision, a
+/// function of the GPU and that text).
+using CostTable = std::unordered_map<std::string, KernelCost>;  // node-based: references stay valid
+
+/// Process-wide costs of pure predictors (the analytical model, as_kernel_predictor): the GEMM config search
+/// costs 0.1-0.4 ms per shape, a learned prediction ~15 us, and steps, what-if tables and sweeps ask for the same
+/// shapes again and again. A table is shared: clearing the cache while a step holds one only orphans it.
 struct SharedCache {
   std::mutex mu;
-  std::unordered_map<std::string, KernelCost> costs;
+  std::unordered_map<std::string, std::shared_ptr<CostTable>> tables;  ///< (predictor, detail, GPU) -> costs
+  size_t entries = 0;
 };
 SharedCache& shared_cache() {
   static SharedCache c;
@@ -86,8 +90,18 @@ SharedCache& shared_cache() {
 
 class CostCache {
  public:
-  CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape)
-      : gpu_(gpu), p_(p), shape_(need_shape), fingerprint_(p ? "" : gpu_fingerprint(gpu)) {}
+  CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape) : gpu_(gpu), p_(p), shape_(need_shape) {
+    if (p_ && p_.cache_id().empty()) return;  // opaque: this call only
+    // A pure predictor's costs carry the analysis-derived fields (tails) only when the mode needs them: the two
+    // kinds are kept apart. The analytical model always has them.
+    const std::string key = (p_ ? p_.cache_id() + (shape_ ? "|shape|" : "|latency|") : std::string("analytical|")) +
+                            gpu_fingerprint(gpu);
+    SharedCache& shared = shared_cache();
+    std::lock_guard<std::mutex> lock(shared.mu);
+    auto& table = shared.tables[key];
+    if (!table) table = std::make_shared<CostTable>();
+    shared_ = table;
+  }
 
   /// Cost of a launch; shapes shared by identical layers are looked up by address.
   const OpCost& get(const OpShape& shape) {
@@ -95,7 +109,8 @@ class CostCache {
     if (it != ops_.end()) return it->second;
     OpCost oc;
     for (const auto& part : shape.parts) {
-      const KernelCost& c = get(part);
+      // A one-part launch's text is its part's canonical text: no need to build it again.
+      const KernelCost& c = get(part, shape.parts.size() == 1 ? shape.text : part.to_string());
       oc.gpu_us += c.latency_us;
       oc.fixed_us += c.fixed_overhead_us;
       oc.last = &c;
@@ -103,27 +118,25 @@ class CostCache {
     return ops_.emplace(&shape, oc).first->second;
   }
 
-  /// Cached by the spec as given: the L2-inheritance decision (an analysis) is made once per distinct spec.
-  const KernelCost& get(const KernelSpec& given) {
-    const std::string key = given.to_string();
+  /// Cached by the spec as given (`key`: its canonical text): the L2-inheritance decision (an analysis) is made once
+  /// per distinct spec.
+  const KernelCost& get(const KernelSpec& given, std::string key) {
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
-    const KernelSpec spec = inherited_l2(given);
-    if (!p_) {
+    if (shared_) {
       SharedCache& shared = shared_cache();
-      const std::string shared_key = fingerprint_ + spec.to_string();
-      {
-        std::lock_guard<std::mutex> lock(shared.mu);
-        auto s = shared.costs.find(shared_key);
-        if (s != shared.costs.end()) return cache_.emplace(key, s->second).first->second;
-      }
-      const KernelCost c = compute(spec);
       std::lock_guard<std::mutex> lock(shared.mu);
-      if (shared.costs.size() > 200000) shared.costs.clear();  // bound the memory of long sweeps
-      shared.costs.emplace(shared_key, c);
-      return cache_.emplace(key, c).first->second;
+      auto s = shared_->find(key);
+      if (s != shared_->end()) return cache_.emplace(std::move(key), s->second).first->second;
     }
-    return cache_.emplace(key, compute(spec)).first->second;
+    const KernelCost c = compute(inherited_l2(given));
+    if (shared_) {
+      SharedCache& shared = shared_cache();
+      std::lock_guard<std::mutex> lock(shared.mu);
+      if (shared.entries > 200000) shared.tables.clear(), shared.entries = 0;  // bound the memory of long sweeps
+      shared.entries += shared_->emplace(key, c).second ? 1 : 0;
+    }
+    return cache_.emplace(std::move(key), c).first->second;
   }
 
  private:
@@ -166,8 +179,8 @@ class CostCache {
   const GpuSpec& gpu_;
   const KernelPredictor& p_;
   bool shape_;
-  std::string fingerprint_;
-  std::unordered_map<std::string, KernelCost> cache_;  // node-based: references stay valid
+  std::shared_ptr<CostTable> shared_;  ///< null for an opaque predictor
+  CostTable cache_;                    ///< this call's costs (also of a pure predictor: no lock per launch)
   std::unordered_map<const OpShape*, OpCost> ops_;
 };
 
@@ -176,14 +189,19 @@ class CostCache {
 void clear_kernel_cost_cache() {
   SharedCache& c = shared_cache();
   std::lock_guard<std::mutex> lock(c.mu);
-  c.costs.clear();
+  c.tables.clear();
+  c.entries = 0;
 }
 
-StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile, ExecMode mode,
-                         bool moe_model, const KernelPredictor& predictor) {
+namespace {
+
+/// simulate_step; `steal` (the ops themselves, or null) lets each KernelTiming take its op's name and shape.
+StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<Op>* steal,
+                    const ServingProfile& profile, ExecMode mode, bool moe_model, const KernelPredictor& predictor) {
   CostCache cache(gpu, predictor, mode == ExecMode::megakernel);
   StepTiming st;
   st.mode = mode;
+  st.kernels.reserve(ops.size());
   const bool dynamic = profile.megakernel_schedule == "dynamic" || (profile.megakernel_schedule == "auto" && moe_model);
   st.schedule_efficiency = mode == ExecMode::megakernel && dynamic ? kDynamicScheduleEfficiency : 1.0;
   const double launch_us = gpu.launch_overhead_us + profile.host_overhead_us;
@@ -195,10 +213,15 @@ StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const S
   for (size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     KernelTiming k;
-    k.name = op.name;
-    k.layer = op.layer;
-    k.shape = op.shape;
     const OpCost& oc = cache.get(*op.shape);
+    k.layer = op.layer;
+    if (steal) {
+      k.name = std::move((*steal)[i].name);
+      k.shape = std::move((*steal)[i].shape);
+    } else {
+      k.name = op.name;
+      k.shape = op.shape;
+    }
     k.gpu_us = oc.gpu_us;
     const double fixed_us = oc.fixed_us;
     const KernelCost* cost = oc.last;
@@ -206,7 +229,7 @@ StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const S
       case ExecMode::eager:
         // The host issues one launch per kernel; the GPU runs it when both the launch has arrived and the
         // previous kernel (plus the GPU-side gap between kernels) is done: wall = max(gpu, launch) at steady state.
-        if (!planned && profile.new_kv_length_host_us > 0 && op.family() == "attention_decode")
+        if (!planned && profile.new_kv_length_host_us > 0 && k.family() == "attention_decode")
           host_us += profile.new_kv_length_host_us, planned = true;
         host_us += launch_us;
         k.issue_us = host_us;
@@ -246,6 +269,18 @@ StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const S
   }
   st.wall_time_us = prev_end_us;
   return st;
+}
+
+}  // namespace
+
+StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile, ExecMode mode,
+                         bool moe_model, const KernelPredictor& predictor) {
+  return simulate(gpu, ops, nullptr, profile, mode, moe_model, predictor);
+}
+
+StepTiming simulate_step(const GpuSpec& gpu, std::vector<Op>&& ops, const ServingProfile& profile, ExecMode mode,
+                         bool moe_model, const KernelPredictor& predictor) {
+  return simulate(gpu, ops, &ops, profile, mode, moe_model, predictor);
 }
 
 }  // namespace loom

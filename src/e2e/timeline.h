@@ -8,17 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "e2e/kernel_predictor.h"
 #include "e2e/op_graph.h"
 #include "e2e/profile.h"
 #include "hw/gpu_spec.h"
 
 namespace loom {
-
-/// Kernel latency in microseconds for one kernel on one GPU (the analytical model, or a learned one).
-using KernelPredictor = std::function<double(const GpuSpec&, const KernelSpec&)>;
-
-/// analyze(gpu, spec).latency_us.
-KernelPredictor analytical_predictor();
 
 enum class ExecMode { eager, graph, megakernel };
 std::string_view mode_name(ExecMode m);
@@ -48,14 +43,18 @@ struct StepTiming {
   std::vector<KernelTiming> kernels;
 };
 
-/// Empties the process-wide cache of analytical kernel costs (benchmarks of cold predictions use it).
+/// Empties the process-wide cache of kernel costs (benchmarks of cold predictions use it).
 void clear_kernel_cost_cache();
 
 /// Predicts every launch of `ops` on `gpu` and lays them out under `mode`. `predictor` defaults to the
-/// analytical model, whose results are cached process-wide by (every GpuSpec field, kernel spec); a custom
-/// predictor's results are cached for this call only. Identical kernel shapes are predicted once. Throws InputError from the predictor
-/// (e.g. a GPU that lacks the model's dtype).
+/// analytical model. The results of a pure predictor (the analytical model, as_kernel_predictor) are cached
+/// process-wide by (its cache_id, every GpuSpec field a model reads, kernel spec); an opaque predictor's are cached
+/// for this call only. Identical kernel shapes are predicted once. Throws InputError from the predictor (e.g. a GPU
+/// that lacks the model's dtype).
 StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile, ExecMode mode,
+                         bool moe_model, const KernelPredictor& predictor = {});
+/// The same, moving each op's name and shape into its KernelTiming instead of copying them (a caller's own graph).
+StepTiming simulate_step(const GpuSpec& gpu, std::vector<Op>&& ops, const ServingProfile& profile, ExecMode mode,
                          bool moe_model, const KernelPredictor& predictor = {});
 
 }  // namespace loom

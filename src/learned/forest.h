@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,25 @@ class Forest {
   };
   static constexpr uint32_t kDefaultLeft = 1u << 30, kSplit = 1u << 31, kFeature = kDefaultLeft - 1;
   void validate() const;
+  struct Perfect;
+  /// The perfect-tree arrays (below) of this forest.
+  Perfect build_perfect() const;
+  /// The same trees, each as a perfect binary tree of the forest's greatest depth (for the AVX2 batch walk: a
+  /// node's children are at 2i+1 and 2i+2, so no child index is loaded): per tree, (2^depth - 1) thresholds and
+  /// words (feature | kDefaultLeft | kPassLeft: below a leaf, "always left" down to the leftmost slot, which holds the
+  /// leaf's value), then 2^depth leaf values. depth 0 (no arrays) when the forest is of depth 0 or above 8.
+  struct Perfect {
+    int32_t depth = 0;
+    std::vector<float> threshold;
+    std::vector<uint32_t> word;
+    std::vector<float> leaf;
+  };
+  static constexpr uint32_t kPassLeft = 1u << 29;
+  /// Built on the first predict_batch (a one-row prediction never needs it), once, shared by copies of the forest;
+  /// null in a default-constructed forest (then depth 0).
+  const Perfect& perfect() const;
+  struct PerfectOnce;
+  std::shared_ptr<PerfectOnce> perfect_;
   std::vector<Node> nodes_;
   std::vector<int32_t> roots_;
   std::vector<int32_t> depth_;  ///< levels of splits on the deepest path of each tree

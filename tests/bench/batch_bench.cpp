@@ -109,9 +109,11 @@ void BM_ColdStartOnePrediction(benchmark::State& state) {
 }
 BENCHMARK(BM_ColdStartOnePrediction)->Unit(benchmark::kMillisecond);
 
+// As the CLI's --kernel-model learned: a pure predictor, whose costs steps share (an opaque lambda over the same
+// Predictor would be priced afresh in every step).
 KernelPredictor learned_kernels() {
   static const Predictor p("learned");
-  return [](const GpuSpec& g, const KernelSpec& s) { return p.latency_us(g, s); };
+  return as_kernel_predictor(p);
 }
 
 // A 70B decode step (batch 16, 2k context, TP 8) with the learned kernel model.

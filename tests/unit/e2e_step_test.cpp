@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "analytical/analysis.h"
 #include "e2e/chrome_trace.h"
 #include "e2e/e2e.h"
 #include "e2e/timeline.h"
@@ -145,6 +146,33 @@ TEST_F(E2eStep, MemoryBoundKernelsInheritL2) {
   EXPECT_DOUBLE_EQ(gpu_us("rms_norm rows=65536 cols=8192 dtype=bf16"), 2.0);     // 2 GiB: does not fit
   EXPECT_DOUBLE_EQ(gpu_us("gemm m=64 n=4096 k=4096 dtype=bf16"), 2.0);           // weights stream from DRAM
   EXPECT_DOUBLE_EQ(gpu_us("rms_norm rows=64 cols=4096 dtype=bf16 l2=cold"), 2.0);  // the spec's own l2= stands
+}
+
+// A pure predictor's costs are shared by later steps (and kept apart per identity, per GPU fingerprint and per
+// latency-only vs megakernel pricing); an opaque one is asked again in every step. Both give the same step.
+TEST_F(E2eStep, PurePredictorCostsAreSharedAcrossSteps) {
+  auto calls = std::make_shared<int>(0);
+  auto fn = [calls](const GpuSpec& g, const KernelSpec& s) { return ++*calls, analyze(g, s).latency_us; };
+  const ModelConfig m = load_model("llama-3.2-1b");
+  const ServingProfile prof = load_profile("vllm");
+  const Workload w = decode_workload(4, {512}, 1);
+  const KernelPredictor pure = KernelPredictor::pure(fn, "e2e_step_test-pure");
+  const double first = predict_step(gpu, m, prof, w, std::nullopt, pure).timing.wall_time_us;
+  const int priced = *calls;
+  EXPECT_GT(priced, 0);
+  EXPECT_EQ(predict_step(gpu, m, prof, w, std::nullopt, pure).timing.wall_time_us, first);
+  EXPECT_EQ(*calls, priced);  // all from the shared cache
+  GpuSpec other = gpu;
+  other.dram_type = gpu.dram_type + "x";  // a field the fingerprint must hold (the models read it)
+  predict_step(other, m, prof, w, std::nullopt, pure);
+  EXPECT_EQ(*calls, 2 * priced);
+  predict_step(gpu, m, prof, w, ExecMode::megakernel, pure);  // tails needed: priced afresh once
+  EXPECT_EQ(*calls, 3 * priced);
+
+  const KernelPredictor opaque = fn;
+  EXPECT_EQ(predict_step(gpu, m, prof, w, std::nullopt, opaque).timing.wall_time_us, first);
+  EXPECT_EQ(predict_step(gpu, m, prof, w, std::nullopt, opaque).timing.wall_time_us, first);
+  EXPECT_EQ(*calls, 5 * priced);
 }
 
 }  // namespace
