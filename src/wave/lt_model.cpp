@@ -1,0 +1,238 @@
+// Per-config ridge wave model of cuBLASLt's algorithm configs (see lt_model.h).
+#include "wave/lt_model.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include <Eigen/Dense>
+
+#include "core/error.h"
+
+namespace loom::wave {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+uint64_t hash_shape(const LtShape& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (int64_t v : {s.m, s.n, s.k}) h = (h ^ uint64_t(v)) * 1099511628211ull;
+  return h;
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, size_t(q * double(v.size() - 1) + 0.5))];
+}
+
+double geomean(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double s = 0;
+  for (double x : v) s += std::log(x);
+  return std::exp(s / double(v.size()));
+}
+
+double best_of(const std::vector<double>& row) {
+  double b = kInf;
+  for (double x : row)
+    if (std::isfinite(x)) b = std::min(b, x);
+  return b;
+}
+
+// Features from compiled (double) geometry; shared by fitting and decisions so both see the same numbers.
+inline void features(double m, double n, double k, double bm, double bn, double bk, double sk, double sms,
+                     double* f) {
+  const double g = std::ceil(n / bm) * std::ceil(m / bn) * sk;
+  const double l = std::ceil(k / (sk * bk));
+  const double w = std::ceil(g / sms);
+  f[0] = w * l, f[1] = w, f[2] = g * l / sms, f[3] = 1.0;
+  f[4] = 2.0 * (n * k + m * k + m * n) / 1e8;
+  f[5] = l;
+  f[6] = sk > 1 ? 4.0 * m * n * sk / 1e8 : 0.0;
+}
+
+}  // namespace
+
+LtCoef lt_features(const LtShape& s, const LtConfig& c, int sms) {
+  LtCoef f{};
+  features(double(s.m), double(s.n), double(s.k), double(std::max(1, c.bm)), double(std::max(1, c.bn)),
+           double(std::max(1, c.bk)), double(std::max(1, c.splitk)), double(std::max(1, sms)), f.data());
+  return f;
+}
+
+std::vector<bool> lt_select(const LtSweep& sw, double fraction) {
+  const size_t n = sw.shapes.size();
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (sw.shapes[a].m != sw.shapes[b].m) return sw.shapes[a].m < sw.shapes[b].m;
+    return hash_shape(sw.shapes[a]) < hash_shape(sw.shapes[b]);
+  });
+  std::vector<bool> sampled(n, false);
+  const size_t take = std::min(n, size_t(std::max<long long>(1, std::llround(fraction * double(n)))));
+  for (size_t i = 0; i < take; ++i) sampled[order[(2 * i + 1) * n / (2 * take)]] = true;
+  return sampled;
+}
+
+LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda) {
+  LtModel m;
+  m.gpu = sw.gpu_name, m.source = sw.path, m.sms = sw.sms, m.lambda = lambda, m.configs = sw.configs;
+  m.pool_shapes = int64_t(sw.shapes.size());
+  for (bool b : sampled) m.sampled_shapes += b;
+  if (m.sampled_shapes == 0) throw InputError(sw.path, "no sampled shapes to fit the gemm-cublaslt model on");
+  for (size_t ci = 0; ci < sw.configs.size(); ++ci) {
+    std::vector<size_t> rows;
+    double min_k = kInf;
+    for (size_t s = 0; s < sw.shapes.size(); ++s)
+      if (sampled[s] && std::isfinite(sw.us[s][ci])) {
+        rows.push_back(s);
+        min_k = std::min(min_k, double(sw.shapes[s].k) / double(std::max(1, sw.configs[ci].splitk)));
+      }
+    m.min_k_per_split.push_back(min_k);
+    LtCoef c{};
+    if (!rows.empty()) {
+      const Eigen::Index n = Eigen::Index(rows.size());
+      Eigen::MatrixXd a(n, kLtFeatures);
+      for (Eigen::Index r = 0; r < n; ++r) {
+        const size_t s = rows[size_t(r)];
+        const LtCoef f = lt_features(sw.shapes[s], sw.configs[ci], sw.sms);
+        for (int j = 0; j < kLtFeatures; ++j) a(r, j) = f[size_t(j)] / sw.us[s][ci];  // relative residuals
+      }
+      const Eigen::VectorXd b = Eigen::VectorXd::Ones(n);
+      Eigen::VectorXd scale = (a.array().square().colwise().mean()).sqrt().transpose();
+      for (int j = 0; j < kLtFeatures; ++j) scale(j) = scale(j) > 0 ? scale(j) : 1.0;
+      const Eigen::MatrixXd an = a * scale.cwiseInverse().asDiagonal();
+      Eigen::MatrixXd lhs = an.transpose() * an;
+      lhs.diagonal().array() += lambda * double(n);
+      const Eigen::VectorXd x = lhs.ldlt().solve(an.transpose() * b);
+      for (int j = 0; j < kLtFeatures; ++j) c[size_t(j)] = x(j) / scale(j);
+    }
+    m.coef.push_back(c);
+  }
+  return m;
+}
+
+LtCompiled compile_lt(const LtModel& m) {
+  LtCompiled c;
+  c.sms = m.sms;
+  for (size_t i = 0; i < m.configs.size(); ++i) {
+    c.bm.push_back(std::max(1, m.configs[i].bm)), c.bn.push_back(std::max(1, m.configs[i].bn));
+    c.bk.push_back(std::max(1, m.configs[i].bk)), c.splitk.push_back(std::max(1, m.configs[i].splitk));
+    c.min_k.push_back(m.min_k_per_split[i]), c.coef.push_back(m.coef[i]);
+  }
+  return c;
+}
+
+int decide_lt(const LtCompiled& c, int64_t m, int64_t n, int64_t k) {
+  int best = -1;
+  double best_t = kInf;
+  const double dm = double(m), dn = double(n), dk = double(k), sms = double(std::max(1, c.sms));
+  for (size_t i = 0; i < c.coef.size(); ++i) {
+    if (dk / c.splitk[i] < c.min_k[i]) continue;
+    double f[kLtFeatures];
+    features(dm, dn, dk, c.bm[i], c.bn[i], c.bk[i], c.splitk[i], sms, f);
+    double t = 0;
+    for (int j = 0; j < kLtFeatures; ++j) t += c.coef[i][size_t(j)] * f[j];
+    if (t < best_t) best_t = t, best = int(i);
+  }
+  return best;
+}
+
+namespace {
+
+// Mean log(chosen/best) of a model on the shapes in `eval` (chosen refused -> heuristic #0's latency).
+double loss_on(const LtSweep& sw, const LtModel& m, const std::vector<bool>& eval) {
+  const LtCompiled c = compile_lt(m);
+  double sum = 0;
+  int64_t n = 0;
+  for (size_t s = 0; s < sw.shapes.size(); ++s) {
+    if (!eval[s]) continue;
+    const double best = best_of(sw.us[s]);
+    if (!std::isfinite(best)) continue;
+    const int pick = decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k);
+    double t = pick >= 0 ? sw.us[s][size_t(pick)] : kInf;
+    if (!std::isfinite(t)) t = std::isfinite(sw.heur0_us[s]) ? sw.heur0_us[s] : 2 * best;
+    sum += std::log(t / best), ++n;
+  }
+  return n ? sum / double(n) : 0;
+}
+
+}  // namespace
+
+double choose_lt_lambda(const LtSweep& sw, const std::vector<bool>& sampled, const std::vector<double>& grid) {
+  std::vector<size_t> idx;
+  for (size_t s = 0; s < sampled.size(); ++s)
+    if (sampled[s]) idx.push_back(s);
+  double best_lambda = grid.empty() ? 0.03 : grid.front(), best_loss = kInf;
+  constexpr int kFolds = 4;
+  for (double lambda : grid) {
+    double loss = 0;
+    for (int fold = 0; fold < kFolds; ++fold) {
+      std::vector<bool> train(sampled.size(), false), test(sampled.size(), false);
+      for (size_t i = 0; i < idx.size(); ++i) (int(i % kFolds) == fold ? test : train)[idx[i]] = true;
+      if (std::none_of(train.begin(), train.end(), [](bool b) { return b; })) continue;
+      loss += loss_on(sw, fit_lt_model(sw, train, lambda), test);
+    }
+    if (loss < best_loss - 1e-12) best_loss = loss, best_lambda = lambda;
+  }
+  return best_lambda;
+}
+
+LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, const LtModel& m, bool time_decisions) {
+  LtValidation v;
+  const LtCompiled c = compile_lt(m);
+  std::vector<double> ratio, vs_heur, oracle, heur_ratio, rebuilt, query;
+  double grid_us = 0, sampled_us = 0;
+  for (size_t s = 0; s < sw.shapes.size(); ++s) {
+    double row_us = 0;
+    for (double x : sw.us[s])
+      if (std::isfinite(x)) row_us += x, ++v.points, v.sampled_points += sampled[s];
+    grid_us += row_us, sampled_us += sampled[s] ? row_us : 0;
+    if (sampled[s]) {
+      ++v.sampled;
+      continue;
+    }
+    const double best = best_of(sw.us[s]);
+    if (!std::isfinite(best)) continue;
+    ++v.heldout;
+    const LtShape& sh = sw.shapes[s];
+    const int pick = decide_lt(c, sh.m, sh.n, sh.k);
+    double t = pick >= 0 ? sw.us[s][size_t(pick)] : kInf;
+    const double h0 = sw.heur0_us[s];
+    if (!std::isfinite(t)) ++v.invalid_choices, t = std::isfinite(h0) ? h0 : best;
+    ratio.push_back(t / best);
+    v.optimal_share += t <= best;
+    if (std::isfinite(h0)) {
+      vs_heur.push_back(h0 / t), oracle.push_back(h0 / best), heur_ratio.push_back(std::max(1.0, h0 / best));
+      const int hc = sw.heur0_config[s];
+      if (hc >= 0 && std::isfinite(sw.us[s][size_t(hc)])) rebuilt.push_back(sw.us[s][size_t(hc)] / h0);
+    }
+    if (std::isfinite(sw.heur_query_us[s])) query.push_back(sw.heur_query_us[s]);
+  }
+  if (v.heldout == 0) throw InputError(sw.path, "no held-out shape to validate on; lower --sample-fraction");
+  v.geomean = geomean(ratio), v.p95 = percentile(ratio, 0.95), v.max = *std::max_element(ratio.begin(), ratio.end());
+  v.optimal_share /= double(v.heldout);
+  v.speedup_vs_heur0 = geomean(vs_heur), v.oracle_vs_heur0 = geomean(oracle);
+  v.heur0_geomean = geomean(heur_ratio), v.heur0_p95 = percentile(heur_ratio, 0.95);
+  v.rebuilt_vs_returned = geomean(rebuilt), v.heur_query_us = percentile(query, 0.5);
+  v.grid_time_share = grid_us > 0 ? sampled_us / grid_us : 0;
+  if (time_decisions) {  // median over 201 batches of one decision per held-out shape
+    std::vector<double> ns;
+    volatile int sink = 0;
+    for (int r = 0; r < 201; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      int64_t count = 0;
+      for (size_t s = 0; s < sw.shapes.size(); ++s)
+        if (!sampled[s]) sink = sink + decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k), ++count;
+      ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+                   double(std::max<int64_t>(1, count)));
+    }
+    v.decision_ns = percentile(ns, 0.5);
+  }
+  return v;
+}
+
+}  // namespace loom::wave
