@@ -48,8 +48,9 @@ nlohmann::ordered_json lt_model_json(const LtModel& m) {
                     {"splitk", c.splitk}, {"reduction", c.reduction}, {"cta_swizzle", c.cta_swizzle},
                     {"custom", c.custom}, {"inner", c.inner}, {"cluster_id", c.cluster_id}, {"bm", c.bm},
                     {"bn", c.bn}, {"bk", c.bk}, {"stages", c.stages}, {"cluster", c.cluster},
-                    {"min_k_per_split", std::isfinite(m.min_k_per_split[i]) ? nlohmann::ordered_json(m.min_k_per_split[i])
-                                                                            : nlohmann::ordered_json(nullptr)},
+                    {"max_refused_k_per_split", std::isfinite(m.max_refused_k_per_split[i])
+                                                    ? nlohmann::ordered_json(m.max_refused_k_per_split[i])
+                                                    : nlohmann::ordered_json(nullptr)},
                     {"coef", coef}});
   }
   return {{"family", "gemm-cublaslt"}, {"gpu", m.gpu}, {"sms", m.sms}, {"source", m.source},
@@ -80,9 +81,9 @@ LtModel lt_model_from_json(const nlohmann::json& j, const std::string& where) {
     x.cluster_id = need_int(c, "cluster_id", w), x.bm = need_int(c, "bm", w), x.bn = need_int(c, "bn", w);
     x.bk = need_int(c, "bk", w);
     if (x.bm <= 0 || x.bn <= 0 || x.bk <= 0 || x.splitk <= 0) throw InputError(w, "bm/bn/bk/splitk: must be positive");
-    const auto& mk = need(c, "min_k_per_split", w);
-    if (!mk.is_null() && !mk.is_number()) throw InputError(w, "min_k_per_split: not a number or null");
-    m.min_k_per_split.push_back(mk.is_null() ? std::numeric_limits<double>::infinity() : mk.get<double>());
+    const auto& mk = need(c, "max_refused_k_per_split", w);
+    if (!mk.is_null() && !mk.is_number()) throw InputError(w, "max_refused_k_per_split: not a number or null");
+    m.max_refused_k_per_split.push_back(mk.is_null() ? std::numeric_limits<double>::infinity() : mk.get<double>());
     const auto& co = need(c, "coef", w);
     if (!co.is_array() || co.size() != size_t(kLtFeatures))
       throw InputError(w, "coef: not " + std::to_string(kLtFeatures) + " numbers");
@@ -123,12 +124,12 @@ std::string export_lt_header(const LtModel& m, const std::string& p) {
     << "#define " << up << "_CONFIGS " << n << "\n#define " << up << "_SMS " << m.sms << "\n\n";
   o << "static const char* const " << p << "_names[" << up << "_CONFIGS] = {\n";
   for (const auto& c : m.configs) o << "  \"" << c.name << "\",\n";
-  o << "};\n/* bm, bn, bk, splitK, min K per split (1e300: never) */\nstatic const double " << p << "_geom[" << up
+  o << "};\n/* bm, bn, bk, splitK, largest K per split refused (chosen only above it; 1e300: never) */\nstatic const double " << p << "_geom[" << up
     << "_CONFIGS][5] = {\n";
   for (size_t i = 0; i < n; ++i) {
     const auto& c = m.configs[i];
     o << "  {" << c.bm << ", " << c.bn << ", " << c.bk << ", " << c.splitk << ", "
-      << (std::isfinite(m.min_k_per_split[i]) ? num(m.min_k_per_split[i]) : "1e300") << "},\n";
+      << (std::isfinite(m.max_refused_k_per_split[i]) ? num(m.max_refused_k_per_split[i]) : "1e300") << "},\n";
   }
   o << "};\nstatic const double " << p << "_coef[" << up << "_CONFIGS][7] = {\n";
   for (const auto& c : m.coef) {
@@ -149,7 +150,7 @@ std::string export_lt_header(const LtModel& m, const std::string& p) {
     << "  for (i = 0; i < " << up << "_CONFIGS; ++i) {\n"
     << "    const double* g = " << p << "_geom[i];\n"
     << "    double f[7], t = 0, G, L, W;\n"
-    << "    if (dk / g[3] < g[4]) continue;\n"
+    << "    if (!(dk / g[3] > g[4])) continue;\n"
     << "    G = ceil(dn / g[0]) * ceil(dm / g[1]) * g[3];\n    L = ceil(dk / (g[3] * g[2]));\n    W = ceil(G / sms);\n"
     << "    f[0] = W * L; f[1] = W; f[2] = G * L / sms; f[3] = 1.0;\n"
     << "    f[4] = 2.0 * (dn * dk + dm * dk + dm * dn) / 1e8; f[5] = L;\n"

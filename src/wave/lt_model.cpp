@@ -85,13 +85,13 @@ LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double
   if (m.sampled_shapes == 0) throw InputError(sw.path, "no sampled shapes to fit the gemm-cublaslt model on");
   for (size_t ci = 0; ci < sw.configs.size(); ++ci) {
     std::vector<size_t> rows;
-    double min_k = kInf;
-    for (size_t s = 0; s < sw.shapes.size(); ++s)
-      if (sampled[s] && std::isfinite(sw.us[s][ci])) {
-        rows.push_back(s);
-        min_k = std::min(min_k, double(sw.shapes[s].k) / double(std::max(1, sw.configs[ci].splitk)));
-      }
-    m.min_k_per_split.push_back(min_k);
+    double refused_k = 0;
+    for (size_t s = 0; s < sw.shapes.size(); ++s) {
+      if (!sampled[s]) continue;
+      if (std::isfinite(sw.us[s][ci])) rows.push_back(s);
+      else refused_k = std::max(refused_k, double(sw.shapes[s].k) / double(std::max(1, sw.configs[ci].splitk)));
+    }
+    m.max_refused_k_per_split.push_back(rows.empty() ? kInf : refused_k);
     LtCoef c{};
     if (!rows.empty()) {
       const Eigen::Index n = Eigen::Index(rows.size());
@@ -121,7 +121,7 @@ LtCompiled compile_lt(const LtModel& m) {
   for (size_t i = 0; i < m.configs.size(); ++i) {
     c.bm.push_back(std::max(1, m.configs[i].bm)), c.bn.push_back(std::max(1, m.configs[i].bn));
     c.bk.push_back(std::max(1, m.configs[i].bk)), c.splitk.push_back(std::max(1, m.configs[i].splitk));
-    c.min_k.push_back(m.min_k_per_split[i]), c.coef.push_back(m.coef[i]);
+    c.max_refused_k.push_back(m.max_refused_k_per_split[i]), c.coef.push_back(m.coef[i]);
   }
   return c;
 }
@@ -131,7 +131,7 @@ int decide_lt(const LtCompiled& c, int64_t m, int64_t n, int64_t k) {
   double best_t = kInf;
   const double dm = double(m), dn = double(n), dk = double(k), sms = double(std::max(1, c.sms));
   for (size_t i = 0; i < c.coef.size(); ++i) {
-    if (dk / c.splitk[i] < c.min_k[i]) continue;
+    if (!(dk / c.splitk[i] > c.max_refused_k[i])) continue;
     double f[kLtFeatures];
     features(dm, dn, dk, c.bm[i], c.bn[i], c.bk[i], c.splitk[i], sms, f);
     double t = 0;

@@ -28,10 +28,10 @@ struct LtModel {
   int64_t sampled_shapes = 0, pool_shapes = 0;
   std::vector<LtConfig> configs;
   std::vector<LtCoef> coef;
-  /// Validity rule (from the data): config c runs on a shape when K / splitK >= min_k_per_split[c], the smallest seen
-  /// accepted by AlgoCheck on a sampled shape (AlgoCheck refuses split-K configs whose slices get too short); configs
-  /// never accepted on a sample get +inf (never chosen).
-  std::vector<double> min_k_per_split;
+  /// Validity rule (from the data): config c may be chosen when K / splitK > max_refused_k_per_split[c], the largest
+  /// K / splitK at which AlgoCheck refused it on a sampled shape (it refuses split-K configs whose K slices get too
+  /// short); 0 when never refused on a sample, +inf when never accepted on one (never chosen).
+  std::vector<double> max_refused_k_per_split;
 };
 
 /// Shapes sampled for the fit: sorted by M (then a hash of the shape), round(fraction * shapes) at even spacing.
@@ -45,7 +45,7 @@ double choose_lt_lambda(const LtSweep& sw, const std::vector<bool>& sampled, con
 /// Compiled for decisions: structure of arrays over configs.
 struct LtCompiled {
   int sms = 0;
-  std::vector<double> bm, bn, bk, splitk, min_k;
+  std::vector<double> bm, bn, bk, splitk, max_refused_k;
   std::vector<LtCoef> coef;
 };
 LtCompiled compile_lt(const LtModel& m);

@@ -108,8 +108,17 @@ TEST(LtModel, FitsChoosesAndRoundTrips) {
   EXPECT_EQ(std::count(sampled.begin(), sampled.end(), true), 19);
   const double lambda = choose_lt_lambda(sw, sampled, {0.001, 0.01, 0.1});
   const LtModel m = fit_lt_model(sw, sampled, lambda);
-  // Validity rule: split-K 8 never ran with K/8 < 256 on a sample, so it is not chosen at K = 512.
-  EXPECT_GE(m.min_k_per_split[4], 256.0);
+  // Validity rule, fitted on every shape: split-K 4 and 8 were refused at K = 512 (K/splitK 128 and 64), never others;
+  // so neither is chosen at K = 512.
+  const LtModel all = fit_lt_model(sw, std::vector<bool>(sw.shapes.size(), true), lambda);
+  EXPECT_EQ(all.max_refused_k_per_split[3], 128.0);
+  EXPECT_EQ(all.max_refused_k_per_split[4], 64.0);
+  EXPECT_EQ(all.max_refused_k_per_split[0], 0.0);
+  const LtCompiled ca = compile_lt(all);
+  for (int64_t mm : {1, 64, 4096}) {
+    const int pick = decide_lt(ca, mm, 1024, 512);
+    EXPECT_TRUE(pick >= 0 && pick != 3 && pick != 4) << pick;
+  }
   const LtValidation v = validate_lt(sw, sampled, m, false);
   EXPECT_EQ(v.heldout, 18);
   EXPECT_EQ(v.invalid_choices, 0);
