@@ -1,4 +1,5 @@
 // Tables file (JSON) and C-header export of the gemm-cublaslt wave model (see lt_model.h).
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -124,13 +125,13 @@ std::string export_lt_header(const LtModel& m, const std::string& p) {
     << "#define " << up << "_CONFIGS " << n << "\n#define " << up << "_SMS " << m.sms << "\n\n";
   o << "static const char* const " << p << "_names[" << up << "_CONFIGS] = {\n";
   for (const auto& c : m.configs) o << "  \"" << c.name << "\",\n";
-  o << "};\n/* bm, bn, bk, splitK, largest K per split refused (chosen only above it; 1e300: never) */\nstatic const double " << p << "_geom[" << up
-    << "_CONFIGS][5] = {\n";
-  for (size_t i = 0; i < n; ++i) {
-    const auto& c = m.configs[i];
-    o << "  {" << c.bm << ", " << c.bn << ", " << c.bk << ", " << c.splitk << ", "
-      << (std::isfinite(m.max_refused_k_per_split[i]) ? num(m.max_refused_k_per_split[i]) : "1e300") << "},\n";
-  }
+  o << "};\n/* bm, bn, bk, splitK */\nstatic const int64_t " << p << "_geom[" << up << "_CONFIGS][4] = {\n";
+  for (const auto& c : m.configs)
+    o << "  {" << std::max(1, c.bm) << ", " << std::max(1, c.bn) << ", " << std::max(1, c.bk) << ", "
+      << std::max(1, c.splitk) << "},\n";
+  o << "};\n/* validity: chosen only when K / splitK exceeds this (the largest refused on a sample; 1e300: never) */\n"
+    << "static const double " << p << "_refused_k[" << up << "_CONFIGS] = {\n";
+  for (double r : m.max_refused_k_per_split) o << "  " << (std::isfinite(r) ? num(r) : "1e300") << ",\n";
   o << "};\nstatic const double " << p << "_coef[" << up << "_CONFIGS][7] = {\n";
   for (const auto& c : m.coef) {
     o << "  {";
@@ -143,18 +144,22 @@ std::string export_lt_header(const LtModel& m, const std::string& p) {
   for (const auto& c : m.configs)
     o << "  {" << c.algo << ", " << c.tile_id << ", " << c.stages_id << ", " << c.splitk << ", " << c.reduction << ", "
       << c.cta_swizzle << ", " << c.custom << ", " << c.inner << ", " << c.cluster_id << "},\n";
+  // Same integer geometry and floating-point order as decide_lt (src/wave/lt_model.cpp), so the choices agree.
   o << "};\n\n/* Index of the config with the lowest predicted latency for y[m,n] = x[m,k] W[n,k]^T; -1: none. */\n"
     << "static inline int " << p << "_pick(int64_t m, int64_t n, int64_t k) {\n"
-    << "  const double dm = (double)m, dn = (double)n, dk = (double)k, sms = " << m.sms << ".0;\n"
+    << "  const int64_t sms = " << std::max(1, m.sms) << ";\n"
+    << "  const double dm = (double)m, dn = (double)n, dk = (double)k;\n"
+    << "  const double bytes = 2.0 * (dn * dk + dm * dk + dm * dn) / 1e8, partial = 4.0 * dm * dn / 1e8;\n"
     << "  double best_t = HUGE_VAL;\n  int best = -1, i, j;\n"
     << "  for (i = 0; i < " << up << "_CONFIGS; ++i) {\n"
-    << "    const double* g = " << p << "_geom[i];\n"
-    << "    double f[7], t = 0, G, L, W;\n"
-    << "    if (!(dk / g[3] > g[4])) continue;\n"
-    << "    G = ceil(dn / g[0]) * ceil(dm / g[1]) * g[3];\n    L = ceil(dk / (g[3] * g[2]));\n    W = ceil(G / sms);\n"
-    << "    f[0] = W * L; f[1] = W; f[2] = G * L / sms; f[3] = 1.0;\n"
-    << "    f[4] = 2.0 * (dn * dk + dm * dk + dm * dn) / 1e8; f[5] = L;\n"
-    << "    f[6] = g[3] > 1 ? 4.0 * dm * dn * g[3] / 1e8 : 0.0;\n"
+    << "    const int64_t* g4 = " << p << "_geom[i];\n"
+    << "    const int64_t sk = g4[3];\n"
+    << "    int64_t g, l, w;\n    double f[7], t = 0;\n"
+    << "    if (!(dk / (double)sk > " << p << "_refused_k[i])) continue;\n"
+    << "    g = ((n + g4[0] - 1) / g4[0]) * ((m + g4[1] - 1) / g4[1]) * sk;\n"
+    << "    l = (k + sk * g4[2] - 1) / (sk * g4[2]);\n    w = (g + sms - 1) / sms;\n"
+    << "    f[0] = (double)(w * l); f[1] = (double)w; f[2] = (double)g * (double)l / (double)sms; f[3] = 1.0;\n"
+    << "    f[4] = bytes; f[5] = (double)l; f[6] = sk > 1 ? partial * (double)sk : 0.0;\n"
     << "    for (j = 0; j < 7; ++j) t += " << p << "_coef[i][j] * f[j];\n"
     << "    if (t < best_t) { best_t = t; best = i; }\n  }\n  return best;\n}\n\n#endif\n";
   return o.str();

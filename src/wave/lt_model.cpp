@@ -42,24 +42,27 @@ double best_of(const std::vector<double>& row) {
   return b;
 }
 
-// Features from compiled (double) geometry; shared by fitting and decisions so both see the same numbers.
-inline void features(double m, double n, double k, double bm, double bn, double bk, double sk, double sms,
-                     double* f) {
-  const double g = std::ceil(n / bm) * std::ceil(m / bn) * sk;
-  const double l = std::ceil(k / (sk * bk));
-  const double w = std::ceil(g / sms);
-  f[0] = w * l, f[1] = w, f[2] = g * l / sms, f[3] = 1.0;
-  f[4] = 2.0 * (n * k + m * k + m * n) / 1e8;
-  f[5] = l;
-  f[6] = sk > 1 ? 4.0 * m * n * sk / 1e8 : 0.0;
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Shape-only features: bytes/1e8 and the split-K partial bytes per split/1e8.
+inline double shape_bytes(double m, double n, double k) { return 2.0 * (n * k + m * k + m * n) / 1e8; }
+inline double shape_partial(double m, double n) { return 4.0 * m * n / 1e8; }
+
+// The features from integer geometry; one expression that fitting, decisions and the exported header share (same
+// operations in the same order, so their choices agree bit for bit).
+inline void features(int64_t g, int64_t l, int64_t w, int64_t sk, double sms, double bytes, double partial, double* f) {
+  f[0] = double(w * l), f[1] = double(w), f[2] = double(g) * double(l) / sms, f[3] = 1.0;
+  f[4] = bytes, f[5] = double(l), f[6] = sk > 1 ? partial * double(sk) : 0.0;
 }
 
 }  // namespace
 
 LtCoef lt_features(const LtShape& s, const LtConfig& c, int sms) {
   LtCoef f{};
-  features(double(s.m), double(s.n), double(s.k), double(std::max(1, c.bm)), double(std::max(1, c.bn)),
-           double(std::max(1, c.bk)), double(std::max(1, c.splitk)), double(std::max(1, sms)), f.data());
+  const int64_t sk = std::max(1, c.splitk), g = cdiv(s.n, std::max(1, c.bm)) * cdiv(s.m, std::max(1, c.bn)) * sk;
+  const int64_t l = cdiv(s.k, sk * std::max(1, c.bk)), w = cdiv(g, std::max(1, sms));
+  features(g, l, w, sk, double(std::max(1, sms)), shape_bytes(double(s.m), double(s.n), double(s.k)),
+           shape_partial(double(s.m), double(s.n)), f.data());
   return f;
 }
 
@@ -117,23 +120,39 @@ LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double
 
 LtCompiled compile_lt(const LtModel& m) {
   LtCompiled c;
-  c.sms = m.sms;
+  c.sms = std::max(1, m.sms), c.inv_sms = 1.0 / double(c.sms);
   for (size_t i = 0; i < m.configs.size(); ++i) {
-    c.bm.push_back(std::max(1, m.configs[i].bm)), c.bn.push_back(std::max(1, m.configs[i].bn));
-    c.bk.push_back(std::max(1, m.configs[i].bk)), c.splitk.push_back(std::max(1, m.configs[i].splitk));
-    c.max_refused_k.push_back(m.max_refused_k_per_split[i]), c.coef.push_back(m.coef[i]);
+    const LtConfig& x = m.configs[i];
+    const std::array<int64_t, 2> tile{std::max(1, x.bm), std::max(1, x.bn)};
+    const int64_t sk = std::max(1, x.splitk), step = sk * std::max(1, x.bk);
+    auto t = std::find(c.tiles.begin(), c.tiles.end(), tile);
+    if (t == c.tiles.end()) t = c.tiles.insert(c.tiles.end(), tile);
+    auto st = std::find(c.ksteps.begin(), c.ksteps.end(), step);
+    if (st == c.ksteps.end()) st = c.ksteps.insert(c.ksteps.end(), step);
+    c.tile_of.push_back(int32_t(t - c.tiles.begin())), c.kstep_of.push_back(int32_t(st - c.ksteps.begin()));
+    c.splitk.push_back(sk), c.max_refused_k.push_back(m.max_refused_k_per_split[i]), c.coef.push_back(m.coef[i]);
   }
+  if (c.tiles.size() > kLtMaxDistinct || c.ksteps.size() > kLtMaxDistinct)
+    throw InputError(m.source, "more than " + std::to_string(kLtMaxDistinct) + " distinct tiles or K steps");
   return c;
 }
 
 int decide_lt(const LtCompiled& c, int64_t m, int64_t n, int64_t k) {
   int best = -1;
   double best_t = kInf;
-  const double dm = double(m), dn = double(n), dk = double(k), sms = double(std::max(1, c.sms));
+  int64_t gmn[kLtMaxDistinct], lv[kLtMaxDistinct];
+  for (size_t t = 0; t < c.tiles.size(); ++t) gmn[t] = cdiv(n, c.tiles[t][0]) * cdiv(m, c.tiles[t][1]);
+  for (size_t s = 0; s < c.ksteps.size(); ++s) lv[s] = cdiv(k, c.ksteps[s]);
+  const double dk = double(k), sms = double(c.sms), bytes = shape_bytes(double(m), double(n), dk),
+               partial = shape_partial(double(m), double(n));
   for (size_t i = 0; i < c.coef.size(); ++i) {
-    if (!(dk / c.splitk[i] > c.max_refused_k[i])) continue;
+    const int64_t sk = c.splitk[i];
+    if (!(dk / double(sk) > c.max_refused_k[i])) continue;
+    const int64_t g = gmn[c.tile_of[i]] * sk, l = lv[c.kstep_of[i]];
+    int64_t w = int64_t(double(g) * c.inv_sms);  // ceil(g / sms): the reciprocal's quotient is off by at most one
+    w += w * c.sms < g;
     double f[kLtFeatures];
-    features(dm, dn, dk, c.bm[i], c.bn[i], c.bk[i], c.splitk[i], sms, f);
+    features(g, l, w, sk, sms, bytes, partial, f);
     double t = 0;
     for (int j = 0; j < kLtFeatures; ++j) t += c.coef[i][size_t(j)] * f[j];
     if (t < best_t) best_t = t, best = int(i);

@@ -43,9 +43,17 @@ LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double
 double choose_lt_lambda(const LtSweep& sw, const std::vector<bool>& sampled, const std::vector<double>& grid);
 
 /// Compiled for decisions: structure of arrays over configs.
+/// Compiled for decisions: structure of arrays over configs; the distinct tiles and K steps (splitK * BK) are
+/// divided once per decision (at most kLtMaxDistinct of each), the wave count by a reciprocal with an exact fix-up.
+constexpr size_t kLtMaxDistinct = 1024;
 struct LtCompiled {
-  int sms = 0;
-  std::vector<double> bm, bn, bk, splitk, max_refused_k;
+  int64_t sms = 0;
+  double inv_sms = 0;
+  std::vector<std::array<int64_t, 2>> tiles;  ///< distinct (BM, BN)
+  std::vector<int64_t> ksteps;                ///< distinct splitK * BK
+  std::vector<int32_t> tile_of, kstep_of;
+  std::vector<int64_t> splitk;
+  std::vector<double> max_refused_k;
   std::vector<LtCoef> coef;
 };
 LtCompiled compile_lt(const LtModel& m);

@@ -17,14 +17,23 @@ static const char* const loom_tune_h200_gemm_cublaslt_names[LOOM_TUNE_H200_GEMM_
   "a66_t64x64_s64xAUTO_k8_r2_cs0_c0_i0_cl1x1x1",
   "a31_t128x128_s64x3_k1_r0_cs1_c0_i0_cl1x1x1",
 };
-/* bm, bn, bk, splitK, largest K per split refused (chosen only above it; 1e300: never) */
-static const double loom_tune_h200_gemm_cublaslt_geom[LOOM_TUNE_H200_GEMM_CUBLASLT_CONFIGS][5] = {
-  {128, 128, 64, 1, 0},
-  {128, 256, 64, 1, 0},
-  {64, 128, 64, 1, 0},
-  {128, 64, 64, 4, 0},
-  {64, 64, 64, 8, 0},
-  {128, 128, 64, 1, 0},
+/* bm, bn, bk, splitK */
+static const int64_t loom_tune_h200_gemm_cublaslt_geom[LOOM_TUNE_H200_GEMM_CUBLASLT_CONFIGS][4] = {
+  {128, 128, 64, 1},
+  {128, 256, 64, 1},
+  {64, 128, 64, 1},
+  {128, 64, 64, 4},
+  {64, 64, 64, 8},
+  {128, 128, 64, 1},
+};
+/* validity: chosen only when K / splitK exceeds this (the largest refused on a sample; 1e300: never) */
+static const double loom_tune_h200_gemm_cublaslt_refused_k[LOOM_TUNE_H200_GEMM_CUBLASLT_CONFIGS] = {
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
 };
 static const double loom_tune_h200_gemm_cublaslt_coef[LOOM_TUNE_H200_GEMM_CUBLASLT_CONFIGS][7] = {
   {0.0041294618665613141, -1.0694118243374757, -0.0048449174784493685, 3.5036124766465893, 29.908218513049981, 0.0098758953120819063, 0},
@@ -46,19 +55,22 @@ static const int32_t loom_tune_h200_gemm_cublaslt_attrs[LOOM_TUNE_H200_GEMM_CUBL
 
 /* Index of the config with the lowest predicted latency for y[m,n] = x[m,k] W[n,k]^T; -1: none. */
 static inline int loom_tune_h200_gemm_cublaslt_pick(int64_t m, int64_t n, int64_t k) {
-  const double dm = (double)m, dn = (double)n, dk = (double)k, sms = 132.0;
+  const int64_t sms = 132;
+  const double dm = (double)m, dn = (double)n, dk = (double)k;
+  const double bytes = 2.0 * (dn * dk + dm * dk + dm * dn) / 1e8, partial = 4.0 * dm * dn / 1e8;
   double best_t = HUGE_VAL;
   int best = -1, i, j;
   for (i = 0; i < LOOM_TUNE_H200_GEMM_CUBLASLT_CONFIGS; ++i) {
-    const double* g = loom_tune_h200_gemm_cublaslt_geom[i];
-    double f[7], t = 0, G, L, W;
-    if (!(dk / g[3] > g[4])) continue;
-    G = ceil(dn / g[0]) * ceil(dm / g[1]) * g[3];
-    L = ceil(dk / (g[3] * g[2]));
-    W = ceil(G / sms);
-    f[0] = W * L; f[1] = W; f[2] = G * L / sms; f[3] = 1.0;
-    f[4] = 2.0 * (dn * dk + dm * dk + dm * dn) / 1e8; f[5] = L;
-    f[6] = g[3] > 1 ? 4.0 * dm * dn * g[3] / 1e8 : 0.0;
+    const int64_t* g4 = loom_tune_h200_gemm_cublaslt_geom[i];
+    const int64_t sk = g4[3];
+    int64_t g, l, w;
+    double f[7], t = 0;
+    if (!(dk / (double)sk > loom_tune_h200_gemm_cublaslt_refused_k[i])) continue;
+    g = ((n + g4[0] - 1) / g4[0]) * ((m + g4[1] - 1) / g4[1]) * sk;
+    l = (k + sk * g4[2] - 1) / (sk * g4[2]);
+    w = (g + sms - 1) / sms;
+    f[0] = (double)(w * l); f[1] = (double)w; f[2] = (double)g * (double)l / (double)sms; f[3] = 1.0;
+    f[4] = bytes; f[5] = (double)l; f[6] = sk > 1 ? partial * (double)sk : 0.0;
     for (j = 0; j < 7; ++j) t += loom_tune_h200_gemm_cublaslt_coef[i][j] * f[j];
     if (t < best_t) { best_t = t; best = i; }
   }
