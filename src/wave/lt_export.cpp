@@ -56,7 +56,7 @@ nlohmann::ordered_json lt_model_json(const LtModel& m) {
   }
   return {{"family", "gemm-cublaslt"}, {"gpu", m.gpu}, {"sms", m.sms}, {"source", m.source},
           {"features", {"W*L", "W", "G*L/SMs", "1", "bytes/1e8", "L", "splitK partial bytes/1e8"}},
-          {"lambda", m.lambda}, {"sampled_shapes", m.sampled_shapes}, {"pool_shapes", m.pool_shapes},
+          {"lambda", m.lambda}, {"keep_tolerance", m.keep_tolerance}, {"sampled_shapes", m.sampled_shapes}, {"pool_shapes", m.pool_shapes},
           {"configs", cfgs}};
 }
 
@@ -95,6 +95,7 @@ LtModel lt_model_from_json(const nlohmann::json& j, const std::string& where) {
     }
     m.configs.push_back(x), m.coef.push_back(v);
   }
+  if (j.contains("keep_tolerance") && j["keep_tolerance"].is_number()) m.keep_tolerance = j["keep_tolerance"];
   if (j.contains("sampled_shapes") && j["sampled_shapes"].is_number_integer()) m.sampled_shapes = j["sampled_shapes"];
   if (j.contains("pool_shapes") && j["pool_shapes"].is_number_integer()) m.pool_shapes = j["pool_shapes"];
   return m;
@@ -111,7 +112,13 @@ LtModel load_lt_model(const std::string& path) {
   return lt_model_from_json(j, path);
 }
 
-std::string export_lt_header(const LtModel& m, const std::string& p) {
+std::string export_lt_header(const LtModel& full, const std::string& p) {
+  LtModel m = full;  // only the configs a decision can choose (pruned ones have a +inf validity bound)
+  m.configs.clear(), m.coef.clear(), m.max_refused_k_per_split.clear();
+  for (size_t i = 0; i < full.configs.size(); ++i)
+    if (std::isfinite(full.max_refused_k_per_split[i]))
+      m.configs.push_back(full.configs[i]), m.coef.push_back(full.coef[i]),
+          m.max_refused_k_per_split.push_back(full.max_refused_k_per_split[i]);
   std::string up = p;
   for (char& ch : up) ch = char(std::toupper(static_cast<unsigned char>(ch)));
   const size_t n = m.configs.size();

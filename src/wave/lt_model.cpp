@@ -80,9 +80,17 @@ std::vector<bool> lt_select(const LtSweep& sw, double fraction) {
   return sampled;
 }
 
-LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda) {
+LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda, double keep_tolerance) {
   LtModel m;
   m.gpu = sw.gpu_name, m.source = sw.path, m.sms = sw.sms, m.lambda = lambda, m.configs = sw.configs;
+  m.keep_tolerance = keep_tolerance;
+  std::vector<bool> kept(sw.configs.size(), false);
+  for (size_t s = 0; s < sw.shapes.size(); ++s) {
+    if (!sampled[s]) continue;
+    const double best = best_of(sw.us[s]);
+    for (size_t ci = 0; ci < sw.configs.size(); ++ci)
+      if (std::isfinite(sw.us[s][ci]) && sw.us[s][ci] <= (1 + keep_tolerance) * best) kept[ci] = true;
+  }
   m.pool_shapes = int64_t(sw.shapes.size());
   for (bool b : sampled) m.sampled_shapes += b;
   if (m.sampled_shapes == 0) throw InputError(sw.path, "no sampled shapes to fit the gemm-cublaslt model on");
@@ -94,7 +102,7 @@ LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double
       if (std::isfinite(sw.us[s][ci])) rows.push_back(s);
       else refused_k = std::max(refused_k, double(sw.shapes[s].k) / double(std::max(1, sw.configs[ci].splitk)));
     }
-    m.max_refused_k_per_split.push_back(rows.empty() ? kInf : refused_k);
+    m.max_refused_k_per_split.push_back(rows.empty() || !kept[ci] ? kInf : refused_k);
     LtCoef c{};
     if (!rows.empty()) {
       const Eigen::Index n = Eigen::Index(rows.size());
@@ -122,7 +130,9 @@ LtCompiled compile_lt(const LtModel& m) {
   LtCompiled c;
   c.sms = std::max(1, m.sms), c.inv_sms = 1.0 / double(c.sms);
   for (size_t i = 0; i < m.configs.size(); ++i) {
+    if (!std::isfinite(m.max_refused_k_per_split[i])) continue;  // never chosen
     const LtConfig& x = m.configs[i];
+    c.config.push_back(int32_t(i));
     const std::array<int64_t, 2> tile{std::max(1, x.bm), std::max(1, x.bn)};
     const int64_t sk = std::max(1, x.splitk), step = sk * std::max(1, x.bk);
     auto t = std::find(c.tiles.begin(), c.tiles.end(), tile);
@@ -157,7 +167,7 @@ int decide_lt(const LtCompiled& c, int64_t m, int64_t n, int64_t k) {
     for (int j = 0; j < kLtFeatures; ++j) t += c.coef[i][size_t(j)] * f[j];
     if (t < best_t) best_t = t, best = int(i);
   }
-  return best;
+  return best < 0 ? -1 : c.config[size_t(best)];
 }
 
 namespace {
@@ -181,23 +191,26 @@ double loss_on(const LtSweep& sw, const LtModel& m, const std::vector<bool>& eva
 
 }  // namespace
 
-double choose_lt_lambda(const LtSweep& sw, const std::vector<bool>& sampled, const std::vector<double>& grid) {
+std::pair<double, double> choose_lt_params(const LtSweep& sw, const std::vector<bool>& sampled,
+                                           const std::vector<double>& lambdas, const std::vector<double>& tolerances) {
   std::vector<size_t> idx;
   for (size_t s = 0; s < sampled.size(); ++s)
     if (sampled[s]) idx.push_back(s);
-  double best_lambda = grid.empty() ? 0.03 : grid.front(), best_loss = kInf;
+  std::pair<double, double> best_p{lambdas.empty() ? 0.03 : lambdas.front(), 1e9};
+  double best_loss = kInf;
   constexpr int kFolds = 4;
-  for (double lambda : grid) {
+  for (double tol : tolerances)
+  for (double lambda : lambdas) {
     double loss = 0;
     for (int fold = 0; fold < kFolds; ++fold) {
       std::vector<bool> train(sampled.size(), false), test(sampled.size(), false);
       for (size_t i = 0; i < idx.size(); ++i) (int(i % kFolds) == fold ? test : train)[idx[i]] = true;
       if (std::none_of(train.begin(), train.end(), [](bool b) { return b; })) continue;
-      loss += loss_on(sw, fit_lt_model(sw, train, lambda), test);
+      loss += loss_on(sw, fit_lt_model(sw, train, lambda, tol), test);
     }
-    if (loss < best_loss - 1e-12) best_loss = loss, best_lambda = lambda;
+    if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, tol};
   }
-  return best_lambda;
+  return best_p;
 }
 
 LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, const LtModel& m, bool time_decisions) {

@@ -24,7 +24,7 @@ LtCoef lt_features(const LtShape& s, const LtConfig& c, int sms);
 struct LtModel {
   std::string gpu, source;
   int sms = 0;
-  double lambda = 0;
+  double lambda = 0, keep_tolerance = 1e9;
   int64_t sampled_shapes = 0, pool_shapes = 0;
   std::vector<LtConfig> configs;
   std::vector<LtCoef> coef;
@@ -37,10 +37,13 @@ struct LtModel {
 /// Shapes sampled for the fit: sorted by M (then a hash of the shape), round(fraction * shapes) at even spacing.
 std::vector<bool> lt_select(const LtSweep& sw, double fraction);
 /// Fits every config on the sampled shapes where it ran (relative residuals, scaled columns, ridge lambda * n).
-LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda);
-/// Chooses lambda from `grid` by 4-fold cross-validation over the sampled shapes only (criterion: mean
-/// log(chosen/best) on the held-in folds' left-out shapes); the held-out shapes are never looked at.
-double choose_lt_lambda(const LtSweep& sw, const std::vector<bool>& sampled, const std::vector<double>& grid);
+/// Pruning: a config never within `keep_tolerance` of the best on a sampled shape is never chosen (its validity
+/// bound is +inf): with ~500 configs and ~20 samples, most configs' fits are noise that an argmin would pick.
+LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda, double keep_tolerance = 1e9);
+/// Chooses (lambda, keep_tolerance) from the grids by 4-fold cross-validation over the sampled shapes only
+/// (criterion: mean log(chosen/best) on each fold's left-out sampled shapes); held-out shapes are never looked at.
+std::pair<double, double> choose_lt_params(const LtSweep& sw, const std::vector<bool>& sampled,
+                                           const std::vector<double>& lambdas, const std::vector<double>& tolerances);
 
 /// Compiled for decisions: structure of arrays over configs.
 /// Compiled for decisions: structure of arrays over configs; the distinct tiles and K steps (splitK * BK) are
@@ -52,6 +55,7 @@ struct LtCompiled {
   std::vector<std::array<int64_t, 2>> tiles;  ///< distinct (BM, BN)
   std::vector<int64_t> ksteps;                ///< distinct splitK * BK
   std::vector<int32_t> tile_of, kstep_of;
+  std::vector<int32_t> config;                ///< model config index of each compiled (admissible) config
   std::vector<int64_t> splitk;
   std::vector<double> max_refused_k;
   std::vector<LtCoef> coef;

@@ -106,7 +106,7 @@ TEST(LtModel, FitsChoosesAndRoundTrips) {
   const LtSweep sw = read_lt_sweep(kSmall);
   const std::vector<bool> sampled = lt_select(sw, 0.5);
   EXPECT_EQ(std::count(sampled.begin(), sampled.end(), true), 19);
-  const double lambda = choose_lt_lambda(sw, sampled, {0.001, 0.01, 0.1});
+  const double lambda = choose_lt_params(sw, sampled, {0.001, 0.01, 0.1}, {1e9}).first;
   const LtModel m = fit_lt_model(sw, sampled, lambda);
   // Validity rule, fitted on every shape: split-K 4 and 8 were refused at K = 512 (K/splitK 128 and 64), never others;
   // so neither is chosen at K = 512.
