@@ -81,6 +81,8 @@ std::string validation_text(const std::string& gpu, const LtFit& f, const LtVali
   o += "  wave tuner   chosen/best geomean " + fixed(v.geomean, 3) + "  p95 " + fixed(v.p95, 3) + "  max " +
        fixed(v.max, 2) + "  optimal " + fixed(100 * v.optimal_share, 1) + "%  refused choices " +
        std::to_string(v.invalid_choices) + "\n";
+  o += "  nearest sampled shape's best (baseline) geomean " + fixed(v.nn_geomean, 3) + "  p95 " + fixed(v.nn_p95, 3) +
+       "  speedup over heuristic #0 " + fixed(v.nn_speedup_vs_heur0, 3) + "x\n";
   o += "  heuristic #0 chosen/best geomean " + fixed(v.heur0_geomean, 3) + "  p95 " + fixed(v.heur0_p95, 3) + "\n";
   o += "  speedup over cuBLASLt heuristic #0: " + fixed(v.speedup_vs_heur0, 3) + "x (oracle " +
        fixed(v.oracle_vs_heur0, 3) + "x)\n";
@@ -98,7 +100,8 @@ nlohmann::ordered_json validation_json(const std::string& gpu, const LtFit& f, c
           {"admissible_configs", compile_lt(f.model).config.size()}, {"geomean", v.geomean}, {"p95", v.p95},
           {"max", v.max}, {"optimal_share", v.optimal_share}, {"refused_choices", v.invalid_choices},
           {"heur0_geomean", v.heur0_geomean}, {"heur0_p95", v.heur0_p95}, {"speedup_vs_heur0", v.speedup_vs_heur0},
-          {"oracle_vs_heur0", v.oracle_vs_heur0}, {"decision_ns", v.decision_ns},
+          {"oracle_vs_heur0", v.oracle_vs_heur0}, {"nearest_geomean", v.nn_geomean}, {"nearest_p95", v.nn_p95},
+          {"nearest_speedup_vs_heur0", v.nn_speedup_vs_heur0}, {"decision_ns", v.decision_ns},
           {"heur_query_us", v.heur_query_us}, {"rebuilt_vs_returned", v.rebuilt_vs_returned}};
 }
 

@@ -245,6 +245,31 @@ LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, co
     if (std::isfinite(sw.heur_query_us[s])) query.push_back(sw.heur_query_us[s]);
   }
   if (v.heldout == 0) throw InputError(sw.path, "no held-out shape to validate on; lower --sample-fraction");
+  {  // nearest-sampled-shape baseline
+    std::vector<double> nn, nn_vs;
+    for (size_t s = 0; s < sw.shapes.size(); ++s) {
+      const double best = best_of(sw.us[s]);
+      if (sampled[s] || !std::isfinite(best)) continue;
+      size_t near = s;
+      double dmin = kInf;
+      for (size_t q = 0; q < sw.shapes.size(); ++q) {
+        if (!sampled[q]) continue;
+        const double d = std::pow(std::log2(double(sw.shapes[q].m) / double(sw.shapes[s].m)), 2) +
+                         std::pow(std::log2(double(sw.shapes[q].n) / double(sw.shapes[s].n)), 2) +
+                         std::pow(std::log2(double(sw.shapes[q].k) / double(sw.shapes[s].k)), 2);
+        if (d < dmin) dmin = d, near = q;
+      }
+      const auto& row = sw.us[near];
+      const size_t pick = size_t(std::min_element(row.begin(), row.end(), [](double a, double b) {
+                                   return std::isfinite(a) && (!std::isfinite(b) || a < b);
+                                 }) - row.begin());
+      double t = sw.us[s][pick];
+      if (!std::isfinite(t)) t = std::isfinite(sw.heur0_us[s]) ? sw.heur0_us[s] : best;
+      nn.push_back(t / best);
+      if (std::isfinite(sw.heur0_us[s])) nn_vs.push_back(sw.heur0_us[s] / t);
+    }
+    v.nn_geomean = geomean(nn), v.nn_p95 = percentile(nn, 0.95), v.nn_speedup_vs_heur0 = geomean(nn_vs);
+  }
   v.geomean = geomean(ratio), v.p95 = percentile(ratio, 0.95), v.max = *std::max_element(ratio.begin(), ratio.end());
   v.optimal_share /= double(v.heldout);
   v.speedup_vs_heur0 = geomean(vs_heur), v.oracle_vs_heur0 = geomean(oracle);

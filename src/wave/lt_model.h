@@ -87,6 +87,8 @@ struct LtValidation {
   int64_t invalid_choices = 0;       ///< chosen config refused on the shape (counted at heuristic #0's latency)
   double decision_ns = 0, heur_query_us = 0;  ///< median decision; median cublasLtMatmulAlgoGetHeuristic time
   double grid_time_share = 0;        ///< GPU time of the sampled shapes' configs / the whole grid's
+  /// Baseline: the best config of the nearest sampled shape (log M, log N, log K), refused -> heuristic #0.
+  double nn_geomean = 0, nn_p95 = 0, nn_speedup_vs_heur0 = 0;
 };
 /// Validation on the shapes not sampled, with every valid config measured as truth.
 LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, const LtModel& m, bool time_decisions);
