@@ -100,8 +100,15 @@ LtSweep read(LineReader& in) {
       throw InputError(where, "has " + std::to_string(f.size()) + " fields, the header " +
                                   std::to_string(header.size()));
     const int64_t id = int_field(f, c_shape, "shape", where, 0, std::numeric_limits<int32_t>::max());
-    LtShape s{int_field(f, c_m, "m", where, 1, kMaxDim), int_field(f, c_n, "n", where, 1, kMaxDim),
-              int_field(f, c_k, "k", where, 1, kMaxDim), f[c_src]};
+    // Compact form (the committed sweeps): a shape's m, n, k and source may be left empty after its first row, and a
+    // config's attributes after the config's first row; they are then taken from that row.
+    auto known_shape = shape_index.find(id);
+    const bool shape_blank = f[c_m].empty() && f[c_n].empty() && f[c_k].empty() && f[c_src].empty();
+    if (shape_blank && known_shape == shape_index.end())
+      throw InputError(where, "field 'm': empty on the first row of shape " + std::to_string(id));
+    LtShape s = shape_blank ? all[known_shape->second].shape
+                            : LtShape{int_field(f, c_m, "m", where, 1, kMaxDim), int_field(f, c_n, "n", where, 1, kMaxDim),
+                                      int_field(f, c_k, "k", where, 1, kMaxDim), f[c_src]};
     auto [si, fresh] = shape_index.try_emplace(id, all.size());
     if (fresh) all.push_back({s, {}, kNaN, kNaN, -1});
     Partial& p = all[si->second];
@@ -126,6 +133,16 @@ LtSweep read(LineReader& in) {
     LtConfig cfg;
     cfg.name = f[c_cfg];
     if (cfg.name.empty()) throw InputError(where, "field 'config': empty");
+    if (f[c_algo].empty() && f[c_bm].empty() && f[c_tid].empty()) {  // compact row: attributes of the config's first row
+      auto known = cfg_index.find(cfg.name);
+      if (known == cfg_index.end())
+        throw InputError(where, "field 'algo': empty on the first row of config " + cfg.name);
+      const int ci = known->second;
+      if (!p.us.emplace(ci, us).second)
+        throw InputError(where, "field 'config': " + cfg.name + " listed twice for shape " + std::to_string(id));
+      if (int_field(f, c_rank, "heur_rank", where, -1, 1 << 10) == 0) p.heur0_cfg = ci;
+      continue;
+    }
     cfg.algo = int(int_field(f, c_algo, "algo", where, 0, 1 << 20));
     cfg.bm = int(int_field(f, c_bm, "bm", where, 0, 4096));
     cfg.bn = int(int_field(f, c_bn, "bn", where, 0, 4096));

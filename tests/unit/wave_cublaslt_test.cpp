@@ -87,6 +87,28 @@ TEST(LtSweep, BadInputNamesFileLineAndField) {
   EXPECT_EQ(error_of(no_col + row), "t.csv:header: missing column 'us'; is this a cublaslt_sweep CSV?");
 }
 
+TEST(LtSweep, CompactRowsInheritShapeAndConfigFields) {
+  // The committed sweeps leave a shape's m/n/k/source and a config's attributes empty after their first row.
+  const std::string a = "0,8,4096,4096,x,a1_t128x128,1,128,128,64x3,1,0,0,0,0,auto,20,15,0,ok,12.5,0,\n";
+  const std::string b = "1,16,4096,4096,y,a1_t128x128,1,128,128,64x3,1,0,0,0,0,auto,20,15,0,ok,13.5,-1,\n";
+  const std::string b_compact = "1,16,4096,4096,y,a1_t128x128,,,,,,,,,,,,,,ok,13.5,-1,\n";
+  const std::string a2 = "0,8,4096,4096,x,a2_t64x64,2,64,64,64x4,2,1,0,0,0,auto,10,16,0,ok,11.0,-1,\n";
+  const std::string a2_compact = "0,,,,,a2_t64x64,2,64,64,64x4,2,1,0,0,0,auto,10,16,0,ok,11.0,-1,\n";
+  const LtSweep full = read_lt_sweep_text(std::string(kHead) + a + a2 + b, "t.csv");
+  const LtSweep compact = read_lt_sweep_text(std::string(kHead) + a + a2_compact + b_compact, "t.csv");
+  ASSERT_EQ(full.configs.size(), compact.configs.size());
+  ASSERT_EQ(full.shapes.size(), compact.shapes.size());
+  for (size_t i = 0; i < full.shapes.size(); ++i) {
+    EXPECT_EQ(full.shapes[i].m, compact.shapes[i].m);
+    EXPECT_EQ(full.shapes[i].source, compact.shapes[i].source);
+  }
+  // A blank first row of a shape or a config has nothing to inherit.
+  EXPECT_EQ(error_of(std::string(kHead) + "0,,,,,a1_t128x128,1,128,128,64x3,1,0,0,0,0,auto,20,15,0,ok,12.5,0,\n"),
+            "t.csv:3: field 'm': empty on the first row of shape 0");
+  EXPECT_EQ(error_of(std::string(kHead) + "0,8,4096,4096,x,a1_t128x128,,,,,,,,,,,,,,ok,12.5,0,\n"),
+            "t.csv:3: field 'algo': empty on the first row of config a1_t128x128");
+}
+
 TEST(LtModel, FeaturesMapFLinearOntoCublasTiles) {
   LtConfig c;
   c.bm = 128, c.bn = 64, c.bk = 64, c.splitk = 4;
