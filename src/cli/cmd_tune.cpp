@@ -263,6 +263,8 @@ int cmd_tune(const std::vector<std::string>& argv) {
   // --plan writes loom-bench's plan file and --fit/--export write tables: each has one text output.
   if (args.has("--plan")) args.format("`loom tune --plan` (loom-bench's plan file, one kernel a line)", {"table"});
   if (args.has("--fit") || args.has("--export")) args.format("`loom tune --fit/--export`", {"table"});
+  // cuBLASLt's algorithm configs have their own model and sweep format (cmd_tune_cublaslt.cpp).
+  if (args.get("--family") == "gemm-cublaslt") return run_tune_cublaslt(args);
   if (args.has("--plan")) return run_plan(args);
   if (args.has("--fit")) return run_fit(args);
   if (args.has("--validate")) return run_validate(args);

@@ -13,5 +13,8 @@ class Args;
 /// `loom tune --gpu G --model M --export-moe-configs DIR [--tp 1,2,4,8] [--dtype bf16|fp8] [--tables PATH]`:
 /// the Triton fused-MoE configs of model M's MoE layers in the engines' file format (cmd_tune_engine.cpp).
 int run_export_moe_configs(const Args& args);
+/// `loom tune --family gemm-cublaslt --gpu G (--fit | --validate) --traces DIR|FILE` and `--export --out DIR`:
+/// cuBLASLt algorithm selection (cmd_tune_cublaslt.cpp).
+int run_tune_cublaslt(const Args& args);
 
 }  // namespace loom::cli

@@ -3,6 +3,7 @@
 
 #include "kernels/kernel_spec.h"
 #include "wave/decide.h"
+#include "wave/lt_model.h"
 
 namespace {
 
@@ -26,6 +27,28 @@ void BM_TuneDecisionMoeTriton(benchmark::State& state) {
 void BM_TuneDecisionMoeTritonFp8(benchmark::State& state) {
   decide_bench(state, "moe-triton-fp8", "moe tokens=512 experts=128 topk=8 hidden=2048 inter=768 dtype=fp8 impl=triton stage=w13");
 }
+// cuBLASLt algorithm selection (gemm-cublaslt): the decision's cost depends only on the number of configs, so a
+// synthetic model of state.range(0) configs (tiles 64..256, split-K 1..8) stands in until measured tables exist.
+void BM_TuneDecisionCublasLt(benchmark::State& state) {
+  using namespace loom::wave;
+  LtModel m;
+  m.sms = 132;
+  const int tiles[][2] = {{64, 64}, {64, 128}, {128, 64}, {128, 128}, {128, 256}, {256, 128}, {64, 256}, {256, 64}};
+  for (int i = 0; i < state.range(0); ++i) {
+    LtConfig c;
+    c.bm = tiles[i % 8][0], c.bn = tiles[i % 8][1], c.splitk = 1 << ((i / 8) % 4);
+    m.configs.push_back(c);
+    m.coef.push_back({1e-3 * (1 + i % 5), 0.5, 1e-3, 3.0 + i % 3, 1.0, 1e-4, c.splitk > 1 ? 2.0 : 0.0});
+    m.max_refused_k_per_split.push_back(c.splitk > 1 ? 128.0 : 0.0);
+  }
+  const LtCompiled c = compile_lt(m);
+  int64_t mm = 1;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(decide_lt(c, mm, 14336, 4096));
+    mm = mm % 4096 + 7;
+  }
+}
+BENCHMARK(BM_TuneDecisionCublasLt)->Arg(32)->Arg(64)->Arg(96)->Arg(128);
 BENCHMARK(BM_TuneDecisionGemm);
 BENCHMARK(BM_TuneDecisionMoe);
 BENCHMARK(BM_TuneDecisionMoeTriton);

@@ -1,0 +1,295 @@
+// Per-config ridge wave model of cuBLASLt's algorithm configs (see lt_model.h).
+#include "wave/lt_model.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include <Eigen/Dense>
+
+#include "core/error.h"
+
+namespace loom::wave {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+uint64_t hash_shape(const LtShape& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (int64_t v : {s.m, s.n, s.k}) h = (h ^ uint64_t(v)) * 1099511628211ull;
+  return h;
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, size_t(q * double(v.size() - 1) + 0.5))];
+}
+
+double geomean(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double s = 0;
+  for (double x : v) s += std::log(x);
+  return std::exp(s / double(v.size()));
+}
+
+double best_of(const std::vector<double>& row) {
+  double b = kInf;
+  for (double x : row)
+    if (std::isfinite(x)) b = std::min(b, x);
+  return b;
+}
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Shape-only features: bytes/1e8 and the split-K partial bytes per split/1e8.
+inline double shape_bytes(double m, double n, double k) { return 2.0 * (n * k + m * k + m * n) / 1e8; }
+inline double shape_partial(double m, double n) { return 4.0 * m * n / 1e8; }
+
+// The features from integer geometry; one expression that fitting, decisions and the exported header share (same
+// operations in the same order, so their choices agree bit for bit).
+inline void features(int64_t g, int64_t l, int64_t w, int64_t sk, double sms, double bytes, double partial, double* f) {
+  f[0] = double(w * l), f[1] = double(w), f[2] = double(g) * double(l) / sms, f[3] = 1.0;
+  f[4] = bytes, f[5] = double(l), f[6] = sk > 1 ? partial * double(sk) : 0.0;
+}
+
+}  // namespace
+
+LtCoef lt_features(const LtShape& s, const LtConfig& c, int sms) {
+  LtCoef f{};
+  const int64_t sk = std::max(1, c.splitk), g = cdiv(s.n, std::max(1, c.bm)) * cdiv(s.m, std::max(1, c.bn)) * sk;
+  const int64_t l = cdiv(s.k, sk * std::max(1, c.bk)), w = cdiv(g, std::max(1, sms));
+  features(g, l, w, sk, double(std::max(1, sms)), shape_bytes(double(s.m), double(s.n), double(s.k)),
+           shape_partial(double(s.m), double(s.n)), f.data());
+  return f;
+}
+
+std::vector<bool> lt_select(const LtSweep& sw, double fraction) {
+  const size_t n = sw.shapes.size();
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (sw.shapes[a].m != sw.shapes[b].m) return sw.shapes[a].m < sw.shapes[b].m;
+    return hash_shape(sw.shapes[a]) < hash_shape(sw.shapes[b]);
+  });
+  std::vector<bool> sampled(n, false);
+  const size_t take = std::min(n, size_t(std::max<long long>(1, std::llround(fraction * double(n)))));
+  for (size_t i = 0; i < take; ++i) sampled[order[(2 * i + 1) * n / (2 * take)]] = true;
+  return sampled;
+}
+
+LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda, double keep_tolerance) {
+  LtModel m;
+  m.gpu = sw.gpu_name, m.source = sw.path, m.sms = sw.sms, m.lambda = lambda, m.configs = sw.configs;
+  m.keep_tolerance = keep_tolerance;
+  std::vector<bool> kept(sw.configs.size(), false);
+  for (size_t s = 0; s < sw.shapes.size(); ++s) {
+    if (!sampled[s]) continue;
+    const double best = best_of(sw.us[s]);
+    for (size_t ci = 0; ci < sw.configs.size(); ++ci)
+      if (std::isfinite(sw.us[s][ci]) && sw.us[s][ci] <= (1 + keep_tolerance) * best) kept[ci] = true;
+  }
+  m.pool_shapes = int64_t(sw.shapes.size());
+  for (bool b : sampled) m.sampled_shapes += b;
+  if (m.sampled_shapes == 0) throw InputError(sw.path, "no sampled shapes to fit the gemm-cublaslt model on");
+  for (size_t ci = 0; ci < sw.configs.size(); ++ci) {
+    std::vector<size_t> rows;
+    double refused_k = 0;
+    for (size_t s = 0; s < sw.shapes.size(); ++s) {
+      if (!sampled[s]) continue;
+      if (std::isfinite(sw.us[s][ci])) rows.push_back(s);
+      else refused_k = std::max(refused_k, double(sw.shapes[s].k) / double(std::max(1, sw.configs[ci].splitk)));
+    }
+    m.max_refused_k_per_split.push_back(rows.empty() || !kept[ci] ? kInf : refused_k);
+    LtCoef c{};
+    if (!rows.empty()) {
+      const Eigen::Index n = Eigen::Index(rows.size());
+      Eigen::MatrixXd a(n, kLtFeatures);
+      for (Eigen::Index r = 0; r < n; ++r) {
+        const size_t s = rows[size_t(r)];
+        const LtCoef f = lt_features(sw.shapes[s], sw.configs[ci], sw.sms);
+        for (int j = 0; j < kLtFeatures; ++j) a(r, j) = f[size_t(j)] / sw.us[s][ci];  // relative residuals
+      }
+      const Eigen::VectorXd b = Eigen::VectorXd::Ones(n);
+      Eigen::VectorXd scale = (a.array().square().colwise().mean()).sqrt().transpose();
+      for (int j = 0; j < kLtFeatures; ++j) scale(j) = scale(j) > 0 ? scale(j) : 1.0;
+      const Eigen::MatrixXd an = a * scale.cwiseInverse().asDiagonal();
+      Eigen::MatrixXd lhs = an.transpose() * an;
+      lhs.diagonal().array() += lambda * double(n);
+      const Eigen::VectorXd x = lhs.ldlt().solve(an.transpose() * b);
+      for (int j = 0; j < kLtFeatures; ++j) c[size_t(j)] = x(j) / scale(j);
+    }
+    m.coef.push_back(c);
+  }
+  return m;
+}
+
+LtCompiled compile_lt(const LtModel& m) {
+  LtCompiled c;
+  c.sms = std::max(1, m.sms), c.inv_sms = 1.0 / double(c.sms);
+  for (size_t i = 0; i < m.configs.size(); ++i) {
+    if (!std::isfinite(m.max_refused_k_per_split[i])) continue;  // never chosen
+    const LtConfig& x = m.configs[i];
+    c.config.push_back(int32_t(i));
+    const std::array<int64_t, 2> tile{std::max(1, x.bm), std::max(1, x.bn)};
+    const int64_t sk = std::max(1, x.splitk), step = sk * std::max(1, x.bk);
+    auto t = std::find(c.tiles.begin(), c.tiles.end(), tile);
+    if (t == c.tiles.end()) t = c.tiles.insert(c.tiles.end(), tile);
+    auto st = std::find(c.ksteps.begin(), c.ksteps.end(), step);
+    if (st == c.ksteps.end()) st = c.ksteps.insert(c.ksteps.end(), step);
+    c.tile_of.push_back(int32_t(t - c.tiles.begin())), c.kstep_of.push_back(int32_t(st - c.ksteps.begin()));
+    c.splitk.push_back(sk), c.max_refused_k.push_back(m.max_refused_k_per_split[i]), c.coef.push_back(m.coef[i]);
+  }
+  if (c.tiles.size() > kLtMaxDistinct || c.ksteps.size() > kLtMaxDistinct)
+    throw InputError(m.source, "more than " + std::to_string(kLtMaxDistinct) + " distinct tiles or K steps");
+  return c;
+}
+
+int decide_lt(const LtCompiled& c, int64_t m, int64_t n, int64_t k) {
+  int best = -1;
+  double best_t = kInf;
+  int64_t gmn[kLtMaxDistinct], lv[kLtMaxDistinct];
+  for (size_t t = 0; t < c.tiles.size(); ++t) gmn[t] = cdiv(n, c.tiles[t][0]) * cdiv(m, c.tiles[t][1]);
+  for (size_t s = 0; s < c.ksteps.size(); ++s) lv[s] = cdiv(k, c.ksteps[s]);
+  const double dk = double(k), sms = double(c.sms), bytes = shape_bytes(double(m), double(n), dk),
+               partial = shape_partial(double(m), double(n));
+  for (size_t i = 0; i < c.coef.size(); ++i) {
+    const int64_t sk = c.splitk[i];
+    if (!(dk / double(sk) > c.max_refused_k[i])) continue;
+    const int64_t g = gmn[c.tile_of[i]] * sk, l = lv[c.kstep_of[i]];
+    int64_t w = int64_t(double(g) * c.inv_sms);  // ceil(g / sms): the reciprocal's quotient is off by at most one
+    w += w * c.sms < g;
+    double f[kLtFeatures];
+    features(g, l, w, sk, sms, bytes, partial, f);
+    double t = 0;
+    for (int j = 0; j < kLtFeatures; ++j) t += c.coef[i][size_t(j)] * f[j];
+    if (t < best_t) best_t = t, best = int(i);
+  }
+  return best < 0 ? -1 : c.config[size_t(best)];
+}
+
+namespace {
+
+// Mean log(chosen/best) of a model on the shapes in `eval` (chosen refused -> heuristic #0's latency).
+double loss_on(const LtSweep& sw, const LtModel& m, const std::vector<bool>& eval) {
+  const LtCompiled c = compile_lt(m);
+  double sum = 0;
+  int64_t n = 0;
+  for (size_t s = 0; s < sw.shapes.size(); ++s) {
+    if (!eval[s]) continue;
+    const double best = best_of(sw.us[s]);
+    if (!std::isfinite(best)) continue;
+    const int pick = decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k);
+    double t = pick >= 0 ? sw.us[s][size_t(pick)] : kInf;
+    if (!std::isfinite(t)) t = std::isfinite(sw.heur0_us[s]) ? sw.heur0_us[s] : 2 * best;
+    sum += std::log(t / best), ++n;
+  }
+  return n ? sum / double(n) : 0;
+}
+
+}  // namespace
+
+std::pair<double, double> choose_lt_params(const LtSweep& sw, const std::vector<bool>& sampled,
+                                           const std::vector<double>& lambdas, const std::vector<double>& tolerances) {
+  std::vector<size_t> idx;
+  for (size_t s = 0; s < sampled.size(); ++s)
+    if (sampled[s]) idx.push_back(s);
+  std::pair<double, double> best_p{lambdas.empty() ? 0.03 : lambdas.front(), 1e9};
+  double best_loss = kInf;
+  constexpr int kFolds = 4;
+  for (double tol : tolerances)
+  for (double lambda : lambdas) {
+    double loss = 0;
+    for (int fold = 0; fold < kFolds; ++fold) {
+      std::vector<bool> train(sampled.size(), false), test(sampled.size(), false);
+      for (size_t i = 0; i < idx.size(); ++i) (int(i % kFolds) == fold ? test : train)[idx[i]] = true;
+      if (std::none_of(train.begin(), train.end(), [](bool b) { return b; })) continue;
+      loss += loss_on(sw, fit_lt_model(sw, train, lambda, tol), test);
+    }
+    if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, tol};
+  }
+  return best_p;
+}
+
+LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, const LtModel& m, bool time_decisions) {
+  LtValidation v;
+  const LtCompiled c = compile_lt(m);
+  std::vector<double> ratio, vs_heur, oracle, heur_ratio, rebuilt, query;
+  double grid_us = 0, sampled_us = 0;
+  for (size_t s = 0; s < sw.shapes.size(); ++s) {
+    double row_us = 0;
+    for (double x : sw.us[s])
+      if (std::isfinite(x)) row_us += x, ++v.points, v.sampled_points += sampled[s];
+    grid_us += row_us, sampled_us += sampled[s] ? row_us : 0;
+    if (sampled[s]) {
+      ++v.sampled;
+      continue;
+    }
+    const double best = best_of(sw.us[s]);
+    if (!std::isfinite(best)) continue;
+    ++v.heldout;
+    const LtShape& sh = sw.shapes[s];
+    const int pick = decide_lt(c, sh.m, sh.n, sh.k);
+    double t = pick >= 0 ? sw.us[s][size_t(pick)] : kInf;
+    const double h0 = sw.heur0_us[s];
+    if (!std::isfinite(t)) ++v.invalid_choices, t = std::isfinite(h0) ? h0 : best;
+    ratio.push_back(t / best);
+    v.optimal_share += t <= best;
+    if (std::isfinite(h0)) {
+      vs_heur.push_back(h0 / t), oracle.push_back(h0 / best), heur_ratio.push_back(std::max(1.0, h0 / best));
+      const int hc = sw.heur0_config[s];
+      if (hc >= 0 && std::isfinite(sw.us[s][size_t(hc)])) rebuilt.push_back(sw.us[s][size_t(hc)] / h0);
+    }
+    if (std::isfinite(sw.heur_query_us[s])) query.push_back(sw.heur_query_us[s]);
+  }
+  if (v.heldout == 0) throw InputError(sw.path, "no held-out shape to validate on; lower --sample-fraction");
+  {  // nearest-sampled-shape baseline
+    std::vector<double> nn, nn_vs;
+    for (size_t s = 0; s < sw.shapes.size(); ++s) {
+      const double best = best_of(sw.us[s]);
+      if (sampled[s] || !std::isfinite(best)) continue;
+      size_t near = s;
+      double dmin = kInf;
+      for (size_t q = 0; q < sw.shapes.size(); ++q) {
+        if (!sampled[q]) continue;
+        const double d = std::pow(std::log2(double(sw.shapes[q].m) / double(sw.shapes[s].m)), 2) +
+                         std::pow(std::log2(double(sw.shapes[q].n) / double(sw.shapes[s].n)), 2) +
+                         std::pow(std::log2(double(sw.shapes[q].k) / double(sw.shapes[s].k)), 2);
+        if (d < dmin) dmin = d, near = q;
+      }
+      const auto& row = sw.us[near];
+      const size_t pick = size_t(std::min_element(row.begin(), row.end(), [](double a, double b) {
+                                   return std::isfinite(a) && (!std::isfinite(b) || a < b);
+                                 }) - row.begin());
+      double t = sw.us[s][pick];
+      if (!std::isfinite(t)) t = std::isfinite(sw.heur0_us[s]) ? sw.heur0_us[s] : best;
+      nn.push_back(t / best);
+      if (std::isfinite(sw.heur0_us[s])) nn_vs.push_back(sw.heur0_us[s] / t);
+    }
+    v.nn_geomean = geomean(nn), v.nn_p95 = percentile(nn, 0.95), v.nn_speedup_vs_heur0 = geomean(nn_vs);
+  }
+  v.geomean = geomean(ratio), v.p95 = percentile(ratio, 0.95), v.max = *std::max_element(ratio.begin(), ratio.end());
+  v.optimal_share /= double(v.heldout);
+  v.speedup_vs_heur0 = geomean(vs_heur), v.oracle_vs_heur0 = geomean(oracle);
+  v.heur0_geomean = geomean(heur_ratio), v.heur0_p95 = percentile(heur_ratio, 0.95);
+  v.rebuilt_vs_returned = geomean(rebuilt), v.heur_query_us = percentile(query, 0.5);
+  v.grid_time_share = grid_us > 0 ? sampled_us / grid_us : 0;
+  if (time_decisions) {  // median over 201 batches of one decision per held-out shape
+    std::vector<double> ns;
+    volatile int sink = 0;
+    for (int r = 0; r < 201; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      int64_t count = 0;
+      for (size_t s = 0; s < sw.shapes.size(); ++s)
+        if (!sampled[s]) sink = sink + decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k), ++count;
+      ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
+                   double(std::max<int64_t>(1, count)));
+    }
+    v.decision_ns = percentile(ns, 0.5);
+  }
+  return v;
+}
+
+}  // namespace loom::wave
