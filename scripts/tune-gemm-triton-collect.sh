@@ -8,7 +8,7 @@
 # SRC is where this script's Python files and .carry are (default .: the repo root); the collector is built from the
 # repo root's src/collector. TOTAL_SECONDS (default 470) is the whole call: the sweep stops starting cases 50 s
 # before it, leaving time for the collector's flush, the import and the copies.
-# Runs of 2026-11-25: PART=1 on H200 and H100 (one call each, timeout 480 s; traces/README.md).
+# Runs of 2026-11-25: PART=1, TOTAL_SECONDS=400, timeout 410 s, on H100 then H200 (352 s each; traces/README.md).
 set -u
 t0=$(date +%s)
 O=${OUT:-/tmp/out}; L=$O/log; mkdir -p $O
@@ -24,7 +24,8 @@ python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', tr
 export PYTHONUNBUFFERED=1
 CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB LOOM_TRACE_OUT=/tmp/gemm.lct \
   python3 $SRC/scripts/torch/tune/gemm_sweep.py --out /tmp/gemm --deadline $(( t0 + total - 50 )) "$@" 2>&1 \
-  | grep -v "^  [0-9]* cases" | tail -40 | tee -a $L
+  | tee /tmp/sweep.log | grep -v "^  [0-9]* cases" | tail -40 | tee -a $L
+grep -E "^(compiled|check|sweep budget)" /tmp/sweep.log | tee -a $L  # the precompile's and the check's lines
 echo "sweep ended at $(( $(date +%s)-t0 )) s" | tee -a $L
 nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv | tee -a $L
 ls -la /tmp/gemm.* | tee -a $L
