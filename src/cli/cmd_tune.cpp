@@ -166,7 +166,10 @@ int run_validate(const Args& args) {
   opt.time_decisions = !args.has("--no-timing");
   std::map<std::string, double> reference;
   if (s.family == "gemm") reference = cublas_latencies(f.corpora, s.gpu_key);
-  if (target_impl(s.family) == "triton") {
+  if (base_family(s.family) == "gemm" && target_impl(s.family) == "triton") {
+    reference = sweep_cublas_latencies(f.corpora, s.gpu_key, s.family);
+    opt.reference = "cuBLAS (F.linear beside the sweep)";
+  } else if (target_impl(s.family) == "triton") {
     reference = engine_default_latencies(f.corpora, s.gpu_key, s.family);
     opt.reference = "engine default (vLLM get_default_config: 16x32x64 G1 if M <= E, else 64x64x32 G8)";
   }

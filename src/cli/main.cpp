@@ -66,8 +66,8 @@ commands:
                                     the report from loom's own --format json outputs: predicted-vs-measured
                                     scatters (and measured kernels on G's roofline), step timeline, what-if
   tune --gpu G --kernel SPEC        config choice from the wave tables (models/tune/): loom's gemm/moe kernels, or
-                                    the Triton fused-MoE kernel with "moe ... impl=triton [dtype=fp8]"
-  tune --plan|--fit|--validate|--export --gpu G --family gemm|moe|moe-triton|moe-triton-fp8 [--traces DIR]
+                                    the Triton kernels with "moe|gemm ... impl=triton [dtype=fp8]"
+  tune --plan|--fit|--validate|--export --gpu G --family gemm|moe|{moe,gemm}-triton[-fp8] [--traces DIR]
        [--out PATH] [--format json] [--sample-fraction F] [--lambda L]
                                     sparse sampling plan, fit tables from the corpus, held-out validation, C header
   calibrate RESULT.json --gpu G [-o FILE.yaml]

@@ -11,6 +11,10 @@
 
 namespace loom {
 
+bool is_tune_sweep_tool(const std::string& tool) {
+  return tool.rfind("moe_sweep.py", 0) == 0 || tool.rfind("gemm_sweep.py", 0) == 0;
+}
+
 MeasurementSet load_measurements(const std::string& traces_dir) {
   if (!std::filesystem::exists(traces_dir)) throw InputError(traces_dir, "no such directory; pass --traces DIR");
   MeasurementSet set;
@@ -21,9 +25,10 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
     // efficiency model: their corpora stay out of its training set and its corpus hash.
     if (!c.rows.empty() && std::all_of(c.rows.begin(), c.rows.end(), [](const CorpusRow& r) { return r.family == "all_reduce"; }))
       continue;
-    // Tuning sweeps of the Triton fused-MoE kernel (every config on every shape, and its engine-default baseline)
-    // are the tuner's data (`loom tune --family moe-triton`), not the efficiency model's.
-    if (auto tool = c.meta.find("tool"); tool != c.meta.end() && tool->second.rfind("moe_sweep.py", 0) == 0) continue;
+    // Tuning sweeps of the Triton fused-MoE kernel and the Triton GEMM (every config on every shape, their baselines
+    // and the cuBLAS rows measured beside them) are the tuner's data (`loom tune --family moe-triton|gemm-triton`),
+    // not the efficiency model's.
+    if (auto tool = c.meta.find("tool"); tool != c.meta.end() && is_tune_sweep_tool(tool->second)) continue;
     set.files.push_back(c.path);
     // Hash the canonical text, not the gzip bytes: recompressing a file must not count as a corpus change.
     hashes += fnv1a_hex(format_corpus(c)) + "\n";

@@ -19,4 +19,8 @@ struct MeasurementSet {
 /// Reads every corpus file under `traces_dir` (recursively). Throws InputError on unreadable/corrupt files.
 MeasurementSet load_measurements(const std::string& traces_dir);
 
+/// True for the case-list tools of the tuner's exhaustive sweeps (moe_sweep.py, gemm_sweep.py, with any options):
+/// their corpora are `loom tune`'s data, never the efficiency model's.
+bool is_tune_sweep_tool(const std::string& tool);
+
 }  // namespace loom

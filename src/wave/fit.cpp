@@ -22,6 +22,8 @@ uint64_t fnv1a(const std::string& s) {
 }  // namespace
 
 std::string default_config(const std::string& family) {
+  // The Triton GEMM's untuned config: the first entry of Triton's matmul tutorial autotune list (gemm_sweep.py DEFAULT).
+  if (family.rfind("gemm-triton", 0) == 0) return "128x256x64_s3_w8_g8";
   if (target_impl(family) == "triton") return "64x64x64_s3_w4_g1";
   return family == "moe" ? "64x64x64_s3_w4" : "128x128x32_s3_w4";
 }
@@ -30,11 +32,13 @@ Pool load_pool(const std::vector<Corpus>& corpora, const GpuSpec& gpu, const std
                const std::string& family, const std::string& traces_where) {
   check_tune_family(family, "--family");
   const std::string base = base_family(family), impl = target_impl(family), dtype = target_dtype(family);
-  // loom-bench's sweeps: the corpus of the GPU with the most SMs. The Triton sweeps (scripts/tune-moe-collect.sh)
-  // come in parts: every full-chip corpus of the GPU written by moe_sweep.py.
-  auto is_triton_sweep = [](const Corpus& c) {
+  // loom-bench's sweeps: the corpus of the GPU with the most SMs. The Triton sweeps (scripts/tune-moe-collect.sh,
+  // scripts/tune-gemm-triton-collect.sh) come in parts: every full-chip corpus of the GPU written by the sweep tool.
+  const std::string sweep_tool = base == "gemm" ? "gemm_sweep.py" : "moe_sweep.py";
+  const std::string collect = base == "gemm" ? "scripts/tune-gemm-triton-collect.sh" : "scripts/tune-moe-collect.sh";
+  auto is_triton_sweep = [&](const Corpus& c) {
     auto tool = c.meta.find("tool");
-    return tool != c.meta.end() && tool->second == "moe_sweep.py";
+    return tool != c.meta.end() && tool->second == sweep_tool;
   };
   // Only corpora that hold this target's rows count (traces/h200 also holds cuBLAS and PyTorch sweeps at 132 SMs).
   auto has_rows = [&](const Corpus& c) {
@@ -48,7 +52,7 @@ Pool load_pool(const std::vector<Corpus>& corpora, const GpuSpec& gpu, const std
       best = &c;
   if (!best)
     throw InputError(traces_where, "no " + impl + " tuning corpus for GPU '" + gpu_key + "'; " +
-                                       (impl == "triton" ? "collect one with scripts/tune-moe-collect.sh"
+                                       (impl == "triton" ? "collect one with " + collect
                                                          : "expected e.g. traces/" + gpu_key +
                                                                "/sms132.corpus.csv.gz (collect with loom-bench --families tune)"));
   std::vector<const Corpus*> sources{best};
@@ -84,7 +88,7 @@ Pool load_pool(const std::vector<Corpus>& corpora, const GpuSpec& gpu, const std
     }
   if (pool.configs.empty())
     throw InputError(traces_where, "corpus " + best->path + " has no " + impl + " " + family + " rows with config=" +
-                                       (impl == "triton" ? " (collect with scripts/tune-moe-collect.sh)" : ""));
+                                       (impl == "triton" ? " (collect with " + collect + ")" : std::string()));
   GpuSpec g = gpu;
   g.sms = pool.sms;
   for (auto& c : pool.configs) fit_occupancy(c, g);

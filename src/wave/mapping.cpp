@@ -34,16 +34,21 @@ int64_t get_int(const KernelSpec& spec, const std::string& key) {
 }  // namespace
 
 bool is_tune_family(const std::string& family) {
-  return family == "gemm" || family == "moe" || family == "moe-triton" || family == "moe-triton-fp8";
+  return family == "gemm" || family == "moe" || family == "moe-triton" || family == "moe-triton-fp8" ||
+         family == "gemm-triton" || family == "gemm-triton-fp8";
 }
 
 void check_tune_family(const std::string& family, const std::string& where) {
   if (!is_tune_family(family))
     throw InputError(where, "'" + family + "' cannot be tuned; `loom tune` supports gemm and moe (loom-bench's kernels), "
-                                           "moe-triton and moe-triton-fp8 (the Triton fused-MoE kernel)");
+                                           "moe-triton and moe-triton-fp8 (the Triton fused-MoE kernel), gemm-triton and "
+                                           "gemm-triton-fp8 (the Triton GEMM)");
 }
 
-std::string base_family(const std::string& target) { return target.rfind("moe", 0) == 0 ? "moe" : target; }
+std::string base_family(const std::string& target) {
+  if (target.rfind("moe", 0) == 0) return "moe";
+  return target.rfind("gemm", 0) == 0 ? "gemm" : target;
+}
 std::string target_impl(const std::string& target) {
   return target.find("-triton") != std::string::npos ? "triton" : "loom";
 }
@@ -94,22 +99,20 @@ void fit_occupancy(TuneConfig& c, const GpuSpec& gpu) {
 TuneShape parse_tune_shape(const KernelSpec& spec) {
   if (spec.family != "gemm" && spec.family != "moe")
     throw InputError(spec.where, "family '" + spec.family + "' cannot be tuned; `loom tune --kernel` takes gemm or moe "
-                                 "specs (add impl=triton for the Triton fused-MoE kernel)");
+                                 "specs (add impl=triton for the Triton GEMM and fused-MoE kernels)");
   TuneShape s;
   s.family = spec.family;
   if (auto im = spec.params.find("impl"); im != spec.params.end()) {
     if (im->second != "loom" && im->second != "triton")
       throw InputError(spec.where, "impl=" + im->second + " cannot be tuned; use impl=loom (loom-bench's kernels) or "
-                                   "impl=triton (moe: the Triton fused-MoE kernel)");
-    if (im->second == "triton" && s.family != "moe")
-      throw InputError(spec.where, "impl=triton is tunable for moe only (the Triton fused-MoE kernel)");
+                                   "impl=triton (the Triton GEMM and fused-MoE kernels)");
     s.impl = im->second;
   }
   if (auto dt = spec.params.find("dtype"); dt != spec.params.end()) {
     if (dt->second == "fp8" && s.impl == "triton") s.dtype = "fp8";
     else if (dt->second != "bf16")
       throw InputError(spec.where, "dtype=" + dt->second + " cannot be tuned here: loom-bench's kernels are bf16 only; "
-                                   "the Triton fused-MoE kernel (impl=triton) takes bf16 or fp8");
+                                   "the Triton kernels (impl=triton) take bf16 or fp8");
   }
   if (s.family == "gemm") {
     s.m = get_int(spec, "m"), s.n = get_int(spec, "n"), s.k = get_int(spec, "k");
@@ -128,7 +131,8 @@ TuneShape parse_tune_shape(const KernelSpec& spec) {
 std::string tune_spec(const TuneShape& s, const std::string& config) {
   std::string out;
   if (s.family == "gemm")
-    out = "gemm m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) + " dtype=bf16";
+    out = "gemm m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) + " dtype=" +
+          s.dtype;
   else
     out = "moe tokens=" + std::to_string(s.tokens) + " experts=" + std::to_string(s.experts) +
           " topk=" + std::to_string(s.topk) + " hidden=" + std::to_string(s.hidden) +

@@ -41,11 +41,12 @@ struct GridMap {
 };
 
 /// The tuning targets `loom tune` supports ("--family"): gemm and moe (loom-bench's CUDA kernels), moe-triton and
-/// moe-triton-fp8 (loom's Triton fused-MoE kernel with the serving engines' knobs, bf16 or fp8 w8a8).
+/// moe-triton-fp8 (loom's Triton fused-MoE kernel with the serving engines' knobs, bf16 or fp8 w8a8), gemm-triton and
+/// gemm-triton-fp8 (loom's Triton GEMM, scripts/torch/tune/gemm_triton.py, the same knobs).
 bool is_tune_family(const std::string& family);
 /// Throws InputError(where, ...) naming the supported targets unless `family` is one.
 void check_tune_family(const std::string& family, const std::string& where);
-/// The kernel family of a target ("moe-triton-fp8" -> "moe"), its implementation (loom | triton) and dtype.
+/// The kernel family of a target ("moe-triton-fp8" -> "moe", "gemm-triton" -> "gemm"), its implementation (loom | triton) and dtype.
 std::string base_family(const std::string& target);
 std::string target_impl(const std::string& target);
 std::string target_dtype(const std::string& target);
@@ -62,7 +63,7 @@ int64_t bench_smem_bytes(int bm, int bn, int bk, int stages);
 void fit_occupancy(TuneConfig& c, const GpuSpec& gpu);
 
 /// The problem of a kernel spec (gemm: m n k; moe: tokens experts topk hidden inter stage=w13|w2; dtype bf16, or fp8
-/// with impl=triton; impl=loom|triton, default loom; a config= key is ignored). Throws InputError(spec.where, ...) on other families or missing sizes.
+/// with impl=triton (gemm or moe); impl=loom|triton, default loom; a config= key is ignored). Throws InputError(spec.where, ...) on other families or missing sizes.
 TuneShape parse_tune_shape(const KernelSpec& spec);
 /// The loom spec of a shape with a config, exactly as loom-bench writes it ("gemm m=.. n=.. k=.. dtype=bf16 config=X").
 std::string tune_spec(const TuneShape& s, const std::string& config = "");

@@ -67,6 +67,24 @@ std::map<std::string, double> cublas_latencies(const std::vector<Corpus>& corpor
   return out;
 }
 
+std::map<std::string, double> sweep_cublas_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key,
+                                                     const std::string& target) {
+  std::map<std::string, double> out;
+  for (const auto& c : corpora) {
+    auto tool = c.meta.find("tool");
+    if (c.gpu_key != gpu_key || tool == c.meta.end() || tool->second != "gemm_sweep.py") continue;
+    for (const auto& row : c.rows) {
+      if (row.impl != "torch" || row.family != "gemm" || !(row.median_us > 0)) continue;
+      KernelSpec spec = parse_kernel_spec(row.spec, c.path + ":case " + std::to_string(row.case_id));
+      if (spec.params.count("config")) continue;
+      spec.params["impl"] = "triton";  // the shape vocabulary of the Triton target (dtype bf16 or fp8)
+      const TuneShape s = parse_tune_shape(spec);
+      if (target_of(s) == target) out[tune_spec(s)] = row.median_us;
+    }
+  }
+  return out;
+}
+
 std::map<std::string, double> engine_default_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key,
                                                        const std::string& target) {
   std::map<std::string, double> out;

@@ -39,7 +39,7 @@ struct ValidationReport {
   int64_t heldout_borrowed = 0, heldout_points = 0;
   double chosen_borrowed_share = 0;   ///< decisions whose chosen macro's bucket was extrapolated
   // A reference implementation on the held-out shapes it also ran: cuBLAS (gemm: an impl=cublaslt row of the same
-  // m n k) or the engines' default fused-MoE config (moe-triton: engine_default_latencies).
+  // m n k; gemm-triton: F.linear beside the sweep) or the engines' default fused-MoE config (moe-triton).
   std::string reference = "cuBLAS";
   int64_t cublas_shapes = 0;
   double tuned_over_cublas = 0, best_over_cublas = 0;  ///< geomeans of loom latency / cuBLAS latency
@@ -47,6 +47,11 @@ struct ValidationReport {
 
 /// cuBLAS latencies of the gemm shapes in the corpus of `gpu_key` with the most SMs: tune_spec(shape) -> median_us.
 std::map<std::string, double> cublas_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key);
+
+/// cuBLAS latencies (F.linear / torch._scaled_mm, impl torch) measured beside the Triton GEMM sweep on the same
+/// operands (gemm_sweep.py corpora of `gpu_key`), for the shapes of `target` (gemm-triton[-fp8]): tune_spec -> us.
+std::map<std::string, double> sweep_cublas_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key,
+                                                     const std::string& target);
 
 /// The serving engines' default fused-MoE config latency of the moe-triton shapes measured by
 /// `moe_sweep.py --configs` (scripts/tune-moe-check.sh): vLLM's get_default_config without a tuned file,

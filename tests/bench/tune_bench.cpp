@@ -1,8 +1,13 @@
 // google-benchmark: time of one `loom tune` decision (wave tables compiled from models/tune/), gemm and moe on H200.
 #include <benchmark/benchmark.h>
 
+#include <filesystem>
+
+#include "hw/catalog.h"
 #include "kernels/kernel_spec.h"
+#include "wave/config_model.h"
 #include "wave/decide.h"
+#include "wave/fit.h"
 #include "wave/lt_model.h"
 
 namespace {
@@ -49,9 +54,55 @@ void BM_TuneDecisionCublasLt(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_TuneDecisionCublasLt)->Arg(32)->Arg(64)->Arg(96)->Arg(128);
+// The Triton GEMM's per-config model over its grid (scripts/torch/tune/gemm_sweep.py all_configs: 228 configs). Until
+// device-measured tables are committed (models/tune/h200-gemm-triton.json), the coefficients are fitted on a synthetic
+// pool of the same grid: a decision's cost does not depend on their values, only on the configs and tile sizes.
+loom::wave::TuneTables gemm_triton_tables() {
+  using namespace loom::wave;
+  const std::string committed = tables_path("h200", "gemm-triton");
+  if (std::filesystem::exists(committed)) return load_tables(committed, "h200", "gemm-triton");
+  const loom::GpuSpec gpu = loom::Catalog::load().get("h200");
+  Pool p;
+  p.gpu = "h200", p.family = "gemm-triton", p.sms = gpu.sms;
+  for (int bm : {16, 32, 64, 128})
+    for (int bn : {32, 64, 128, 256})
+      for (int bk : {64, 128})
+        for (int g : {1, 8})
+          for (int w : {4, 8})
+            for (int st : {3, 4}) {
+              if (st * (bm + bn) * bk * 2 > 232448 || bm * bn / (w * 32) > 256) continue;
+              const std::string name = std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "_s" +
+                                       std::to_string(st) + "_w" + std::to_string(w) + "_g" + std::to_string(g);
+              TuneConfig c = parse_tune_config("gemm-triton", name, "bench");
+              fit_occupancy(c, gpu);
+              p.configs.push_back(c);
+            }
+  for (int64_t m : {1, 16, 128, 1024, 4096})
+    for (int64_t n : {4096, 14336}) {
+      TuneShape s;
+      s.family = "gemm", s.impl = "triton", s.m = m, s.n = n, s.k = 4096;
+      std::vector<double> us;
+      for (const auto& c : p.configs) {
+        const ConfigCoef f = config_features(s, c, p.sms);
+        us.push_back(2 + 0.01 * c.bm * f[0] / 16 + 0.3 * f[1] + 0.05 * f[2] + f[4]);
+      }
+      p.shapes.push_back(s), p.keys.push_back(tune_spec(s)), p.us.push_back(us);
+    }
+  const std::vector<bool> all(p.shapes.size(), true);
+  TuneTables t = build_tables(p, all, default_config("gemm-triton"));
+  t.config_model = fit_config_model(p, all, 0.03);
+  return t;
+}
+void BM_TuneDecisionGemmTriton(benchmark::State& state) {
+  using namespace loom::wave;
+  const CompiledTables t = compile_tables(gemm_triton_tables());
+  const TuneShape s = parse_tune_shape(loom::parse_kernel_spec("gemm m=512 n=6144 k=4096 dtype=bf16 impl=triton"));
+  for (auto _ : state) benchmark::DoNotOptimize(decide(t, s));
+}
 BENCHMARK(BM_TuneDecisionGemm);
 BENCHMARK(BM_TuneDecisionMoe);
 BENCHMARK(BM_TuneDecisionMoeTriton);
 BENCHMARK(BM_TuneDecisionMoeTritonFp8);
+BENCHMARK(BM_TuneDecisionGemmTriton);
 
 }  // namespace

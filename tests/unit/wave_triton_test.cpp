@@ -38,7 +38,7 @@ TEST(WaveTriton, TargetsFromSpecs) {
   EXPECT_EQ(target("moe tokens=8 experts=8 topk=2 hidden=4096 inter=14336 impl=triton"), "moe-triton");
   EXPECT_EQ(target("moe tokens=8 experts=8 topk=2 hidden=4096 inter=14336 impl=triton dtype=fp8"), "moe-triton-fp8");
   EXPECT_THROW(target("moe tokens=8 experts=8 topk=2 hidden=4096 inter=14336 dtype=fp8"), InputError);
-  EXPECT_THROW(target("gemm m=8 n=8 k=8 impl=triton"), InputError);
+  EXPECT_EQ(target("gemm m=8 n=8 k=8 impl=triton"), "gemm-triton");
   EXPECT_THROW(target("moe tokens=8 experts=8 topk=2 hidden=4096 inter=14336 impl=cutlass"), InputError);
   EXPECT_EQ(base_family("moe-triton-fp8"), "moe");
   EXPECT_EQ(target_impl("moe-triton-fp8"), "triton");

@@ -1,0 +1,147 @@
+// Unit tests of the Triton GEMM tuning target (gemm-triton, gemm-triton-fp8): spec -> target, the pool of
+// gemm_sweep.py corpora (and nothing else), the cuBLAS rows measured beside it, the wave features of a plain GEMM and
+// the per-config model's decision on them.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/error.h"
+#include "hw/catalog.h"
+#include "kernels/kernel_spec.h"
+#include "learned/corpus.h"
+#include "trace/trace.h"
+#include "wave/config_model.h"
+#include "wave/decide.h"
+#include "wave/fit.h"
+#include "wave/tables.h"
+#include "wave/validate.h"
+
+namespace loom::wave {
+namespace {
+
+TuneShape shape_of(const std::string& spec) { return parse_tune_shape(parse_kernel_spec(spec)); }
+
+TEST(WaveGemmTriton, TargetsAndDefaults) {
+  EXPECT_EQ(target_of(shape_of("gemm m=8 n=4096 k=4096 impl=triton")), "gemm-triton");
+  EXPECT_EQ(target_of(shape_of("gemm m=8 n=4096 k=4096 impl=triton dtype=fp8")), "gemm-triton-fp8");
+  EXPECT_EQ(target_of(shape_of("gemm m=8 n=4096 k=4096")), "gemm");
+  EXPECT_THROW(shape_of("gemm m=8 n=4096 k=4096 dtype=fp8"), InputError);  // loom-bench's kernels are bf16 only
+  EXPECT_THROW(shape_of("gemm m=8 n=4096 k=4096 impl=triton dtype=fp16"), InputError);
+  EXPECT_EQ(base_family("gemm-triton-fp8"), "gemm");
+  EXPECT_EQ(target_impl("gemm-triton"), "triton");
+  EXPECT_EQ(target_dtype("gemm-triton-fp8"), "fp8");
+  EXPECT_TRUE(is_tune_family("gemm-triton") && is_tune_family("gemm-triton-fp8"));
+  EXPECT_FALSE(is_tune_family("gemm-cutlass"));
+  EXPECT_EQ(default_config("gemm-triton"), "128x256x64_s3_w8_g8");  // Triton's matmul tutorial, first autotune entry
+  EXPECT_EQ(default_config("moe-triton"), "64x64x64_s3_w4_g1");     // unchanged
+  EXPECT_EQ(tune_spec(shape_of("gemm m=8 n=4096 k=4096 impl=triton dtype=fp8"), "64x64x64_s3_w4_g8"),
+            "gemm m=8 n=4096 k=4096 dtype=fp8 config=64x64x64_s3_w4_g8");
+  EXPECT_TRUE(is_tune_sweep_tool("gemm_sweep.py") && is_tune_sweep_tool("moe_sweep.py --configs"));
+  EXPECT_FALSE(is_tune_sweep_tool("torch_sweep.py"));
+}
+
+TEST(WaveGemmTriton, GridOfAPlainGemm) {
+  const TuneShape s = shape_of("gemm m=100 n=4096 k=1000 impl=triton");
+  const GridMap g = map_grid(s, 64, 128, 64);
+  EXPECT_EQ(g.ctas, 2 * 32);      // ceil(100/64) * ceil(4096/128)
+  EXPECT_EQ(g.loop_iters, 16);    // ceil(1000/64)
+  TuneConfig c = parse_tune_config("gemm-triton", "64x128x64_s3_w4_g8", "t");
+  c.ctas_per_sm = 2;
+  const ConfigCoef f = config_features(s, c, 132);
+  EXPECT_DOUBLE_EQ(f[1], 1.0);                     // 64 CTAs fit one wave of 264 slots
+  EXPECT_DOUBLE_EQ(f[0], 16.0);                    // W * L
+  EXPECT_DOUBLE_EQ(f[2], 64.0 * 16 / 264);         // G * L / slots
+  EXPECT_DOUBLE_EQ(f[4], 4096.0 * 1000 / 1e8);     // weight elements: the floor of small M
+}
+
+Corpus gemm_part(const std::string& path, const std::string& tool, const std::vector<const char*>& shapes, double us) {
+  Corpus c;
+  c.gpu_key = "h200", c.sms = 132, c.path = path;
+  c.meta["tool"] = tool;
+  int id = 0;
+  for (const char* shape : shapes)
+    for (const char* dtype : {"bf16", "fp8"}) {
+      CorpusRow lib;  // cuBLAS beside the sweep: the spec without config=
+      lib.case_id = ++id, lib.family = "gemm", lib.impl = "torch", lib.median_us = us / 2;
+      lib.spec = std::string(shape) + " dtype=" + dtype;
+      c.rows.push_back(lib);
+      for (const char* cfg : {"16x64x64_s3_w4_g1", "128x256x64_s3_w8_g8"}) {
+        CorpusRow r;
+        r.case_id = ++id, r.family = "gemm", r.impl = "triton", r.regs = 168, r.smem_bytes = 98304;
+        r.median_us = us + id;
+        r.spec = lib.spec + " config=" + cfg;
+        c.rows.push_back(r);
+      }
+    }
+  return c;
+}
+
+TEST(WaveGemmTriton, PoolReadsGemmSweepsOnly) {
+  const char* a = "gemm m=1 n=6144 k=4096";
+  const char* b = "gemm m=512 n=6144 k=4096";
+  const char* c = "gemm m=4096 n=6144 k=4096";
+  std::vector<Corpus> corpora = {gemm_part("p1", "gemm_sweep.py", {a}, 10), gemm_part("p2", "gemm_sweep.py", {b}, 20),
+                                 gemm_part("m", "moe_sweep.py", {c}, 30)};
+  const GpuSpec gpu = Catalog::load().get("h200");
+  Pool p = load_pool(corpora, gpu, "h200", "gemm-triton", "traces");
+  ASSERT_EQ(p.shapes.size(), 2u);  // both parts; not the corpus of another sweep tool
+  ASSERT_EQ(p.configs.size(), 2u);
+  EXPECT_EQ(p.configs[1].smem_bytes, 98304);
+  EXPECT_EQ(p.configs[1].regs_per_thread, 168);
+  EXPECT_GE(p.configs[0].ctas_per_sm, 1);
+  for (const auto& k : p.keys) EXPECT_NE(k.find("dtype=bf16"), std::string::npos) << k;
+  EXPECT_EQ(load_pool(corpora, gpu, "h200", "gemm-triton-fp8", "traces").shapes.size(), 2u);
+  const auto lib = sweep_cublas_latencies(corpora, "h200", "gemm-triton");
+  ASSERT_EQ(lib.size(), 2u);
+  EXPECT_DOUBLE_EQ(lib.at("gemm m=1 n=6144 k=4096 dtype=bf16"), 5.0);
+  EXPECT_EQ(sweep_cublas_latencies(corpora, "h200", "gemm-triton-fp8").count("gemm m=512 n=6144 k=4096 dtype=fp8"), 1u);
+  try {
+    load_pool({corpora[2]}, gpu, "h200", "gemm-triton", "traces");
+    FAIL() << "a moe sweep is no gemm pool";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("scripts/tune-gemm-triton-collect.sh"), std::string::npos) << e.what();
+  }
+}
+
+TEST(WaveGemmTriton, ConfigModelDecidesTheTrueArgminOfAGemmLaw) {
+  Pool p;
+  p.gpu = "h200", p.family = "gemm-triton", p.sms = 132;
+  for (const char* n : {"16x64x128_s4_w4_g1", "64x128x64_s3_w4_g8", "128x256x64_s3_w8_g8"}) {
+    TuneConfig c = parse_tune_config("gemm-triton", n, "t");
+    c.ctas_per_sm = 1;
+    p.configs.push_back(c);
+  }
+  // Small tiles: cheap waves, dear per tile; big tiles: the reverse; so the argmin moves with M.
+  const ConfigCoef truth[3] = {{0.30, 1.0, 0.01, 4, 2.0, 0.05}, {0.50, 2.0, 0.02, 6, 2.5, 0.1},
+                               {0.90, 3.0, 0.03, 9, 3.0, 0.2}};
+  for (int64_t m : {1, 8, 32, 128, 512, 1024, 2048, 4096})
+    for (int64_t nk : {1024, 4096}) {
+      const TuneShape s = shape_of("gemm m=" + std::to_string(m) + " n=" + std::to_string(nk * 3) + " k=" +
+                                   std::to_string(nk) + " impl=triton");
+      std::vector<double> us;
+      for (size_t i = 0; i < 3; ++i) {
+        const ConfigCoef f = config_features(s, p.configs[i], p.sms);
+        double v = 0;
+        for (int j = 0; j < kConfigFeatures; ++j) v += truth[i][size_t(j)] * f[size_t(j)];
+        us.push_back(v);
+      }
+      p.shapes.push_back(s), p.keys.push_back(tune_spec(s)), p.us.push_back(us);
+    }
+  const std::vector<bool> all(p.shapes.size(), true);
+  TuneTables t = build_tables(p, all, default_config("gemm-triton"));
+  t.config_model = fit_config_model(p, all, 0.0);
+  const CompiledTables ct = compile_tables(tables_from_json(nlohmann::json::parse(tables_to_json(t).dump()), "t"));
+  std::set<int> chosen;
+  for (size_t s = 0; s < p.shapes.size(); ++s) {
+    size_t arg = 0;
+    for (size_t i = 1; i < 3; ++i)
+      if (p.us[s][i] < p.us[s][arg]) arg = i;
+    const Choice c = decide(ct, p.shapes[s]);
+    EXPECT_EQ(c.config, int(arg)) << p.keys[s];
+    chosen.insert(c.config);
+  }
+  EXPECT_GE(chosen.size(), 2u) << "the law should make the best config depend on the shape";
+}
+
+}  // namespace
+}  // namespace loom::wave
