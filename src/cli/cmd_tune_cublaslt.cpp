@@ -56,8 +56,8 @@ LtFit fit(const Args& args, const std::string& gpu) {
   // lambda by 4-fold cross-validation over the sampled shapes only (never the held-out ones).
   const std::vector<double> lambdas = lambda ? std::vector<double>{*lambda}
                                              : std::vector<double>{0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0};
-  const auto [l, tol] = choose_lt_params(f.sweep, f.sampled, lambdas, {0.0, 0.01, 0.03, 0.1, 1e9});
-  f.model = fit_lt_model(f.sweep, f.sampled, l, tol);
+  const LtParams p = choose_lt_params(f.sweep, f.sampled, lambdas, {0.0, 0.01, 0.03, 0.1, 1e9}, {0, 8, 16, 32});
+  f.model = fit_lt_model(f.sweep, f.sampled, p.lambda, p.keep_tolerance, p.keep_configs);
   return f;
 }
 
@@ -76,6 +76,7 @@ std::string validation_text(const std::string& gpu, const LtFit& f, const LtVali
        std::to_string(v.points) + " measured points (" + fixed(100.0 * double(v.sampled_points) / double(v.points), 2) +
        "%; " + fixed(100.0 * v.grid_time_share, 2) + "% of the grid's GPU time); lambda " + fixed(f.model.lambda, 3) +
        ", keep tolerance " + (f.model.keep_tolerance > 1e8 ? std::string("none") : fixed(f.model.keep_tolerance, 2)) +
+       ", dominating set " + (f.model.keep_configs > 0 ? std::to_string(f.model.keep_configs) : std::string("none")) +
        " (4-fold CV on the sampled shapes); " + std::to_string(compile_lt(f.model).config.size()) + " configs admissible\n";
   o += "  held out " + std::to_string(v.heldout) + " shapes (truth: every valid config measured)\n";
   o += "  wave tuner   chosen/best geomean " + fixed(v.geomean, 3) + "  p95 " + fixed(v.p95, 3) + "  max " +
@@ -97,6 +98,7 @@ nlohmann::ordered_json validation_json(const std::string& gpu, const LtFit& f, c
           {"configs", f.sweep.configs.size()}, {"shapes", f.sweep.shapes.size()}, {"sampled_shapes", v.sampled},
           {"heldout_shapes", v.heldout}, {"points", v.points}, {"sampled_points", v.sampled_points},
           {"grid_time_share", v.grid_time_share}, {"lambda", f.model.lambda}, {"keep_tolerance", f.model.keep_tolerance},
+          {"keep_configs", f.model.keep_configs},
           {"admissible_configs", compile_lt(f.model).config.size()}, {"geomean", v.geomean}, {"p95", v.p95},
           {"max", v.max}, {"optimal_share", v.optimal_share}, {"refused_choices", v.invalid_choices},
           {"heur0_geomean", v.heur0_geomean}, {"heur0_p95", v.heur0_p95}, {"speedup_vs_heur0", v.speedup_vs_heur0},

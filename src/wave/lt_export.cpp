@@ -56,7 +56,8 @@ nlohmann::ordered_json lt_model_json(const LtModel& m) {
   }
   return {{"family", "gemm-cublaslt"}, {"gpu", m.gpu}, {"sms", m.sms}, {"source", m.source},
           {"features", {"W*L", "W", "G*L/SMs", "1", "bytes/1e8", "L", "splitK partial bytes/1e8"}},
-          {"lambda", m.lambda}, {"keep_tolerance", m.keep_tolerance}, {"sampled_shapes", m.sampled_shapes}, {"pool_shapes", m.pool_shapes},
+          {"lambda", m.lambda}, {"keep_tolerance", m.keep_tolerance},
+          {"keep_configs", m.keep_configs}, {"sampled_shapes", m.sampled_shapes}, {"pool_shapes", m.pool_shapes},
           {"configs", cfgs}};
 }
 
@@ -96,6 +97,7 @@ LtModel lt_model_from_json(const nlohmann::json& j, const std::string& where) {
     m.configs.push_back(x), m.coef.push_back(v);
   }
   if (j.contains("keep_tolerance") && j["keep_tolerance"].is_number()) m.keep_tolerance = j["keep_tolerance"];
+  if (j.contains("keep_configs") && j["keep_configs"].is_number_integer()) m.keep_configs = j["keep_configs"];
   if (j.contains("sampled_shapes") && j["sampled_shapes"].is_number_integer()) m.sampled_shapes = j["sampled_shapes"];
   if (j.contains("pool_shapes") && j["pool_shapes"].is_number_integer()) m.pool_shapes = j["pool_shapes"];
   return m;

@@ -80,16 +80,55 @@ std::vector<bool> lt_select(const LtSweep& sw, double fraction) {
   return sampled;
 }
 
-LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda, double keep_tolerance) {
+std::vector<int> lt_greedy_set(const LtSweep& sw, const std::vector<bool>& sampled, int size) {
+  std::vector<size_t> rows;
+  std::vector<double> cost, best;  // per sampled shape: log(current set's best / best)
+  for (size_t s = 0; s < sw.shapes.size(); ++s) {
+    const double b = best_of(sw.us[s]);
+    if (!sampled[s] || !std::isfinite(b)) continue;
+    rows.push_back(s), best.push_back(b);
+    cost.push_back(std::isfinite(sw.heur0_us[s]) ? std::log(std::max(1.0, sw.heur0_us[s] / b)) : std::log(2.0));
+  }
+  std::vector<int> set;
+  std::vector<bool> in(sw.configs.size(), false);
+  while (int(set.size()) < size) {
+    int pick = -1;
+    double gain_max = 1e-12;
+    for (size_t ci = 0; ci < sw.configs.size(); ++ci) {
+      if (in[ci]) continue;
+      double gain = 0;
+      for (size_t r = 0; r < rows.size(); ++r) {
+        const double x = sw.us[rows[r]][ci];
+        if (std::isfinite(x)) gain += std::max(0.0, cost[r] - std::log(x / best[r]));
+      }
+      if (gain > gain_max) gain_max = gain, pick = int(ci);
+    }
+    if (pick < 0) break;
+    set.push_back(pick), in[size_t(pick)] = true;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const double x = sw.us[rows[r]][size_t(pick)];
+      if (std::isfinite(x)) cost[r] = std::min(cost[r], std::log(x / best[r]));
+    }
+  }
+  return set;
+}
+
+LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda, double keep_tolerance,
+                     int keep_configs) {
   LtModel m;
   m.gpu = sw.gpu_name, m.source = sw.path, m.sms = sw.sms, m.lambda = lambda, m.configs = sw.configs;
-  m.keep_tolerance = keep_tolerance;
+  m.keep_tolerance = keep_tolerance, m.keep_configs = keep_configs;
   std::vector<bool> kept(sw.configs.size(), false);
   for (size_t s = 0; s < sw.shapes.size(); ++s) {
     if (!sampled[s]) continue;
     const double best = best_of(sw.us[s]);
     for (size_t ci = 0; ci < sw.configs.size(); ++ci)
       if (std::isfinite(sw.us[s][ci]) && sw.us[s][ci] <= (1 + keep_tolerance) * best) kept[ci] = true;
+  }
+  if (keep_configs > 0) {
+    std::vector<bool> in_set(sw.configs.size(), false);
+    for (int ci : lt_greedy_set(sw, sampled, keep_configs)) in_set[size_t(ci)] = true;
+    for (size_t ci = 0; ci < kept.size(); ++ci) kept[ci] = kept[ci] && in_set[ci];
   }
   m.pool_shapes = int64_t(sw.shapes.size());
   for (bool b : sampled) m.sampled_shapes += b;
@@ -191,14 +230,15 @@ double loss_on(const LtSweep& sw, const LtModel& m, const std::vector<bool>& eva
 
 }  // namespace
 
-std::pair<double, double> choose_lt_params(const LtSweep& sw, const std::vector<bool>& sampled,
-                                           const std::vector<double>& lambdas, const std::vector<double>& tolerances) {
+LtParams choose_lt_params(const LtSweep& sw, const std::vector<bool>& sampled, const std::vector<double>& lambdas,
+                          const std::vector<double>& tolerances, const std::vector<int>& set_sizes) {
   std::vector<size_t> idx;
   for (size_t s = 0; s < sampled.size(); ++s)
     if (sampled[s]) idx.push_back(s);
-  std::pair<double, double> best_p{lambdas.empty() ? 0.03 : lambdas.front(), 1e9};
+  LtParams best_p{lambdas.empty() ? 0.03 : lambdas.front(), 1e9, 0};
   double best_loss = kInf;
   constexpr int kFolds = 4;
+  for (int size : set_sizes)
   for (double tol : tolerances)
   for (double lambda : lambdas) {
     double loss = 0;
@@ -206,9 +246,9 @@ std::pair<double, double> choose_lt_params(const LtSweep& sw, const std::vector<
       std::vector<bool> train(sampled.size(), false), test(sampled.size(), false);
       for (size_t i = 0; i < idx.size(); ++i) (int(i % kFolds) == fold ? test : train)[idx[i]] = true;
       if (std::none_of(train.begin(), train.end(), [](bool b) { return b; })) continue;
-      loss += loss_on(sw, fit_lt_model(sw, train, lambda, tol), test);
+      loss += loss_on(sw, fit_lt_model(sw, train, lambda, tol, size), test);
     }
-    if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, tol};
+    if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, tol, size};
   }
   return best_p;
 }

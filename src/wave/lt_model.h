@@ -25,6 +25,7 @@ struct LtModel {
   std::string gpu, source;
   int sms = 0;
   double lambda = 0, keep_tolerance = 1e9;
+  int keep_configs = 0;  ///< > 0: only the greedy dominating set of this many configs may be chosen (lt_greedy_set)
   int64_t sampled_shapes = 0, pool_shapes = 0;
   std::vector<LtConfig> configs;
   std::vector<LtCoef> coef;
@@ -39,11 +40,21 @@ std::vector<bool> lt_select(const LtSweep& sw, double fraction);
 /// Fits every config on the sampled shapes where it ran (relative residuals, scaled columns, ridge lambda * n).
 /// Pruning: a config never within `keep_tolerance` of the best on a sampled shape is never chosen (its validity
 /// bound is +inf): with ~500 configs and ~20 samples, most configs' fits are noise that an argmin would pick.
-LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda, double keep_tolerance = 1e9);
-/// Chooses (lambda, keep_tolerance) from the grids by 4-fold cross-validation over the sampled shapes only
-/// (criterion: mean log(chosen/best) on each fold's left-out sampled shapes); held-out shapes are never looked at.
-std::pair<double, double> choose_lt_params(const LtSweep& sw, const std::vector<bool>& sampled,
-                                           const std::vector<double>& lambdas, const std::vector<double>& tolerances);
+/// keep_configs > 0 additionally restricts the choice to lt_greedy_set(sw, sampled, keep_configs).
+LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda, double keep_tolerance = 1e9,
+                     int keep_configs = 0);
+/// Greedy dominating set: up to `size` configs, each added to cut most the sum over sampled shapes of
+/// log(best member's latency / best latency) (a shape no member runs costs heuristic #0's, else log 2); stops early
+/// when no config lowers it. Returns config indices in the order added.
+std::vector<int> lt_greedy_set(const LtSweep& sw, const std::vector<bool>& sampled, int size);
+struct LtParams {
+  double lambda = 0.03, keep_tolerance = 1e9;
+  int keep_configs = 0;
+};
+/// Chooses (lambda, keep_tolerance, keep_configs) from the grids by 4-fold cross-validation over the sampled shapes
+/// only (criterion: mean log(chosen/best) on each fold's left-out sampled shapes); held-out shapes are never looked at.
+LtParams choose_lt_params(const LtSweep& sw, const std::vector<bool>& sampled, const std::vector<double>& lambdas,
+                          const std::vector<double>& tolerances, const std::vector<int>& set_sizes = {0});
 
 /// Compiled for decisions: structure of arrays over configs.
 /// Compiled for decisions: structure of arrays over configs; the distinct tiles and K steps (splitK * BK) are

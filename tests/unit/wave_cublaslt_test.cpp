@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -128,7 +129,7 @@ TEST(LtModel, FitsChoosesAndRoundTrips) {
   const LtSweep sw = read_lt_sweep(kSmall);
   const std::vector<bool> sampled = lt_select(sw, 0.5);
   EXPECT_EQ(std::count(sampled.begin(), sampled.end(), true), 19);
-  const double lambda = choose_lt_params(sw, sampled, {0.001, 0.01, 0.1}, {1e9}).first;
+  const double lambda = choose_lt_params(sw, sampled, {0.001, 0.01, 0.1}, {1e9}).lambda;
   const LtModel m = fit_lt_model(sw, sampled, lambda);
   // Validity rule, fitted on every shape: split-K 4 and 8 were refused at K = 512 (K/splitK 128 and 64), never others;
   // so neither is chosen at K = 512.
@@ -184,4 +185,24 @@ TEST(LtExport, HeaderPicksAsDecide) {
   got << got_f.rdbuf();
   EXPECT_EQ(got.str(), want.str());
   std::filesystem::remove_all(dir);
+}
+
+// Hand-checked greedy dominating set: heuristic #0 costs log 1.2 on every shape; config 0 and config 2 each cut two
+// shapes to their best (tie: the lower index is added first), config 1 only trims two to 1.1; after {0, 2} every
+// shape is at its best, so the set stops at two configs even when more are allowed.
+TEST(LtModel, GreedyDominatingSetAndPruning) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  LtSweep sw;
+  sw.path = "t.csv", sw.sms = 132;
+  for (int i = 0; i < 3; ++i) sw.configs.push_back(LtConfig{"c" + std::to_string(i)});
+  for (int64_t m : {64, 256, 1024}) sw.shapes.push_back({m, 4096, 4096, "t"});
+  sw.us = {{10, 11, 20}, {20, 11, 10}, {10, nan, 10}};
+  sw.heur0_us = {12, 12, 12}, sw.heur0_config = {-1, -1, -1}, sw.heur_query_us = {nan, nan, nan};
+  const std::vector<bool> all(3, true);
+  EXPECT_EQ(lt_greedy_set(sw, all, 5), (std::vector<int>{0, 2}));
+  EXPECT_EQ(lt_greedy_set(sw, all, 1), (std::vector<int>{0}));
+  const LtModel m = fit_lt_model(sw, all, 0.01, 1e9, 1);
+  EXPECT_EQ(m.keep_configs, 1);
+  EXPECT_EQ(compile_lt(m).config, (std::vector<int32_t>{0}));
+  EXPECT_EQ(compile_lt(fit_lt_model(sw, all, 0.01)).config.size(), 3u);
 }
