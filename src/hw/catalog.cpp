@@ -32,8 +32,18 @@ Catalog Catalog::load(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(c.dir_, ec))
     if (e.is_regular_file() && e.path().extension() == ".yaml") c.names_.push_back(e.path().stem().string());
   std::sort(c.names_.begin(), c.names_.end());
-  // Validate every entry now, so a broken catalogue fails at load with its FILE:LINE, not at first use.
-  for (const auto& n : c.names_) c.get(n);
+  // Validate every entry now, so a broken catalogue fails at load with its FILE:LINE, not at first use; keep what
+  // was read (a what-if table asks for every entry again).
+  auto raw = std::make_shared<std::map<std::string, RawSpec>>();
+  for (const auto& n : c.names_) {
+    const std::string source_file = (fs::path(c.dir_).filename() / (n + ".yaml")).string();
+    RawSpec r = read_gpu_file((fs::path(c.dir_) / (n + ".yaml")).string(), source_file, c.dir_);
+    RawSpec checked = r;
+    apply_overrides(checked, {});
+    build_gpu_spec(checked, n, source_file);
+    raw->emplace(n, std::move(r));
+  }
+  c.raw_ = std::move(raw);
   return c;
 }
 
@@ -45,7 +55,10 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
   std::string source_file;
   if (known) {
     source_file = (fs::path(dir_).filename() / (name_or_path + ".yaml")).string();
-    raw = read_gpu_file((fs::path(dir_) / (name_or_path + ".yaml")).string(), source_file, dir_);
+    const RawSpec* cached = nullptr;
+    if (raw_)
+      if (auto it = raw_->find(name_or_path); it != raw_->end()) cached = &it->second;
+    raw = cached ? *cached : read_gpu_file((fs::path(dir_) / (name_or_path + ".yaml")).string(), source_file, dir_);
   } else {
     std::error_code ec;
     const bool is_file = fs::is_regular_file(name_or_path, ec);

@@ -1,6 +1,8 @@
 // The GPU catalogue: loads gpus/*.yaml (strict schema, units, `extends:`) into GpuSpec, with --set overrides.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,8 @@ class Catalog {
  private:
   std::string dir_;
   std::vector<std::string> names_;
+  /// Each entry as read and validated by load(), so get() does not parse its YAML (and `extends:` chain) again.
+  std::shared_ptr<const std::map<std::string, RawSpec>> raw_;
 };
 
 }  // namespace loom
