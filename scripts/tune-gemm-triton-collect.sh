@@ -15,13 +15,7 @@ O=${OUT:-/tmp/out}; L=$O/log; mkdir -p $O
 SRC=${SRC:-.}
 total=${1:-470}; shift || true; part=${PART:-1}
 source scripts/lib/gpu-build.sh
-gpu_build build-gpu $O/build.log loom_cupti || echo "collector build failed" | tee -a $L
-LIB=$PWD/build-gpu/src/collector/libloom_cupti.so
-echo "build $(( $(date +%s)-t0 )) s" | tee -a $L
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv | tee -a $L
-python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" | tee -a $L
-export PYTHONUNBUFFERED=1
+collector_prelude $L $t0
 CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB LOOM_TRACE_OUT=/tmp/gemm.lct \
   python3 $SRC/scripts/torch/tune/gemm_sweep.py --out /tmp/gemm --deadline $(( t0 + total - 50 )) "$@" 2>&1 \
   | tee /tmp/sweep.log | grep -v "^  [0-9]* cases" | tail -40 | tee -a $L

@@ -9,13 +9,7 @@ O=${OUT:-/tmp/out}; L=$O/log; mkdir -p $O/moe
 secs=${1:-400}; shift || true; part=${PART:-1}
 source scripts/lib/gpu-build.sh
 t0=$(date +%s)
-gpu_build build-gpu $O/build.log loom_cupti || echo "collector build failed" | tee -a $L
-LIB=$PWD/build-gpu/src/collector/libloom_cupti.so
-echo "build $(( $(date +%s)-t0 )) s" | tee -a $L
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv | tee -a $L
-python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" | tee -a $L
-export PYTHONUNBUFFERED=1
+collector_prelude $L $t0
 CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB LOOM_TRACE_OUT=/tmp/moe.lct \
   python3 scripts/torch/tune/moe_sweep.py --out /tmp/moe --max-seconds "$secs" "$@" 2>&1 | grep -v "^  [0-9]* cases" \
   | tail -60 | tee -a $L

@@ -1,7 +1,6 @@
 // `loom e2e`: TTFT / TPOT, breakdowns, memory fit and a Chrome-trace timeline of one LLM step on one GPU.
 #include <array>
 #include <fstream>
-#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -302,11 +301,10 @@ int cmd_e2e(const std::vector<std::string>& argv) {
       t.add({std::to_string(i), k.name, std::to_string(k.layer), k.family(), k.spec(), fmt(k.gpu_us, 4),
              fmt(k.start_us, 6), fmt(k.end_us, 6), fmt(k.wall_us, 4)});
     }
-    for (const auto& w : warnings) std::cerr << "loom: warning: " << w << "\n";
+    warn_stderr(warnings);
     emit(t.csv());
   } else {
-    std::string text;
-    for (const auto& w : warnings) text += "WARNING: " + w + "\n";
+    std::string text = warning_lines(warnings);
     text += step_text(step, model, static_cast<size_t>(integer(args, "--top", 12)));
     if (clock != ClockMode::boost) {
       const GpuSpec& g = gpus[0];

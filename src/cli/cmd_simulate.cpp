@@ -1,6 +1,5 @@
 // `loom simulate`: a request stream served by replicas of a model on one GPU kind, iteration by iteration.
 #include <algorithm>
-#include <iostream>
 
 #include "core/file_io.h"
 
@@ -119,11 +118,10 @@ int cmd_simulate(const std::vector<std::string>& argv) {
       t.add({std::to_string(q.id), std::to_string(q.replica), fmt(q.arrival_s, 6), std::to_string(q.prompt_tokens),
              std::to_string(q.output_tokens), std::to_string(q.cached_tokens), fmt(q.ttft_ms(), 6),
              fmt(q.tpot_ms(), 6), fmt(q.e2e_ms(), 6), std::to_string(q.preemptions)});
-    for (const auto& w : warnings) std::cerr << "loom: warning: " << w << "\n";
+    warn_stderr(warnings);
     emit(t.csv());
   } else {
-    std::string text;
-    for (const auto& w : warnings) text += "WARNING: " + w + "\n";
+    std::string text = warning_lines(warnings);
     emit(text + summary_table(r, s, slo, head));
   }
   return 0;

@@ -187,26 +187,20 @@ int run_export(const Args& args) {
   return 0;
 }
 
-/// The same physical check `loom predict` makes: a shape whose operands exceed the GPU's memory runs nowhere.
-void require_tune_shape_fits(const TuneShape& t, const GpuSpec& gpu) {
+/// Operand bytes of a tune shape, for the same memory check `loom predict` makes (require_operands_fit).
+double tune_operand_bytes(const TuneShape& t) {
   const double elem = t.dtype == "fp8" ? 1.0 : 2.0;
   auto d = [](int64_t v) { return static_cast<double>(v); };
-  const double need =
-      t.family == "gemm"
-          ? (d(t.m) * d(t.k) + d(t.n) * d(t.k)) * elem + d(t.m) * d(t.n) * 2.0
-          : d(t.experts) * 3.0 * d(t.hidden) * d(t.inter) * elem + d(t.tokens) * d(t.topk) * (2.0 * d(t.inter) + d(t.hidden)) * 2.0;
-  if (need <= static_cast<double>(gpu.dram_bytes)) return;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "its operands need %.4g GB, more than the %.4g GB of DRAM on %s", need / 1e9,
-                static_cast<double>(gpu.dram_bytes) / 1e9, gpu.name.c_str());
-  throw InputError("--kernel", std::string(buf) + "; no such kernel runs on one GPU: shrink the shape");
+  return t.family == "gemm"
+             ? (d(t.m) * d(t.k) + d(t.n) * d(t.k)) * elem + d(t.m) * d(t.n) * 2.0
+             : d(t.experts) * 3.0 * d(t.hidden) * d(t.inter) * elem + d(t.tokens) * d(t.topk) * (2.0 * d(t.inter) + d(t.hidden)) * 2.0;
 }
 
 int run_decide(const Args& args) {
   Setup s = setup(args, false);
   KernelSpec spec = parse_kernel_spec(args.require("--kernel"));
   const TuneShape shape = parse_tune_shape(spec);
-  require_tune_shape_fits(shape, s.gpu);
+  require_operands_fit(tune_operand_bytes(shape), s.gpu, "--kernel");
   s.family = target_of(shape);
   const TuneTables t = load_tables(tables_file(args, s), s.gpu_key, s.family);
   const CompiledTables ct = compile_tables(t, parse_extrapolation(args.get("--extrapolate", "ratio"), "--extrapolate"));

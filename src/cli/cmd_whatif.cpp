@@ -1,6 +1,5 @@
 // `loom whatif`: one serving request on many GPUs (ranked by tokens/s) plus a resource-sensitivity table.
 #include <algorithm>
-#include <iostream>
 #include <cmath>
 #include <sstream>
 
@@ -218,7 +217,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
       cells.resize(c.columns.size());
       c.add(cells);
     }
-    for (const auto& w : warnings) std::cerr << "loom: warning: " << w << "\n";
+    warn_stderr(warnings);
     emit(c.csv());
     return 0;
   }
@@ -257,7 +256,7 @@ int cmd_whatif(const std::vector<std::string>& argv) {
       for (const auto& n : bands[i].notes)
         if (n.rfind("extrapolated", 0) == 0) o << "  " << rows[i].gpu << ": " << n << "\n";
   }
-  for (const auto& w : warnings) o << "WARNING: " << w << "\n";
+  o << warning_lines(warnings);
   if (!sens.empty()) o << "\nsensitivity of " << sens.front().gpu << " (tp " << rows.front().tp << "):\n" << s.text();
   emit(o.str());
   return 0;

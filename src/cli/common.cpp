@@ -115,4 +115,14 @@ KernelPredictor kernel_predictor(const Args& args, std::optional<ClockMode> mode
 
 void emit(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
+std::string warning_lines(const std::vector<std::string>& warnings) {
+  std::string out;
+  for (const auto& w : warnings) out += "WARNING: " + w + "\n";
+  return out;
+}
+
+void warn_stderr(const std::vector<std::string>& warnings) {
+  for (const auto& w : warnings) std::fprintf(stderr, "loom: warning: %s\n", w.c_str());
+}
+
 }  // namespace loom::cli

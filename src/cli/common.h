@@ -45,8 +45,13 @@ KernelPredictor kernel_predictor(const Args& args, std::optional<ClockMode> cloc
 /// once) exceed the GPU's memory: no such kernel can run on one GPU, so a latency for it would be fiction.
 
 using loom::require_fits_memory;  // learned/predictor.h
+using loom::require_operands_fit;
 
 /// Writes `text` to stdout.
 void emit(const std::string& text);
+/// Warnings (e.g. position_warning) as the table formats print them: one "WARNING: ..." line each.
+std::string warning_lines(const std::vector<std::string>& warnings);
+/// The same warnings on stderr ("loom: warning: ..."), for CSV output, which must stay one table.
+void warn_stderr(const std::vector<std::string>& warnings);
 
 }  // namespace loom::cli

@@ -249,7 +249,11 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
 }
 
 void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where) {
-  const double need = p.analysis.min_dram_bytes, have = static_cast<double>(gpu.dram_bytes);
+  require_operands_fit(p.analysis.min_dram_bytes, gpu, where);
+}
+
+void require_operands_fit(double need, const GpuSpec& gpu, const std::string& where) {
+  const double have = static_cast<double>(gpu.dram_bytes);
   if (need <= have) return;
   char buf[200];
   std::snprintf(buf, sizeof buf, "its operands need %.4g GB, more than the %.4g GB of DRAM on %s", need / 1e9,

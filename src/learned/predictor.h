@@ -28,6 +28,8 @@ struct Prediction {
 /// Refuses a kernel whose compulsory DRAM traffic (its operands) exceeds the GPU's memory: no such kernel runs on
 /// one GPU. Throws InputError(where, ...). The CLI, the Python module and the C API call it on every prediction.
 void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where);
+/// The same check for operands of `need_bytes` (callers without an analysis, e.g. `loom tune`).
+void require_operands_fit(double need_bytes, const GpuSpec& gpu, const std::string& where);
 
 class Predictor {
  public:

@@ -12,6 +12,8 @@ import torch
 import triton
 import triton.language as tl
 
+import fused_moe_triton  # noqa: E402  (same folder; sweeps put it on sys.path)
+
 
 @triton.jit(do_not_specialize=["M"])
 def gemm_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N, K, stride_am, stride_ak, stride_bn, stride_bk,
@@ -51,17 +53,9 @@ def gemm_kernel(a_ptr, b_ptr, c_ptr, a_scale_ptr, b_scale_ptr, M, N, K, stride_a
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
-def parse_config(name):
-    """'64x128x64_s3_w4_g8' -> {BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, num_warps, num_stages}."""
-    tile, s, w, g = name.split("_")
-    bm, bn, bk = (int(x) for x in tile.split("x"))
-    return {"BLOCK_SIZE_M": bm, "BLOCK_SIZE_N": bn, "BLOCK_SIZE_K": bk, "GROUP_SIZE_M": int(g[1:]),
-            "num_warps": int(w[1:]), "num_stages": int(s[1:])}
-
-
-def config_name(cfg):
-    return "%dx%dx%d_s%d_w%d_g%d" % (cfg["BLOCK_SIZE_M"], cfg["BLOCK_SIZE_N"], cfg["BLOCK_SIZE_K"],
-                                     cfg["num_stages"], cfg["num_warps"], cfg["GROUP_SIZE_M"])
+# Config names and knob dicts are the fused-MoE kernel's (same knobs, same naming): one definition.
+parse_config = fused_moe_triton.parse_config
+config_name = fused_moe_triton.config_name
 
 
 def invoke(a, b, c, a_scale, b_scale, cfg, warmup=False):
