@@ -1,8 +1,9 @@
-"""Collective sweep on one node (issue 11): NCCL all_reduce / all_gather / reduce_scatter and PyTorch's symmetric-
-memory one-shot and two-shot all-reduce (the custom kernels serving engines run for small messages; SGLang calls
-these very ops), every GPU of the node one process, launched by torchrun:
+"""Collective sweep on one node (issue 11): NCCL all_reduce / all_gather / reduce_scatter, NCCL send/recv between
+ranks 0 and 1 (a pipeline stage transfer; 2-GPU runs) and PyTorch's symmetric-memory one-shot and two-shot
+all-reduce (the custom kernels serving engines run for small messages; SGLang calls these very ops), every GPU of
+the node one process, launched by torchrun:
 
-  torchrun --nproc_per_node 2 scripts/torch/collectives.py --out DIR
+  torchrun --nproc_per_node 2 scripts/torch/collectives.py --out DIR [--ops all_reduce,all_gather,send_recv,symm]
 
 Timing protocol (Vidur's collective profiler, which PipeWeave used too, so the rows import with the same reader):
 per (op, size) 3 runs; a run is a GPU spin (so the host queues the launches ahead of the GPU) then 11 launches back
@@ -117,7 +118,13 @@ def main():
     p.add_argument("--symm-max-log2", type=int, default=28, help="largest symmetric-memory message, log2 bytes")
     p.add_argument("--max-seconds", type=float, default=400, help="rank 0 stops starting new points after this")
     p.add_argument("--convert", action="store_true", help="only rewrite OUT/rank0.csv as OUT/all_reduce.csv")
+    p.add_argument("--ops", default="all_reduce,all_gather,symm",
+                   help="what to sweep: all_reduce, all_gather (with reduce_scatter), send_recv, symm")
     a = p.parse_args()
+    ops = set(a.ops.split(","))
+    if ops - {"all_reduce", "all_gather", "send_recv", "symm"}:
+        sys.exit("collectives.py: --ops: unknown %s" % ",".join(sorted(ops - {"all_reduce", "all_gather", "send_recv",
+                                                                            "symm"})))
     if a.convert:
         print("%d rows -> %s" % (convert(a.out), os.path.join(a.out, "all_reduce.csv")))
         return
@@ -164,14 +171,14 @@ def main():
     if rank == 0:
         print("nccl all_reduce check: %s (expect %d)" % (chk[0].item(), world * (world + 1) // 2), flush=True)
     # NCCL all_reduce, fp16 (Vidur's dtype) and bf16 (what serving runs), 4 sizes an octave, 1 KiB .. 2^max_log2.
-    for dt in (torch.float16, torch.bfloat16):
+    for dt in ((torch.float16, torch.bfloat16) if "all_reduce" in ops else ()):
         buf = big.view(dt)
         for nb in sizes(10, a.max_log2, 4, align):
             x = buf[: nb // 2]
             if not record("all_reduce", "nccl", str(dt)[6:], nb, lambda: dist.all_reduce(x), ("allreduce",)):
                 break
     # NCCL all_gather / reduce_scatter (bytes = the whole gathered tensor), bf16, 2 sizes an octave.
-    for nb in sizes(12, a.max_log2, 2, align):
+    for nb in (sizes(12, a.max_log2, 2, align) if "all_gather" in ops else ()):
         full = big.view(torch.bfloat16)[: nb // 2]
         part = torch.empty(nb // 2 // world, dtype=torch.bfloat16, device=dev)
         if not (record("all_gather", "nccl", "bfloat16", nb, lambda: dist.all_gather_into_tensor(full, part),
@@ -179,21 +186,33 @@ def main():
                 record("reduce_scatter", "nccl", "bfloat16", nb, lambda: dist.reduce_scatter_tensor(part, full),
                        ("reducescatter",))):
             break
+    # NCCL send/recv, rank 0 -> rank 1 (bytes = the message), bf16, 4 sizes an octave: what a pipeline-parallel
+    # stage boundary moves. Both ranks' kernels are recorded (rank 0 the send, rank 1 the receive).
+    if "send_recv" in ops and world == 2:
+        for nb in sizes(10, a.max_log2, 4, 256):
+            x = big.view(torch.bfloat16)[: nb // 2]
+            fn = (lambda: dist.send(x, 1)) if rank == 0 else (lambda: dist.recv(x, 0))
+            if not record("send_recv", "nccl", "bfloat16", nb, fn, ("sendrecv", "send", "recv")):
+                break
+    elif "send_recv" in ops and rank == 0:
+        print("send_recv: measured on 2-GPU runs only (world %d)" % world, flush=True)
     # Symmetric-memory one-shot / two-shot all-reduce, bf16 (torch.ops.symm_mem; no multicast).
-    try:
-        import torch.distributed._symmetric_memory as symm_mem
-        sbuf = symm_mem.empty((1 << a.symm_max_log2) // 2, dtype=torch.bfloat16, device=dev)
-        symm_mem.rendezvous(sbuf, group=group.group_name)
-        sbuf.fill_(rank + 1)
-        torch.cuda.synchronize()
-        dist.barrier(group=cpu_group)
-        r = torch.ops.symm_mem.one_shot_all_reduce(sbuf[:4096], "sum", group.group_name)
-        if rank == 0:
-            print("symm_mem one_shot check: %s (expect %d)" % (r[0].item(), world * (world + 1) // 2), flush=True)
-        ok = True
-    except Exception as exc:  # noqa: BLE001
-        print("rank %d: symmetric memory unavailable: %s" % (rank, str(exc).splitlines()[0][:300]), flush=True)
-        ok = False
+    ok = False
+    if "symm" in ops:
+        try:
+            import torch.distributed._symmetric_memory as symm_mem
+            sbuf = symm_mem.empty((1 << a.symm_max_log2) // 2, dtype=torch.bfloat16, device=dev)
+            symm_mem.rendezvous(sbuf, group=group.group_name)
+            sbuf.fill_(rank + 1)
+            torch.cuda.synchronize()
+            dist.barrier(group=cpu_group)
+            r = torch.ops.symm_mem.one_shot_all_reduce(sbuf[:4096], "sum", group.group_name)
+            if rank == 0:
+                print("symm_mem one_shot check: %s (expect %d)" % (r[0].item(), world * (world + 1) // 2), flush=True)
+            ok = True
+        except Exception as exc:  # noqa: BLE001
+            print("rank %d: symmetric memory unavailable: %s" % (rank, str(exc).splitlines()[0][:300]), flush=True)
+            ok = False
     if ok:
         for nb in sizes(10, a.symm_max_log2, 4, align):
             v = sbuf[: nb // 2]
