@@ -1,5 +1,6 @@
-// loom_pack_models OUT_DIR MODEL_DIR...: the build-time converter from committed XGBoost JSON models to the packed
-// binary cache (learned/packed.h). Writes OUT_DIR/<json hash>.lfb for every forest each MODEL_DIR/model.json lists.
+// loom_pack_models OUT_DIR MODEL_DIR... [--catalog GPU_DIR]: the build-time converter from committed XGBoost JSON
+// models to the packed binary cache (learned/packed.h). Writes OUT_DIR/<json hash>.lfb for every forest each
+// MODEL_DIR/model.json lists, and with --catalog the packed GPU catalogue OUT_DIR/catalog.lcp (hw/catalog_pack.h).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include "hw/catalog_pack.h"
 #include "learned/forest.h"
 #include "learned/model.h"
 #include "learned/packed.h"
@@ -31,13 +33,20 @@ std::string gunzip(const std::string& path) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: loom_pack_models OUT_DIR MODEL_DIR...\n");
+    std::fprintf(stderr, "usage: loom_pack_models OUT_DIR MODEL_DIR... [--catalog GPU_DIR]\n");
     return 2;
   }
   try {
     fs::create_directories(argv[1]);
     size_t count = 0;
     for (int a = 2; a < argc; ++a) {
+      if (std::string(argv[a]) == "--catalog" && a + 1 < argc) {
+        const std::string out = fs::path(argv[1]) / "catalog.lcp", tmp = out + ".tmp";
+        std::ofstream(tmp, std::ios::binary) << loom::pack_catalog(argv[++a]);
+        fs::rename(tmp, out);
+        std::printf("loom_pack_models: GPU catalogue %s packed into %s\n", argv[a], out.c_str());
+        continue;
+      }
       const fs::path dir = argv[a];
       std::ifstream in(dir / "model.json");
       if (!in) continue;  // a model directory that is not there (yet) has nothing to pack
