@@ -51,7 +51,8 @@ WhatIfRow whatif_row(const GpuSpec& gpu, int tp, const ModelConfig& model, const
   r.gpu = gpu.name;
   r.tp = tp;
   auto wall_us = [&](const StepGraph& g) {
-    return simulate_step(gpu, g.ops, profile, mode_for(profile, g.work.phase, std::nullopt), model.is_moe(), predictor)
+    return simulate_step_totals(gpu, g.ops, profile, mode_for(profile, g.work.phase, std::nullopt), model.is_moe(),
+                                predictor)
         .wall_time_us;
   };
   const StepGraph& pre = graph(graphs.pre, [&] { return prefill_workload(req.batch, {req.input_len}, {}, tp); },
