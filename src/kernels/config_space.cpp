@@ -224,9 +224,10 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
   const ConfigTable& table = config_table(s.family);
   if (s.family == Family::gemm && s.impl == "cutlass") return cutlass_fp8_configs(s, gpu, table);
   std::vector<TileConfig> out;
-  auto add = [&](TileConfig c) {
+  auto add = [&](TileConfig c) {  // named only when it fits (config_fits does not read the name)
+    if (!config_fits(c, table, s, gpu, nullptr)) return;
     c.name = config_name(table, c);
-    if (config_fits(c, table, s, gpu, nullptr)) out.push_back(c);
+    out.push_back(std::move(c));
   };
   if (table.naming == "tile" || table.naming == "attention") {
     // A GEMM that cuBLAS was traced running off the Hopper fast path (misaligned K/N) is chosen among the tiles
@@ -249,8 +250,9 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
           if (stages > c.stages) continue;
           TileConfig t = c;
           t.stages = stages;
-          if (stages != c.stages) t.name = config_name(table, t);  // parsed names are already config_name()'s
           if (config_fits(t, table, s, gpu, nullptr)) {
+            // named when kept (config_fits does not read the name); parsed names are already config_name()'s
+            if (stages != c.stages) t.name = config_name(table, t);
             out.push_back(std::move(t));
             break;
           }
@@ -307,9 +309,10 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
 std::vector<TileConfig> valid_configs(const KernelShape& s, const GpuSpec& gpu) {
   const ConfigTable& table = config_table(s.family);
   std::vector<TileConfig> out;
-  auto add = [&](TileConfig c) {
+  auto add = [&](TileConfig c) {  // named only when it fits (config_fits does not read the name)
+    if (!config_fits(c, table, s, gpu, nullptr)) return;
     c.name = config_name(table, c);
-    if (config_fits(c, table, s, gpu, nullptr)) out.push_back(c);
+    out.push_back(std::move(c));
   };
   if (table.naming == "tile") {
     for (const auto& e : table.tiles)
