@@ -1,8 +1,9 @@
 // Runtime dispatcher example: y[M,N] = x[M,K] W[N,K]^T in bf16 (PyTorch's F.linear layout) through cuBLASLt, with
-// the algorithm config chosen by loom's exported wave tables (`loom tune --export --family gemm-cublaslt`) instead of
-// cublasLtMatmulAlgoGetHeuristic. The decision is rebuilt with cublasLtMatmulAlgoInit + ConfigSetAttribute, checked
-// with cublasLtMatmulAlgoCheck, and falls back to the heuristic's #0 when cuBLASLt refuses it; built algos are cached
-// per shape. main() runs a few Llama-3-8B shapes and times loom's pick against heuristic #0 (CUDA graphs, events).
+// the algorithm config chosen by loom's exported wave tables (`loom tune --export --family gemm-cublaslt`). Hybrid
+// tables (SWITCH_MARGIN >= 0) take cublasLtMatmulAlgoGetHeuristic's #0 as the default and replace it only where the
+// tables predict a clear gain; the decision is rebuilt with cublasLtMatmulAlgoInit + ConfigSetAttribute, checked
+// with cublasLtMatmulAlgoCheck, and falls back to the heuristic's #0 when cuBLASLt refuses it; choices are cached
+// per shape (the heuristic query, ~0.2 ms on the host, runs once per new shape). main() runs a few Llama-3-8B shapes and times loom's pick against heuristic #0 (CUDA graphs, events).
 // Build: g++ -std=c++17 -I models/tune/export -I/usr/local/cuda/include examples/cublaslt_dispatch.cpp
 //        -L/usr/local/cuda/lib64 -lcublasLt -lcudart   (-DLOOM_LT_HEADER/-DLOOM_LT_PREFIX pick another GPU's tables)
 #include <cublasLt.h>
@@ -75,8 +76,12 @@ class Dispatcher {
   Choice choose(const Problem& p, int64_t m, int64_t n, int64_t k) {
     const auto key = std::make_tuple(m, n, k);
     if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-    Choice c{{}, LT(_pick)(m, n, k)};
-    if (c.config < 0 || !build(p, LT(_attrs)[c.config], &c.algo)) c = {heuristic(p), -1};
+    int heur0 = -1;
+    cublasLtMatmulAlgo_t h0{};
+    if (LT(_switch_margin) >= 0) h0 = heuristic(p), heur0 = index_of(h0);  // the hybrid's default: heuristic #0
+    Choice c{{}, LT(_pick)(m, n, k, heur0)};
+    if (c.config < 0 || !build(p, LT(_attrs)[c.config], &c.algo))
+      c = Choice{LT(_switch_margin) >= 0 ? h0 : heuristic(p), -1};
     cache_.emplace(key, c);
     return c;
   }
@@ -99,6 +104,25 @@ class Dispatcher {
   }
 
  private:
+  template <class T> static int32_t attr(const cublasLtMatmulAlgo_t& a, cublasLtMatmulAlgoConfigAttributes_t at) {
+    T v{};
+    size_t written = 0;
+    cublasLtMatmulAlgoConfigGetAttribute(&a, at, &v, sizeof v, &written);
+    return int32_t(v);
+  }
+  // Table index of an algo's config (the nine attributes, reduction scheme 0 without split-K as the sweep names it).
+  static int index_of(const cublasLtMatmulAlgo_t& a) {
+    int32_t at[9] = {attr<int32_t>(a, CUBLASLT_ALGO_CONFIG_ID), attr<uint32_t>(a, CUBLASLT_ALGO_CONFIG_TILE_ID),
+                     attr<uint32_t>(a, CUBLASLT_ALGO_CONFIG_STAGES_ID),
+                     attr<int32_t>(a, CUBLASLT_ALGO_CONFIG_SPLITK_NUM),
+                     attr<uint32_t>(a, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME),
+                     attr<uint32_t>(a, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING),
+                     attr<uint32_t>(a, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION),
+                     attr<uint16_t>(a, CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID),
+                     attr<uint16_t>(a, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID)};
+    if (at[3] <= 1) at[4] = 0;
+    return LT(_index_of)(at);
+  }
   bool build(const Problem& p, const int32_t* at, cublasLtMatmulAlgo_t* algo) {
     if (cublasLtMatmulAlgoInit(lt_, CUBLAS_COMPUTE_32F, CUDA_R_32F, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF,
                                at[0], algo) != CUBLAS_STATUS_SUCCESS)
@@ -176,7 +200,7 @@ int main() {
     const Dispatcher::Choice c = d.choose(p, sh[0], sh[1], sh[2]);
     const double t_loom = time_us(d, p, c.algo, x, w, y, s), t_heur = time_us(d, p, d.heuristic(p), x, w, y, s);
     std::printf("%6lld %6lld %6lld  %-48s %10.2f %10.2f %7.3fx\n", (long long)sh[0], (long long)sh[1],
-                (long long)sh[2], c.config >= 0 ? LT(_names)[c.config] : "(refused: heuristic #0)", t_loom, t_heur,
+                (long long)sh[2], c.config >= 0 ? LT(_names)[c.config] : "(heuristic #0)", t_loom, t_heur,
                 t_heur / t_loom);
     log_sum += std::log(t_heur / t_loom), ++n;
   }

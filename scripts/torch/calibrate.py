@@ -10,6 +10,7 @@ Measures (CUDA events; NVML for clocks and power when nvidia-ml-py is there):
   dram        a 4 GiB read (sum) and a 2 GiB copy: achievable bytes/s
   launch      back-to-back tiny kernels: per-launch time on the GPU when the host runs ahead (stream) and inside a
               CUDA graph (graph gap)
+  host_cost   host time a launch of an eager tiny-model forward (host_cost.py): the host's speed for eager PyTorch
 With --sms N the GEMM and memory runs go through a green-context partition of N SMs (loom_torch.Partition).
 """
 
@@ -27,6 +28,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import loom_torch  # noqa: E402
+from host_cost import host_cost  # noqa: E402
 
 try:
     import pynvml
@@ -182,6 +184,7 @@ def main():
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "device": meta, "sms": part.sms, "sms_source": part.source, "command": " ".join(sys.argv),
            "nvml": pynvml is not None and nvml.h is not None}
+    res["host_cost"] = host_cost()
     with part.active():
         res["launch"] = launch_costs()
         res["memory"] = memory_rates()

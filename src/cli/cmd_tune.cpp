@@ -87,7 +87,13 @@ Fitted fit_from_traces(const Args& args, const Setup& s) {
                          : select_anchors(f.pool, opt);
   Progress fit("fitting " + s.gpu_key + " " + s.family + " tables");
   f.tables = build_tables(f.pool, f.sampled, default_config(s.family), [&](size_t d, size_t t) { fit.update(d, t); });
-  if (per_config) f.tables.config_model = fit_config_model(f.pool, f.sampled, lambda);
+  // The Triton GEMM: lambda and one optional left-out feature by 4-fold CV over the sampled shapes only (moe-triton
+  // keeps lambda 0.03 and every feature, chosen on its prototype split; models/tune/README.md).
+  ConfigParams cp{lambda, -1, 1e9};
+  if (per_config && base_family(s.family) == "gemm" && !args.has("--lambda"))
+    cp = choose_config_params(f.pool, f.sampled, {0.003, 0.01, 0.03, 0.1, 0.3}, {-1, 2, 4, 5}, {1e9, 0.1, 0.05, 0.02});
+  if (per_config)
+    f.tables.config_model = fit_config_model(f.pool, f.sampled, cp.lambda, cp.dropped_feature, cp.keep_tolerance);
   fit.finish(std::to_string(f.tables.macros.size()) + " macro configs from " + std::to_string(f.tables.sampled_shapes) +
              " sampled shapes");
   return f;
@@ -176,7 +182,30 @@ int run_validate(const Args& args) {
   Progress p("validating on held-out shapes");
   const auto report = validate_tables(f.pool, f.sampled, f.tables, reference, opt);
   p.finish(std::to_string(report.heldout_shapes) + " held-out shapes");
-  emit(args.format("`loom tune --validate`", {"table", "json"}) == "json" ? validation_json(report).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : validation_text(report));
+  if (args.format("`loom tune --validate`", {"table", "json"}) == "json") {
+    emit(validation_json(report).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    return 0;
+  }
+  std::string text = validation_text(report);
+  if (const ConfigModel& cm = f.tables.config_model; !cm.coef.empty()) {
+    static const char* const kNames[] = {"W*L", "W", "G*L/slots", "1", "bytes/1e8", "L"};
+    char b[64];
+    std::snprintf(b, sizeof b, "%g", cm.lambda);
+    int dropped = -1, pruned = 0;  // a feature left out of the fit: its coefficient is 0 for every config
+    for (const ConfigCoef& c : cm.coef) pruned += c[3] == kPrunedIntercept;
+    for (int j = 0; j < kConfigFeatures; ++j)
+      if (std::all_of(cm.coef.begin(), cm.coef.end(),
+                      [&](const ConfigCoef& c) { return c[size_t(j)] == 0.0 || c[3] == kPrunedIntercept; }))
+        dropped = j;
+    text += "per-config model: lambda " + std::string(b) + ", features " +
+            (dropped >= 0 ? std::string("all but ") + kNames[dropped] : std::string("all")) +
+            (pruned ? ", " + std::to_string(cm.coef.size() - size_t(pruned)) + " of " +
+                          std::to_string(cm.coef.size()) + " configs choosable (the others never near-best on a sample)"
+                    : std::string(", every config choosable")) +
+            (base_family(s.family) == "gemm" && !args.has("--lambda") ? " (4-fold CV on the sampled shapes)\n"
+                                                                       : "\n");
+  }
+  emit(text);
   return 0;
 }
 
@@ -230,7 +259,7 @@ int cmd_tune(const std::vector<std::string>& argv) {
   Args args(argv,
             {"--gpu", "--family", "--kernel", "--traces", "--out", "--tables", "--format", "--sample-fraction",
              "--extrapolate", "--reps", "--anchors-per-bucket", "--heldout-traces", "--model", "--tp", "--dtype",
-             "--export-moe-configs", "--lambda"},
+             "--export-moe-configs", "--lambda", "--partial-shapes"},
             {"--plan", "--fit", "--validate", "--export", "--no-timing"});
   args.no_positionals("tune");
   const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export") +
@@ -248,11 +277,11 @@ int cmd_tune(const std::vector<std::string>& argv) {
   if (args.has("--plan")) args.only("`loom tune --plan`", {"--plan", "--gpu", "--family", "--tables", "--out", "--format"});
   if (args.has("--fit"))
     args.only("`loom tune --fit`", {"--fit", "--gpu", "--family", "--traces", "--sample-fraction",
-                                    "--anchors-per-bucket", "--lambda", "--format", "--out"});
+                                    "--anchors-per-bucket", "--lambda", "--format", "--out", "--partial-shapes"});
   if (args.has("--validate"))
     args.only("`loom tune --validate`", {"--validate", "--gpu", "--family", "--traces", "--sample-fraction",
                                          "--anchors-per-bucket", "--lambda", "--format", "--heldout-traces",
-                                         "--no-timing"});
+                                         "--no-timing", "--partial-shapes"});
   if (args.has("--export")) args.only("`loom tune --export`", {"--export", "--gpu", "--family", "--tables", "--out",
                                                                "--format"});
   if (modes == 0) args.only("`loom tune --kernel`", {"--kernel", "--gpu", "--tables", "--extrapolate", "--reps",
@@ -262,6 +291,7 @@ int cmd_tune(const std::vector<std::string>& argv) {
   if (args.has("--fit") || args.has("--export")) args.format("`loom tune --fit/--export`", {"table"});
   // cuBLASLt's algorithm configs have their own model and sweep format (cmd_tune_cublaslt.cpp).
   if (args.get("--family") == "gemm-cublaslt") return run_tune_cublaslt(args);
+  if (args.has("--partial-shapes")) throw InputError("--partial-shapes", "only with --family gemm-cublaslt");
   if (args.has("--plan")) return run_plan(args);
   if (args.has("--fit")) return run_fit(args);
   if (args.has("--validate")) return run_validate(args);

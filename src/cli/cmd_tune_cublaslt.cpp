@@ -1,6 +1,8 @@
 // `loom tune --family gemm-cublaslt`: fit, validate and export the wave model of cuBLASLt's algorithm configs
 // (src/wave/lt_model.h) from a sweep of bench/cublaslt/cublaslt_sweep.cu (traces/tune/<gpu>/cublaslt-sweep.csv.gz).
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -37,6 +39,7 @@ struct LtFit {
   LtSweep sweep;
   std::vector<bool> sampled;
   LtModel model;
+  std::optional<LtPlan> plan;  ///< --partial-shapes: the two-stage plan
 };
 
 LtFit fit(const Args& args, const std::string& gpu) {
@@ -50,14 +53,35 @@ LtFit fit(const Args& args, const std::string& gpu) {
     if (!(*x >= 0 && *x <= 100)) throw InputError("--lambda", "must be in [0, 100], e.g. 0.03");
     lambda = *x;
   }
+  int partial = 0;
+  if (auto x = args.number("--partial-shapes")) {
+    if (!(*x >= 1 && *x <= 100000) || *x != double(int(*x)))
+      throw InputError("--partial-shapes", "must be a whole number of shapes >= 1, e.g. 190");
+    partial = int(*x);
+  }
   LtFit f;
   f.sweep = read_lt_sweep(sweep_path(args.require("--traces"), gpu));
+  if (partial > 0) {
+    // Two-stage plan: every config on `fraction` of the shapes, then the 16-config dominating set and heuristic #0
+    // on `partial` more; the hybrid's neighbour gate reads them (lt_hybrid.cpp).
+    f.plan = lt_plan_two_stage(f.sweep, fraction, partial, 16);
+    f.sampled = f.plan->sampled;
+    const double lam =
+        lambda ? *lambda : choose_lt_params(f.sweep, f.plan->full, {0.001, 0.01, 0.1, 1.0}, {1e9}).lambda;
+    f.model = fit_lt_two_stage(f.sweep, *f.plan, lam);
+    return f;
+  }
   f.sampled = lt_select(f.sweep, fraction);
-  // lambda by 4-fold cross-validation over the sampled shapes only (never the held-out ones).
+  // lambda, pruning, dominating-set size and the hybrid's switch margin by 4-fold cross-validation over the sampled
+  // shapes only (never the held-out ones). Set sizes <= 64 keep a decision under 0.5 us (~4 ns per config); margin
+  // -1 = the model alone, >= 0 = hybrid with heuristic #0 (queried by the dispatcher, cached per shape), gated by
+  // the wave model (neighbours 0) or by the 1-3 nearest sampled shapes' measured gains.
   const std::vector<double> lambdas = lambda ? std::vector<double>{*lambda}
                                              : std::vector<double>{0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0};
-  const LtParams p = choose_lt_params(f.sweep, f.sampled, lambdas, {0.0, 0.01, 0.03, 0.1, 1e9}, {0, 8, 16, 32});
-  f.model = fit_lt_model(f.sweep, f.sampled, p.lambda, p.keep_tolerance, p.keep_configs);
+  const LtParams p = choose_lt_params(f.sweep, f.sampled, lambdas, {0.0, 0.01, 0.03, 0.1, 1e9}, {8, 16, 32, 64},
+                                      {-1, 0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5}, {0, 1, 2, 3});
+  f.model = fit_lt_model(f.sweep, f.sampled, p.lambda, p.keep_tolerance, p.keep_configs, p.switch_margin,
+                         p.switch_neighbours);
   return f;
 }
 
@@ -77,18 +101,34 @@ std::string validation_text(const std::string& gpu, const LtFit& f, const LtVali
        "%; " + fixed(100.0 * v.grid_time_share, 2) + "% of the grid's GPU time); lambda " + fixed(f.model.lambda, 3) +
        ", keep tolerance " + (f.model.keep_tolerance > 1e8 ? std::string("none") : fixed(f.model.keep_tolerance, 2)) +
        ", dominating set " + (f.model.keep_configs > 0 ? std::to_string(f.model.keep_configs) : std::string("none")) +
+       ", hybrid switch margin " +
+       (f.model.switch_margin >= 0 ? fixed(f.model.switch_margin, 2) : std::string("none (model alone)")) +
+       (f.model.switch_margin < 0 ? std::string()
+        : f.model.switch_neighbours > 0 ? ", gate: " + std::to_string(f.model.switch_neighbours) +
+                                              " nearest sampled shapes' measured gain"
+                                        : std::string(", gate: the wave model")) +
        " (4-fold CV on the sampled shapes); " + std::to_string(compile_lt(f.model).config.size()) + " configs admissible\n";
+  if (f.plan)
+    o += "  two-stage plan: every config on " + std::to_string(std::count(f.plan->full.begin(), f.plan->full.end(), true)) +
+         " shapes, the " + std::to_string(f.plan->set.size()) + "-config dominating set + heuristic #0 on " +
+         std::to_string(std::count(f.plan->partial.begin(), f.plan->partial.end(), true)) + " more\n";
   o += "  held out " + std::to_string(v.heldout) + " shapes (truth: every valid config measured)\n";
   o += "  wave tuner   chosen/best geomean " + fixed(v.geomean, 3) + "  p95 " + fixed(v.p95, 3) + "  max " +
        fixed(v.max, 2) + "  optimal " + fixed(100 * v.optimal_share, 1) + "%  refused choices " +
        std::to_string(v.invalid_choices) + "\n";
+  if (f.model.switch_margin >= 0)
+    o += "  hybrid: table config chosen over heuristic #0 on " + fixed(100 * v.switched_share, 1) +
+         "% of the held-out shapes; the model alone (no heuristic #0) geomean " + fixed(v.model_geomean, 3) + "  p95 " +
+         fixed(v.model_p95, 3) + "\n";
   o += "  nearest sampled shape's best (baseline) geomean " + fixed(v.nn_geomean, 3) + "  p95 " + fixed(v.nn_p95, 3) +
        "  speedup over heuristic #0 " + fixed(v.nn_speedup_vs_heur0, 3) + "x\n";
   o += "  heuristic #0 chosen/best geomean " + fixed(v.heur0_geomean, 3) + "  p95 " + fixed(v.heur0_p95, 3) + "\n";
   o += "  speedup over cuBLASLt heuristic #0: " + fixed(v.speedup_vs_heur0, 3) + "x (oracle " +
        fixed(v.oracle_vs_heur0, 3) + "x)\n";
   o += "  decision " + fixed(v.decision_ns / 1000, 3) + " us (median, one core); cublasLtMatmulAlgoGetHeuristic " +
-       fixed(v.heur_query_us, 1) + " us (median, on the device host)\n";
+       fixed(v.heur_query_us, 1) + " us (median, on the device host" +
+       (f.model.switch_margin >= 0 ? std::string("; the hybrid's dispatcher queries it once per new shape)") : ")") +
+       "\n";
   o += "  heuristic #0's config rebuilt with AlgoInit / as returned: " + fixed(v.rebuilt_vs_returned, 3) + "\n";
   return o;
 }
@@ -98,7 +138,9 @@ nlohmann::ordered_json validation_json(const std::string& gpu, const LtFit& f, c
           {"configs", f.sweep.configs.size()}, {"shapes", f.sweep.shapes.size()}, {"sampled_shapes", v.sampled},
           {"heldout_shapes", v.heldout}, {"points", v.points}, {"sampled_points", v.sampled_points},
           {"grid_time_share", v.grid_time_share}, {"lambda", f.model.lambda}, {"keep_tolerance", f.model.keep_tolerance},
-          {"keep_configs", f.model.keep_configs},
+          {"keep_configs", f.model.keep_configs}, {"switch_margin", f.model.switch_margin},
+          {"switch_neighbours", f.model.switch_neighbours},
+          {"switched_share", v.switched_share}, {"model_geomean", v.model_geomean}, {"model_p95", v.model_p95},
           {"admissible_configs", compile_lt(f.model).config.size()}, {"geomean", v.geomean}, {"p95", v.p95},
           {"max", v.max}, {"optimal_share", v.optimal_share}, {"refused_choices", v.invalid_choices},
           {"heur0_geomean", v.heur0_geomean}, {"heur0_p95", v.heur0_p95}, {"speedup_vs_heur0", v.speedup_vs_heur0},
@@ -124,7 +166,8 @@ int run_tune_cublaslt(const Args& args) {
   }
   if (args.has("--validate")) {
     const LtFit f = fit(args, gpu);
-    const LtValidation v = validate_lt(f.sweep, f.sampled, f.model, !args.has("--no-timing"));
+    const LtValidation v =
+        validate_lt(f.sweep, f.sampled, f.model, !args.has("--no-timing"), f.plan ? &*f.plan : nullptr);
     emit(args.format("`loom tune --validate`", {"table", "json"}) == "json" ? validation_json(gpu, f, v).dump(1) + "\n"
                                                                             : validation_text(gpu, f, v));
     return 0;

@@ -65,6 +65,9 @@ struct ServingProfile {
   /// Host time an eager decode step pays before its first attention launch because the attention library builds a
   /// plan for every KV length it has not seen (cuDNN SDPA in PyTorch 2.11; a decode step always has a new one).
   double new_kv_length_host_us = 0;
+  /// `host.cpu_speed` of the host the host costs above (and scheduler.new_shape_*) were measured on: on a GPU whose
+  /// host has speed s they take host_cpu_speed / s times as long (host_time_scale).
+  double host_cpu_speed = 1;
   double memory_utilization = 0.9;     ///< fraction of GPU memory the stack may use (vLLM gpu_memory_utilization)
   std::string megakernel_schedule = "auto";  ///< "static" | "dynamic" | "auto" (dynamic for MoE models)
   /// true: rotary, silu_mul and the residual RMSNorm are the engines' own fused kernels (impl=fused, learned from
@@ -78,6 +81,11 @@ struct ServingProfile {
 
 /// Parses profile YAML text; `source` names the file. Throws InputError("FILE:LINE", ...) for unknown keys
 /// (listing the valid ones), values outside a field's choices, and malformed YAML.
+/// Factor on a profile's measured host costs on a host of `gpu_host_cpu_speed` (GpuSpec::host_cpu_speed).
+inline double host_time_scale(const ServingProfile& p, double gpu_host_cpu_speed) {
+  return p.host_cpu_speed / gpu_host_cpu_speed;
+}
+
 ServingProfile parse_profile(const std::string& yaml_text, const std::string& source);
 
 /// A profile name (models/profiles/<name>.yaml under data_dir()) or a path to a YAML file.

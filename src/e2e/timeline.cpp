@@ -206,7 +206,8 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
   if (timeline) st.kernels.reserve(ops.size());
   const bool dynamic = profile.megakernel_schedule == "dynamic" || (profile.megakernel_schedule == "auto" && moe_model);
   st.schedule_efficiency = mode == ExecMode::megakernel && dynamic ? kDynamicScheduleEfficiency : 1.0;
-  const double launch_us = gpu.launch_overhead_us + profile.host_overhead_us;
+  const double host_scale = host_time_scale(profile, gpu.host_cpu_speed);
+  const double launch_us = gpu.launch_overhead_us + profile.host_overhead_us * host_scale;
 
   double host_us = 0, prev_end_us = 0;
   bool planned = false;  // new_kv_length_host_us paid (once a step, before the first decode attention)
@@ -235,7 +236,7 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
         // The host issues one launch per kernel; the GPU runs it when both the launch has arrived and the
         // previous kernel (plus the GPU-side gap between kernels) is done: wall = max(gpu, launch) at steady state.
         if (!planned && profile.new_kv_length_host_us > 0 && shape.parts.front().family == "attention_decode")
-          host_us += profile.new_kv_length_host_us, planned = true;
+          host_us += profile.new_kv_length_host_us * host_scale, planned = true;
         host_us += launch_us;
         k.issue_us = host_us;
         k.start_us = std::max(host_us, i == 0 ? 0.0 : prev_end_us + profile.graph_gap_us);

@@ -24,6 +24,9 @@ using json = nlohmann::json;
 
 /// Achievable / datasheet DRAM read bandwidth as calibrate.py measures it (a 4 GiB torch.sum) on the catalogue's
 /// measured HBM GPUs: H100 SXM 3.04 of 3.35 TB/s, H200 4.41 of 4.8 TB/s (traces/checks/calibrate/{h100,h200}).
+// Host time a launch of host_cost.py's tiny eager forward on the reference host (host.cpu_speed 1: the lent H200
+// node's, where the serving profiles' host costs were measured), median of 6 runs (traces/checks/host/speed).
+constexpr double kReferenceHostUsPerLaunch = 12.72;
 constexpr double kAchievableDram = (3.04 / 3.35 + 4.41 / 4.8) / 2;
 
 struct Reader {
@@ -105,6 +108,14 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
          " us a kernel inside a CUDA graph\n";
   }
   y += "extends: " + key + "\nname: " + base.full_name + " (calibrated)\n";
+  // host_cost (scripts/torch/host_cost.py): host time a launch of a tiny eager forward; 12.72 us on the reference
+  // host (the lent H200 node's: median of 6 runs, traces/checks/host/speed/repeats.txt). Older results lack it.
+  if (const json* h = j.contains("host_cost") ? &j.at("host_cost") : nullptr) {
+    const double us = r.number(*h, "us_per_launch", "host_cost.", 0.1, 1e4);
+    y += "host:\n  cpu_speed: " + fmt(std::clamp(kReferenceHostUsPerLaunch / us, 0.05, 20.0), 3) + "   # " + src +
+         ": " + fmt(us, 3) + " us a launch of a tiny eager forward, " + fmt(kReferenceHostUsPerLaunch, 4) +
+         " on the reference host\n";
+  }
   if (sms < base.sms) y += "sms: " + std::to_string(sms) + "                        # " + src + ": green-context partition\n";
   const double s = median(slow);
   if (!mhz.empty() && median(mhz) <= base.boost_clock_mhz)

@@ -128,6 +128,8 @@ const std::vector<FieldDef>& schema() {
                  [](const GpuSpec& g) -> const std::string& { return g.dram_ecc; }),
       {"launch_overhead", U::time, REQ, POS, false, [](GpuSpec& g, double v) { g.launch_overhead_us = v * 1e6; },
        [](const GpuSpec& g) { return g.launch_overhead_us / 1e6; }},
+      {"host.cpu_speed", U::count, OPT, POS, false, [](GpuSpec& g, double v) { g.host_cpu_speed = v; },
+       [](const GpuSpec& g) { return g.host_cpu_speed; }},
       {"interconnect.nvlink", U::bandwidth, OPT, Sign::non_negative, false,
        [](GpuSpec& g, double v) { g.nvlink_bytes_per_s = v; }, [](const GpuSpec& g) { return g.nvlink_bytes_per_s; }},
       {"interconnect.pcie", U::bandwidth, REQ, POS, false, [](GpuSpec& g, double v) { g.pcie_bytes_per_s = v; },
@@ -180,6 +182,7 @@ Range plausible_range(const std::string& key, UnitKind kind) {
   if (key == "interconnect.pcie") return {1e8, 1e13};
   if (key == "sustained_load.tensor_slowdown") return {1, 3};
   if (key == "sustained_load.onset") return {1e-3, 100};
+  if (key == "host.cpu_speed") return {0.05, 20};
   switch (kind) {
     case UnitKind::frequency: return {1e8, 1e10};         // 100 MHz .. 10 GHz
     case UnitKind::bandwidth: return {1e9, 1e15};         // 1 GB/s .. 1 PB/s (DRAM, L2)

@@ -60,6 +60,9 @@ struct GpuSpec {
 
   // System.
   double launch_overhead_us = 0;   ///< host launch cost per kernel (eager)
+  /// How fast the host that drives this GPU runs eager PyTorch, relative to the lent H200 node's host where the
+  /// serving profiles' host costs were measured (scripts/torch/host_cost.py); 1 when the entry does not say.
+  double host_cpu_speed = 1;
   double nvlink_bytes_per_s = 0;   ///< per-GPU, unidirectional; 0 = none
   double pcie_bytes_per_s = 0;     ///< per direction
   int gpus_per_node = 1;

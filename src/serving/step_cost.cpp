@@ -70,7 +70,8 @@ double StepCost::step_us(const BatchShape& b, double extra_host_us) {
   // The step's token count (every GEMM's rows) on the same grid: the representative chunks are stretched to it.
   const int64_t kt = graph > 0 || kp == 0 ? 0 : bucket(b.tokens(), resolution_);
   const ShapeKey key{kd, kkv, kp, kq, kc, kt, (by_max ? 2 : 0) + (graph > 0 ? 1 : 0)};
-  auto with_host = [&](const Cost& c) { return std::max(c.wall_us, c.host_end_us + extra_host_us); };
+  const double extra_us = extra_host_us * host_time_scale(profile_, gpu_.host_cpu_speed);
+  auto with_host = [&](const Cost& c) { return std::max(c.wall_us, c.host_end_us + extra_us); };
   auto it = cache_.find(key);
   if (it != cache_.end()) return with_host(it->second);
   ++evaluations_;

@@ -34,7 +34,7 @@ class StepCost {
   /// Predicted wall time (us) of the iteration, CUDA-graph padding included for decode-only batches within the
   /// profile's capture sizes. `extra_host_us` is host time the step spends beyond its launches (an eager step of a
   /// shape the process has not run before): it delays the launches, so it shows only where the host, not the GPU,
-  /// bounds the step. Throws InputError when the step model rejects the shape.
+  /// bounds the step. It is in the profile's host time (host_time_scale applies). Throws InputError when the step model rejects the shape.
   double step_us(const BatchShape& b, double extra_host_us = 0);
   /// The decode batch size a CUDA graph would run (the next capture size), or 0 when the step runs eagerly.
   int64_t graph_batch(const BatchShape& b) const;

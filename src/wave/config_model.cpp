@@ -37,9 +37,10 @@ ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms) {
   return {w * l, w, double(g.ctas) * l / slots, 1.0, bytes / 1e8, l};
 }
 
-ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda) {
+ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda, int dropped_feature,
+                             double keep_tolerance) {
   ConfigModel m;
-  m.lambda = lambda;
+  m.lambda = lambda;  // a dropped feature shows as a zero column in the saved coefficients
   std::vector<size_t> rows;
   for (size_t s = 0; s < pool.shapes.size(); ++s)
     if (sampled[s]) rows.push_back(s);
@@ -52,7 +53,7 @@ ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled,
       const size_t s = rows[size_t(r)];
       const double y = pool.us[s][ci];
       const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms);
-      for (int j = 0; j < kConfigFeatures; ++j) a(r, j) = f[size_t(j)] / y;
+      for (int j = 0; j < kConfigFeatures; ++j) a(r, j) = j == dropped_feature ? 0.0 : f[size_t(j)] / y;
       b(r) = 1.0;  // y / y: relative residuals
     }
     Eigen::VectorXd scale = (a.array().square().colwise().mean()).sqrt().transpose();
@@ -62,10 +63,60 @@ ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled,
     lhs.diagonal().array() += lambda * double(n);
     const Eigen::VectorXd x = lhs.ldlt().solve(an.transpose() * b);
     ConfigCoef c{};
-    for (int j = 0; j < kConfigFeatures; ++j) c[size_t(j)] = x(j) / scale(j);
+    for (int j = 0; j < kConfigFeatures; ++j) c[size_t(j)] = j == dropped_feature ? 0.0 : x(j) / scale(j);
     m.coef.push_back(c);
   }
+  if (keep_tolerance < 1e8) {
+    std::vector<bool> kept(pool.configs.size(), false);
+    for (size_t s : rows) {
+      const double best = *std::min_element(pool.us[s].begin(), pool.us[s].end());
+      for (size_t ci = 0; ci < pool.configs.size(); ++ci)
+        kept[ci] = kept[ci] || pool.us[s][ci] <= (1 + keep_tolerance) * best;
+    }
+    for (size_t ci = 0; ci < kept.size(); ++ci)
+      if (!kept[ci]) m.coef[ci] = {0, 0, 0, kPrunedIntercept, 0, 0};
+  }
   return m;
+}
+
+ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sampled,
+                                  const std::vector<double>& lambdas, const std::vector<int>& drops,
+                                  const std::vector<double>& tolerances) {
+  std::vector<size_t> idx;
+  for (size_t s = 0; s < sampled.size(); ++s)
+    if (sampled[s]) idx.push_back(s);
+  constexpr int kFolds = 4;
+  ConfigParams best_p{lambdas.empty() ? 0.03 : lambdas.front(), drops.empty() ? -1 : drops.front(),
+                      tolerances.empty() ? 1e9 : tolerances.front()};
+  double best_loss = 1e300;
+  for (double tol : tolerances)
+  for (int drop : drops)
+    for (double lambda : lambdas) {
+      double loss = 0;
+      for (int fold = 0; fold < kFolds; ++fold) {
+        std::vector<bool> train(sampled.size(), false);
+        std::vector<size_t> test;
+        for (size_t i = 0; i < idx.size(); ++i)
+          if (int(i % kFolds) == fold) test.push_back(idx[i]);
+          else train[idx[i]] = true;
+        if (test.empty() || test.size() == idx.size()) continue;
+        const ConfigModel m = fit_config_model(pool, train, lambda, drop, tol);
+        for (size_t s : test) {
+          size_t pick = 0;
+          double pick_t = 1e300, best = 1e300;
+          for (size_t ci = 0; ci < pool.configs.size(); ++ci) {
+            const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms);
+            double t = 0;
+            for (int j = 0; j < kConfigFeatures; ++j) t += m.coef[ci][size_t(j)] * f[size_t(j)];
+            if (t < pick_t) pick_t = t, pick = ci;
+            best = std::min(best, pool.us[s][ci]);
+          }
+          loss += std::log(pool.us[s][pick] / best);
+        }
+      }
+      if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, drop, tol};
+    }
+  return best_p;
 }
 
 std::vector<bool> select_stratified(const Pool& pool, double fraction) {

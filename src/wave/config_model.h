@@ -23,7 +23,22 @@ namespace loom::wave {
 /// Features of shape s under config c on `sms` SMs (c.ctas_per_sm filled).
 ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms);
 /// Fits every config's coefficients on the pool's sampled shapes.
-ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda);
+/// dropped_feature >= 0 leaves that column out (its coefficient 0). keep_tolerance: a config never within
+/// (1 + keep_tolerance) x the best on a sampled shape is pruned: its intercept is set to kPrunedIntercept (1e9 us), so
+/// no decision picks it (decisions and exports need no change); >= 1e8: no pruning.
+constexpr double kPrunedIntercept = 1e9;
+ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda,
+                             int dropped_feature = -1, double keep_tolerance = 1e9);
+struct ConfigParams {
+  double lambda = 0.03;
+  int dropped_feature = -1;
+  double keep_tolerance = 1e9;
+};
+/// Chooses (lambda, dropped feature, keep tolerance) from the grids by 4-fold cross-validation over the sampled shapes
+/// only (criterion: mean log(chosen/best), chosen = the argmin of the predictions); held-out shapes are never used.
+ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sampled,
+                                  const std::vector<double>& lambdas, const std::vector<int>& drops,
+                                  const std::vector<double>& tolerances = {1e9});
 /// Stratified sample: pool shapes sorted by routed rows per expert (tokens*topk/experts), then stage and key hash;
 /// round(fraction * shapes) taken at even spacing (deterministic). For the Triton target, whose shapes span decode to
 /// prefill batches: every regime gets samples.

@@ -114,10 +114,10 @@ std::vector<int> lt_greedy_set(const LtSweep& sw, const std::vector<bool>& sampl
 }
 
 LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double lambda, double keep_tolerance,
-                     int keep_configs) {
+                     int keep_configs, double switch_margin, int switch_neighbours) {
   LtModel m;
   m.gpu = sw.gpu_name, m.source = sw.path, m.sms = sw.sms, m.lambda = lambda, m.configs = sw.configs;
-  m.keep_tolerance = keep_tolerance, m.keep_configs = keep_configs;
+  m.keep_tolerance = keep_tolerance, m.keep_configs = keep_configs, m.switch_margin = switch_margin;
   std::vector<bool> kept(sw.configs.size(), false);
   for (size_t s = 0; s < sw.shapes.size(); ++s) {
     if (!sampled[s]) continue;
@@ -162,12 +162,20 @@ LtModel fit_lt_model(const LtSweep& sw, const std::vector<bool>& sampled, double
     }
     m.coef.push_back(c);
   }
+  m.switch_neighbours = switch_margin >= 0 ? switch_neighbours : 0;
+  if (m.switch_neighbours > 0) fit_lt_neighbours(sw, sampled, m);
   return m;
 }
 
 LtCompiled compile_lt(const LtModel& m) {
   LtCompiled c;
-  c.sms = std::max(1, m.sms), c.inv_sms = 1.0 / double(c.sms);
+  c.sms = std::max(1, m.sms), c.inv_sms = 1.0 / double(c.sms), c.switch_margin = m.switch_margin;
+  for (size_t i = 0; i < m.configs.size(); ++i) {
+    const LtConfig& y = m.configs[i];
+    c.geom_all.push_back({std::max(1, y.bm), std::max(1, y.bn), std::max(1, y.bk), std::max(1, y.splitk)});
+    c.coef_all.push_back(m.coef[i]);
+    c.fitted.push_back(std::any_of(m.coef[i].begin(), m.coef[i].end(), [](double v) { return v != 0.0; }));
+  }
   for (size_t i = 0; i < m.configs.size(); ++i) {
     if (!std::isfinite(m.max_refused_k_per_split[i])) continue;  // never chosen
     const LtConfig& x = m.configs[i];
@@ -183,10 +191,15 @@ LtCompiled compile_lt(const LtModel& m) {
   }
   if (c.tiles.size() > kLtMaxDistinct || c.ksteps.size() > kLtMaxDistinct)
     throw InputError(m.source, "more than " + std::to_string(kLtMaxDistinct) + " distinct tiles or K steps");
+  compile_lt_neighbours(m, c);
   return c;
 }
 
-int decide_lt(const LtCompiled& c, int64_t m, int64_t n, int64_t k) {
+int decide_lt(const LtCompiled& c, int64_t m, int64_t n, int64_t k, int heur0) {
+  if (c.switch_margin >= 0 && c.neighbours > 0) {
+    const int i = decide_lt_neighbours(c, m, n, k);
+    return i < 0 ? -1 : c.config[size_t(i)];
+  }
   int best = -1;
   double best_t = kInf;
   int64_t gmn[kLtMaxDistinct], lv[kLtMaxDistinct];
@@ -206,63 +219,99 @@ int decide_lt(const LtCompiled& c, int64_t m, int64_t n, int64_t k) {
     for (int j = 0; j < kLtFeatures; ++j) t += c.coef[i][size_t(j)] * f[j];
     if (t < best_t) best_t = t, best = int(i);
   }
-  return best < 0 ? -1 : c.config[size_t(best)];
+  if (c.switch_margin < 0) return best < 0 ? -1 : c.config[size_t(best)];
+  // Hybrid: heuristic #0's config predicted with the same expression; switch only for a clear predicted gain.
+  if (best < 0 || heur0 < 0 || size_t(heur0) >= c.fitted.size() || !c.fitted[size_t(heur0)]) return -1;
+  const auto& g4 = c.geom_all[size_t(heur0)];
+  const int64_t sk = g4[3], g = cdiv(n, g4[0]) * cdiv(m, g4[1]) * sk, l = cdiv(k, sk * g4[2]), w = cdiv(g, c.sms);
+  double f[kLtFeatures], t0 = 0;
+  features(g, l, w, sk, sms, bytes, partial, f);
+  for (int j = 0; j < kLtFeatures; ++j) t0 += c.coef_all[size_t(heur0)][size_t(j)] * f[j];
+  const int pick = c.config[size_t(best)];
+  return pick != heur0 && best_t < (1.0 - c.switch_margin) * t0 ? pick : -1;
 }
 
 namespace {
 
-// Mean log(chosen/best) of a model on the shapes in `eval` (chosen refused -> heuristic #0's latency).
-double loss_on(const LtSweep& sw, const LtModel& m, const std::vector<bool>& eval) {
-  const LtCompiled c = compile_lt(m);
-  double sum = 0;
-  int64_t n = 0;
-  for (size_t s = 0; s < sw.shapes.size(); ++s) {
-    if (!eval[s]) continue;
-    const double best = best_of(sw.us[s]);
-    if (!std::isfinite(best)) continue;
-    const int pick = decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k);
-    double t = pick >= 0 ? sw.us[s][size_t(pick)] : kInf;
-    if (!std::isfinite(t)) t = std::isfinite(sw.heur0_us[s]) ? sw.heur0_us[s] : 2 * best;
-    sum += std::log(t / best), ++n;
+// Latency / best of a decision on shape s: a pick of -1 or one cuBLASLt refuses runs heuristic #0 (its returned
+// algo as timed, not below the best config; twice the best where it failed).
+double chosen_ratio(const LtSweep& sw, size_t s, int pick, double best) {
+  const double t = pick >= 0 ? sw.us[s][size_t(pick)] : kInf;
+  if (std::isfinite(t)) return t / best;
+  return std::isfinite(sw.heur0_us[s]) ? std::max(1.0, sw.heur0_us[s] / best) : 2.0;
+}
+
+// Mean log(chosen/best) of a model on the shapes in `eval`, once per switch margin (the fit does not depend on it).
+std::vector<double> loss_on(const LtSweep& sw, const LtModel& m, const std::vector<bool>& eval,
+                            const std::vector<double>& margins) {
+  LtCompiled c = compile_lt(m);
+  std::vector<double> out;
+  for (double margin : margins) {
+    c.switch_margin = margin;
+    double sum = 0;
+    int64_t n = 0;
+    for (size_t s = 0; s < sw.shapes.size(); ++s) {
+      if (!eval[s]) continue;
+      const double best = best_of(sw.us[s]);
+      if (!std::isfinite(best)) continue;
+      const int pick = decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k, sw.heur0_config[s]);
+      sum += std::log(chosen_ratio(sw, s, pick, best)), ++n;
+    }
+    out.push_back(n ? sum / double(n) : 0);
   }
-  return n ? sum / double(n) : 0;
+  return out;
 }
 
 }  // namespace
 
 LtParams choose_lt_params(const LtSweep& sw, const std::vector<bool>& sampled, const std::vector<double>& lambdas,
-                          const std::vector<double>& tolerances, const std::vector<int>& set_sizes) {
+                          const std::vector<double>& tolerances, const std::vector<int>& set_sizes,
+                          const std::vector<double>& margins, const std::vector<int>& neighbours) {
   std::vector<size_t> idx;
   for (size_t s = 0; s < sampled.size(); ++s)
     if (sampled[s]) idx.push_back(s);
-  LtParams best_p{lambdas.empty() ? 0.03 : lambdas.front(), 1e9, 0};
+  LtParams best_p{lambdas.empty() ? 0.03 : lambdas.front(), 1e9, 0, margins.empty() ? -1.0 : margins.front(), 0};
   double best_loss = kInf;
   constexpr int kFolds = 4;
+  for (int nb : neighbours)
   for (int size : set_sizes)
   for (double tol : tolerances)
-  for (double lambda : lambdas) {
-    double loss = 0;
+  for (double lambda : nb > 0 ? std::vector<double>{lambdas.front()} : lambdas) {  // the gate ignores the fit
+    std::vector<double> loss(margins.size(), 0.0);
     for (int fold = 0; fold < kFolds; ++fold) {
       std::vector<bool> train(sampled.size(), false), test(sampled.size(), false);
       for (size_t i = 0; i < idx.size(); ++i) (int(i % kFolds) == fold ? test : train)[idx[i]] = true;
       if (std::none_of(train.begin(), train.end(), [](bool b) { return b; })) continue;
-      loss += loss_on(sw, fit_lt_model(sw, train, lambda, tol, size), test);
+      const std::vector<double> l = loss_on(sw, fit_lt_model(sw, train, lambda, tol, size, 0.0, nb), test, margins);
+      for (size_t i = 0; i < l.size(); ++i) loss[i] += l[i];
     }
-    if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, tol, size};
+    for (size_t i = 0; i < margins.size(); ++i)
+      if (loss[i] < best_loss - 1e-12 && (nb == 0 || margins[i] >= 0))
+        best_loss = loss[i], best_p = {lambda, tol, size, margins[i], margins[i] >= 0 ? nb : 0};
   }
   return best_p;
 }
 
-LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, const LtModel& m, bool time_decisions) {
+LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, const LtModel& m, bool time_decisions,
+                         const LtPlan* plan) {
   LtValidation v;
   const LtCompiled c = compile_lt(m);
-  std::vector<double> ratio, vs_heur, oracle, heur_ratio, rebuilt, query;
+  LtCompiled alone = c;
+  alone.switch_margin = -1;
+  std::vector<double> ratio, vs_heur, oracle, heur_ratio, rebuilt, query, model_ratio;
   double grid_us = 0, sampled_us = 0;
   for (size_t s = 0; s < sw.shapes.size(); ++s) {
-    double row_us = 0;
-    for (double x : sw.us[s])
-      if (std::isfinite(x)) row_us += x, ++v.points, v.sampled_points += sampled[s];
-    grid_us += row_us, sampled_us += sampled[s] ? row_us : 0;
+    double row_us = 0, part_us = 0;
+    const bool partial = plan && plan->partial[s];
+    for (size_t ci = 0; ci < sw.us[s].size(); ++ci) {
+      const double x = sw.us[s][ci];
+      if (!std::isfinite(x)) continue;
+      row_us += x, ++v.points;
+      const bool measured = partial ? std::count(plan->set.begin(), plan->set.end(), int(ci)) > 0 : sampled[s];
+      v.sampled_points += measured, part_us += measured ? x : 0;
+    }
+    if (partial && std::isfinite(sw.heur0_us[s])) ++v.sampled_points, part_us += sw.heur0_us[s];  // heuristic #0
+    grid_us += row_us, sampled_us += part_us;
     if (sampled[s]) {
       ++v.sampled;
       continue;
@@ -271,12 +320,14 @@ LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, co
     if (!std::isfinite(best)) continue;
     ++v.heldout;
     const LtShape& sh = sw.shapes[s];
-    const int pick = decide_lt(c, sh.m, sh.n, sh.k);
-    double t = pick >= 0 ? sw.us[s][size_t(pick)] : kInf;
+    const int pick = decide_lt(c, sh.m, sh.n, sh.k, sw.heur0_config[s]);
     const double h0 = sw.heur0_us[s];
-    if (!std::isfinite(t)) ++v.invalid_choices, t = std::isfinite(h0) ? h0 : best;
-    ratio.push_back(t / best);
-    v.optimal_share += t <= best;
+    if (pick >= 0 && !std::isfinite(sw.us[s][size_t(pick)])) ++v.invalid_choices;
+    v.switched_share += pick >= 0 && m.switch_margin >= 0;
+    const double r = chosen_ratio(sw, s, pick, best), t = r * best;
+    ratio.push_back(r);
+    model_ratio.push_back(chosen_ratio(sw, s, decide_lt(alone, sh.m, sh.n, sh.k), best));
+    v.optimal_share += r <= 1.0;
     if (std::isfinite(h0)) {
       vs_heur.push_back(h0 / t), oracle.push_back(h0 / best), heur_ratio.push_back(std::max(1.0, h0 / best));
       const int hc = sw.heur0_config[s];
@@ -293,7 +344,7 @@ LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, co
       size_t near = s;
       double dmin = kInf;
       for (size_t q = 0; q < sw.shapes.size(); ++q) {
-        if (!sampled[q]) continue;
+        if (!sampled[q] || (plan && plan->partial[q])) continue;  // only shapes with every config measured
         const double d = std::pow(std::log2(double(sw.shapes[q].m) / double(sw.shapes[s].m)), 2) +
                          std::pow(std::log2(double(sw.shapes[q].n) / double(sw.shapes[s].n)), 2) +
                          std::pow(std::log2(double(sw.shapes[q].k) / double(sw.shapes[s].k)), 2);
@@ -311,7 +362,8 @@ LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, co
     v.nn_geomean = geomean(nn), v.nn_p95 = percentile(nn, 0.95), v.nn_speedup_vs_heur0 = geomean(nn_vs);
   }
   v.geomean = geomean(ratio), v.p95 = percentile(ratio, 0.95), v.max = *std::max_element(ratio.begin(), ratio.end());
-  v.optimal_share /= double(v.heldout);
+  v.optimal_share /= double(v.heldout), v.switched_share /= double(v.heldout);
+  v.model_geomean = geomean(model_ratio), v.model_p95 = percentile(model_ratio, 0.95);
   v.speedup_vs_heur0 = geomean(vs_heur), v.oracle_vs_heur0 = geomean(oracle);
   v.heur0_geomean = geomean(heur_ratio), v.heur0_p95 = percentile(heur_ratio, 0.95);
   v.rebuilt_vs_returned = geomean(rebuilt), v.heur_query_us = percentile(query, 0.5);
@@ -323,7 +375,8 @@ LtValidation validate_lt(const LtSweep& sw, const std::vector<bool>& sampled, co
       const auto t0 = std::chrono::steady_clock::now();
       int64_t count = 0;
       for (size_t s = 0; s < sw.shapes.size(); ++s)
-        if (!sampled[s]) sink = sink + decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k), ++count;
+        if (!sampled[s])
+          sink = sink + decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k, sw.heur0_config[s]), ++count;
       ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
                    double(std::max<int64_t>(1, count)));
     }

@@ -80,6 +80,26 @@ TEST_F(E2eStep, DecodeModesAreOrdered) {
   EXPECT_GE(eager.timing.wall_time_us + 1e-9, std::max(eager.timing.gpu_time_us, n * gpu.launch_overhead_us));
 }
 
+TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
+  // The profile's host costs are divided by the GPU's host.cpu_speed (and multiplied by the profile's own, the speed
+  // of the host they were measured on). With the raw launch cost at 0 every issue time is profile host time, so on a
+  // host half as fast each launch is issued twice as late.
+  const ModelConfig m = load_model("llama-3.2-1b");
+  ServingProfile p = load_profile("hf-eager");
+  p.new_kv_length_host_us = 1000;
+  const Workload w = decode_workload(1, {128}, 1);
+  GpuSpec fast = gpu;
+  fast.launch_overhead_us = 0;
+  GpuSpec slow = fast;
+  slow.host_cpu_speed = fast.host_cpu_speed / 2;
+  const auto a = predict_step(fast, m, p, w, ExecMode::eager).timing;
+  const auto b = predict_step(slow, m, p, w, ExecMode::eager).timing;
+  ASSERT_EQ(a.kernels.size(), b.kernels.size());
+  ASSERT_GT(a.kernels.back().issue_us, 1000 * p.host_cpu_speed / fast.host_cpu_speed);
+  for (size_t i = 0; i < a.kernels.size(); ++i) EXPECT_NEAR(b.kernels[i].issue_us, 2 * a.kernels[i].issue_us, 1e-6);
+  EXPECT_GT(b.wall_time_us, a.wall_time_us);
+}
+
 TEST_F(E2eStep, BreakdownsSumToWallTime) {
   const ModelConfig m = load_model("llama-3-8b");
   const auto s = predict_step(gpu, m, load_profile("vllm"), prefill_workload(2, {512}, {}, 1));

@@ -160,31 +160,53 @@ TEST(LtModel, FitsChoosesAndRoundTrips) {
   }
 }
 
-// The exported header compiles as C99 and picks what decide_lt picks (skipped where no C compiler is installed).
+// The exported header compiles as C99 and picks what decide_lt picks, for the model alone and for the hybrid with
+// heuristic #0 (skipped where no C compiler is installed).
 TEST(LtExport, HeaderPicksAsDecide) {
   if (std::system("cc --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "no C compiler";
   const LtSweep sw = read_lt_sweep(kSmall);
-  const LtModel m = fit_lt_model(sw, lt_select(sw, 0.5), 0.01);
-  const auto dir = std::filesystem::temp_directory_path() / ("loom_lt_export_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string paths = export_lt(m, "h200", dir.string());
-  EXPECT_NE(paths.find("loom_tune_h200_gemm_cublaslt.h"), std::string::npos);
-  std::ofstream(dir / "main.c") << "#include <stdio.h>\n#include \"loom_tune_h200_gemm_cublaslt.h\"\n"
-                                << "int main(void) { long m, n, k; while (scanf(\"%ld %ld %ld\", &m, &n, &k) == 3)"
-                                << " printf(\"%d\\n\", loom_tune_h200_gemm_cublaslt_pick(m, n, k)); return 0; }\n";
-  std::ostringstream in, want;
-  const LtCompiled c = compile_lt(m);
-  for (const auto& s : sw.shapes) in << s.m << " " << s.n << " " << s.k << "\n", want << decide_lt(c, s.m, s.n, s.k) << "\n";
-  std::ofstream(dir / "in.txt") << in.str();
-  const std::string d = dir.string();
-  ASSERT_EQ(std::system(("cc -std=c99 -Wall -Wextra -Werror -O2 -o " + d + "/pick " + d + "/main.c -lm && " + d +
-                         "/pick < " + d + "/in.txt > " + d + "/out.txt").c_str()),
-            0);
-  std::ifstream got_f(dir / "out.txt");
-  std::stringstream got;
-  got << got_f.rdbuf();
-  EXPECT_EQ(got.str(), want.str());
-  std::filesystem::remove_all(dir);
+  const std::vector<std::pair<double, int>> variants{{-1, 0}, {0, 0}, {0.05, 0}, {0, 1}, {0, 2}};
+  for (const auto& [margin, neighbours] : variants) {
+    const LtModel m = fit_lt_model(sw, lt_select(sw, 0.5), 0.01, 1e9, 0, margin, neighbours);
+    if (neighbours > 0) ASSERT_EQ(m.ref_shapes.size(), 19u);
+    const auto dir = std::filesystem::temp_directory_path() / ("loom_lt_export_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string paths = export_lt(m, "h200", dir.string());
+    EXPECT_NE(paths.find("loom_tune_h200_gemm_cublaslt.h"), std::string::npos);
+    std::ofstream(dir / "main.c") << "#include <stdio.h>\n#include \"loom_tune_h200_gemm_cublaslt.h\"\n"
+                                  << "int main(void) { long m, n, k; int h;\n"
+                                  << "  while (scanf(\"%ld %ld %ld %d\", &m, &n, &k, &h) == 4)\n"
+                                  << "    printf(\"%d\\n\", loom_tune_h200_gemm_cublaslt_pick(m, n, k, h));\n"
+                                  << "  return 0; }\n";
+    std::ostringstream in, want;
+    const LtCompiled c = compile_lt(m);
+    int switched = 0;
+    for (size_t s = 0; s < sw.shapes.size(); ++s) {
+      const auto& x = sw.shapes[s];
+      for (int h : {sw.heur0_config[s], 0, -1}) {
+        const int pick = decide_lt(c, x.m, x.n, x.k, h);
+        in << x.m << " " << x.n << " " << x.k << " " << h << "\n", want << pick << "\n";
+        switched += pick >= 0;
+        if (margin >= 0 && h < 0 && neighbours == 0) EXPECT_EQ(pick, -1);  // heuristic #0 unknown: it runs
+      }
+    }
+    EXPECT_GT(switched, 0) << margin;
+    std::ofstream(dir / "in.txt") << in.str();
+    const std::string d = dir.string();
+    ASSERT_EQ(std::system(("cc -std=c99 -Wall -Wextra -Werror -O2 -o " + d + "/pick " + d + "/main.c -lm && " + d +
+                           "/pick < " + d + "/in.txt > " + d + "/out.txt").c_str()),
+              0);
+    std::ifstream got_f(dir / "out.txt");
+    std::stringstream got;
+    got << got_f.rdbuf();
+    EXPECT_EQ(got.str(), want.str()) << margin << " " << neighbours;
+    const LtModel back = lt_model_from_json(nlohmann::json::parse(lt_model_json(m).dump()), "t.json");
+    const LtCompiled cb = compile_lt(back);
+    for (size_t s = 0; s < sw.shapes.size(); ++s)
+      EXPECT_EQ(decide_lt(cb, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k, sw.heur0_config[s]),
+                decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k, sw.heur0_config[s]));
+    std::filesystem::remove_all(dir);
+  }
 }
 
 // Hand-checked greedy dominating set: heuristic #0 costs log 1.2 on every shape; config 0 and config 2 each cut two
@@ -205,4 +227,40 @@ TEST(LtModel, GreedyDominatingSetAndPruning) {
   EXPECT_EQ(m.keep_configs, 1);
   EXPECT_EQ(compile_lt(m).config, (std::vector<int32_t>{0}));
   EXPECT_EQ(compile_lt(fit_lt_model(sw, all, 0.01)).config.size(), 3u);
+  // Hybrid: heuristic #0 runs unless its config is in the tables and the pick is predicted clearly faster.
+  const LtCompiled h = compile_lt(fit_lt_model(sw, all, 0.01, 1e9, 0, 0.5));
+  EXPECT_EQ(h.switch_margin, 0.5);
+  for (const auto& s : sw.shapes) EXPECT_EQ(decide_lt(h, s.m, s.n, s.k, -1), -1);
+  const LtCompiled h0 = compile_lt(fit_lt_model(sw, all, 0.01, 1e9, 0, 0.0));
+  for (const auto& s : sw.shapes) {
+    const int alone = decide_lt(compile_lt(fit_lt_model(sw, all, 0.01)), s.m, s.n, s.k);
+    EXPECT_EQ(decide_lt(h0, s.m, s.n, s.k, alone), -1);  // heuristic #0's config is the pick itself: no switch
+  }
+}
+
+// Two-stage plan: every config on the full shapes, the greedy set + heuristic #0 on the partial ones; the neighbour
+// gate's references hold only what the plan measured, and validation counts only those points.
+TEST(LtModel, TwoStagePlanMeasuresOnlyTheSetOnPartialShapes) {
+  const LtSweep sw = read_lt_sweep(kSmall);
+  const LtPlan p = lt_plan_two_stage(sw, 0.25, 10, 2);
+  EXPECT_EQ(std::count(p.full.begin(), p.full.end(), true), 9);
+  EXPECT_EQ(std::count(p.partial.begin(), p.partial.end(), true), 10);
+  EXPECT_LE(p.set.size(), 2u);
+  for (size_t s = 0; s < sw.shapes.size(); ++s) EXPECT_FALSE(p.full[s] && p.partial[s]);
+  const LtModel m = fit_lt_two_stage(sw, p, 0.01);
+  EXPECT_GE(m.switch_neighbours, 1);
+  EXPECT_GE(m.switch_margin, 0.0);
+  ASSERT_EQ(m.ref_shapes.size(), 19u);
+  size_t r = 0;
+  for (size_t s = 0; s < sw.shapes.size(); ++s) {
+    if (!p.sampled[s]) continue;
+    for (size_t ci = 0; ci < sw.configs.size(); ++ci)
+      if (p.partial[s] && std::find(p.set.begin(), p.set.end(), int(ci)) == p.set.end())
+        EXPECT_TRUE(std::isnan(m.ref_log_ratio[r][ci]));
+    ++r;
+  }
+  EXPECT_EQ(compile_lt(m).config.size(), p.set.size());
+  const LtValidation v = validate_lt(sw, p.sampled, m, false, &p);
+  EXPECT_EQ(v.heldout, 18);
+  EXPECT_LT(v.sampled_points, v.points / 2);
 }

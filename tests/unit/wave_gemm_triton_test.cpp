@@ -141,6 +141,19 @@ TEST(WaveGemmTriton, ConfigModelDecidesTheTrueArgminOfAGemmLaw) {
     chosen.insert(c.config);
   }
   EXPECT_GE(chosen.size(), 2u) << "the law should make the best config depend on the shape";
+  // CV over (lambda, left-out feature, pruning) takes values from its grids; the exact law is found with every
+  // feature, a dropped feature has a zero coefficient, and pruned configs (never near-best) a 1e9 intercept.
+  const ConfigParams cp = choose_config_params(p, all, {0.0, 0.1}, {-1, 4}, {1e9, 0.0});
+  EXPECT_EQ(cp.dropped_feature, -1);
+  EXPECT_EQ(cp.lambda, 0.0);
+  const ConfigModel d = fit_config_model(p, all, 0.01, 4);
+  for (const auto& c : d.coef) EXPECT_EQ(c[4], 0.0);
+  std::vector<bool> one(p.shapes.size(), false);
+  one[0] = true;  // m = 1: only the best config there stays choosable
+  const ConfigModel pr = fit_config_model(p, one, 0.01, -1, 0.0);
+  int pruned = 0;
+  for (const auto& c : pr.coef) pruned += c[3] == kPrunedIntercept;
+  EXPECT_EQ(pruned, 2);
 }
 
 }  // namespace
