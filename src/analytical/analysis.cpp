@@ -232,8 +232,8 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
           if (sk <= 1 || (s.k + c.bk - 1) / c.bk < 4 * sk) continue;
           TileConfig v = c;
           v.split_k = sk;
-          if (!fit_config(v, table, s, gpu).empty()) continue;
-          v.name = config_name(table, v);  // named only when kept (fit_config does not read the name)
+          if (!config_fits(v, table, s, gpu, nullptr)) continue;
+          v.name = config_name(table, v);  // named only when kept (config_fits does not read the name)
           cands.push_back(std::move(v));
         }
       }

@@ -2,6 +2,7 @@
 // no key given twice in a mapping (yaml-cpp itself accepts both and silently keeps one value).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <yaml-cpp/yaml.h>
@@ -14,6 +15,9 @@ void check_text_bytes(const std::string& text, const std::string& label);
 /// Parses `text` as exactly one YAML document (UTF-8 text: check_text_bytes first). Throws InputError("LABEL:LINE", ...) on a syntax error, on a second
 /// document (a `---` separator followed by content) and on any mapping, at any depth, that gives a key twice.
 YAML::Node load_one_yaml(const std::string& text, const std::string& label);
+
+/// FNV-1a 64 of a text (the key of the build-time list of texts that passed load_one_yaml's checks).
+uint64_t yaml_text_hash(const std::string& text);
 
 /// Throws InputError("LABEL:LINE", "duplicate key 'K' (first at line N); give it once") for the first mapping
 /// under `node` (itself included) with a repeated scalar key.

@@ -195,13 +195,15 @@ void clear_kernel_cost_cache() {
 
 namespace {
 
-/// simulate_step; `steal` (the ops themselves, or null) lets each KernelTiming take its op's name and shape.
+/// simulate_step; `steal` (the ops themselves, or null) lets each KernelTiming take its op's name and shape;
+/// `timeline` = false keeps only the step's totals (no KernelTiming per launch).
 StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<Op>* steal,
-                    const ServingProfile& profile, ExecMode mode, bool moe_model, const KernelPredictor& predictor) {
+                    const ServingProfile& profile, ExecMode mode, bool moe_model, const KernelPredictor& predictor,
+                    bool timeline = true) {
   CostCache cache(gpu, predictor, mode == ExecMode::megakernel);
   StepTiming st;
   st.mode = mode;
-  st.kernels.reserve(ops.size());
+  if (timeline) st.kernels.reserve(ops.size());
   const bool dynamic = profile.megakernel_schedule == "dynamic" || (profile.megakernel_schedule == "auto" && moe_model);
   st.schedule_efficiency = mode == ExecMode::megakernel && dynamic ? kDynamicScheduleEfficiency : 1.0;
   const double host_scale = host_time_scale(profile, gpu.host_cpu_speed);
@@ -213,10 +215,13 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
   double prev_d_us = 0;
   for (size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
+    const OpShape& shape = *op.shape;  // alive all iteration: stolen below into k.shape, which owns it then
     KernelTiming k;
-    const OpCost& oc = cache.get(*op.shape);
+    const OpCost& oc = cache.get(shape);
     k.layer = op.layer;
-    if (steal) {
+    if (!timeline) {
+      // totals only: the launch's name and shape are not copied
+    } else if (steal) {
       k.name = std::move((*steal)[i].name);
       k.shape = std::move((*steal)[i].shape);
     } else {
@@ -230,7 +235,7 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
       case ExecMode::eager:
         // The host issues one launch per kernel; the GPU runs it when both the launch has arrived and the
         // previous kernel (plus the GPU-side gap between kernels) is done: wall = max(gpu, launch) at steady state.
-        if (!planned && profile.new_kv_length_host_us > 0 && k.family() == "attention_decode")
+        if (!planned && profile.new_kv_length_host_us > 0 && shape.parts.front().family == "attention_decode")
           host_us += profile.new_kv_length_host_us * host_scale, planned = true;
         host_us += launch_us;
         k.issue_us = host_us;
@@ -266,7 +271,7 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
     k.wall_us = k.end_us - prev_end_us;
     prev_end_us = k.end_us;
     st.gpu_time_us += k.gpu_us;
-    st.kernels.push_back(std::move(k));
+    if (timeline) st.kernels.push_back(std::move(k));
   }
   st.wall_time_us = prev_end_us;
   return st;
@@ -282,6 +287,11 @@ StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const S
 StepTiming simulate_step(const GpuSpec& gpu, std::vector<Op>&& ops, const ServingProfile& profile, ExecMode mode,
                          bool moe_model, const KernelPredictor& predictor) {
   return simulate(gpu, ops, &ops, profile, mode, moe_model, predictor);
+}
+
+StepTiming simulate_step_totals(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile,
+                                ExecMode mode, bool moe_model, const KernelPredictor& predictor) {
+  return simulate(gpu, ops, nullptr, profile, mode, moe_model, predictor, false);
 }
 
 }  // namespace loom

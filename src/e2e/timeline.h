@@ -56,5 +56,9 @@ StepTiming simulate_step(const GpuSpec& gpu, const std::vector<Op>& ops, const S
 /// The same, moving each op's name and shape into its KernelTiming instead of copying them (a caller's own graph).
 StepTiming simulate_step(const GpuSpec& gpu, std::vector<Op>&& ops, const ServingProfile& profile, ExecMode mode,
                          bool moe_model, const KernelPredictor& predictor = {});
+/// The same step's totals only (wall_time_us, gpu_time_us, schedule_efficiency; `kernels` left empty): for callers
+/// that read the step's time and nothing per launch (what-if tables), without a KernelTiming per launch.
+StepTiming simulate_step_totals(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile,
+                                ExecMode mode, bool moe_model, const KernelPredictor& predictor = {});
 
 }  // namespace loom

@@ -3,43 +3,93 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <functional>
+#include <map>
 
 #include "core/error.h"
 
 namespace loom {
 
-WhatIfRow whatif_one(const GpuSpec& gpu, int tp, const ModelConfig& model, const ServingProfile& profile,
-                     const WhatIfRequest& req, const KernelPredictor& predictor) {
+namespace {
+
+/// One TP degree's two step graphs and workloads. The op graph depends on the model, profile and workload, not on
+/// the GPU, so a table builds each (TP, step) once and every GPU copies it; a graph that cannot be built keeps its
+/// error, rethrown where building it would have thrown.
+struct StepGraph {
+  bool built = false;
+  Workload work;
+  std::vector<Op> ops;
+  std::exception_ptr error;
+};
+struct TpGraphs {
+  StepGraph pre, dec;
+};
+
+const StepGraph& graph(StepGraph& g, const std::function<Workload()>& make, const ModelConfig& model,
+                       const ServingProfile& profile) {
+  if (!g.built) {
+    g.built = true;
+    try {
+      g.work = make();
+      g.ops = build_op_graph(model, profile, g.work);
+    } catch (...) {
+      g.error = std::current_exception();
+    }
+  }
+  if (g.error) std::rethrow_exception(g.error);
+  return g;
+}
+
+/// whatif_one with the graphs of `tp` shared through `graphs` (exactly predict_step's wall time: the step's
+/// breakdowns and memory, which the row does not read, are not built).
+WhatIfRow whatif_row(const GpuSpec& gpu, int tp, const ModelConfig& model, const ServingProfile& profile,
+                     const WhatIfRequest& req, const KernelPredictor& predictor, TpGraphs& graphs) {
   if (req.batch < 1 || req.input_len < 1 || req.output_len < 1)
     throw InputError("whatif", "batch, input length and output length must be >= 1");
   WhatIfRow r;
   r.gpu = gpu.name;
   r.tp = tp;
-  const Workload pre = prefill_workload(req.batch, {req.input_len}, {}, tp);
-  r.ttft_us = predict_step(gpu, model, profile, pre, std::nullopt, predictor).timing.wall_time_us;
+  auto wall_us = [&](const StepGraph& g) {
+    return simulate_step_totals(gpu, g.ops, profile, mode_for(profile, g.work.phase, std::nullopt), model.is_moe(),
+                                predictor)
+        .wall_time_us;
+  };
+  const StepGraph& pre = graph(graphs.pre, [&] { return prefill_workload(req.batch, {req.input_len}, {}, tp); },
+                               model, profile);
+  r.ttft_us = wall_us(pre);
   // Decode step k (1..N-1) runs with input_len + k - 1 tokens in the cache; its cost is close to linear in the
   // context, so the step at the middle context stands for the average.
   const int64_t mid_context = req.input_len + (req.output_len - 1) / 2;
-  const Workload dec = decode_workload(req.batch, {mid_context}, tp);
-  r.tpot_us = predict_step(gpu, model, profile, dec, std::nullopt, predictor).timing.wall_time_us;
+  const StepGraph& dec = graph(graphs.dec, [&] { return decode_workload(req.batch, {mid_context}, tp); }, model,
+                               profile);
+  r.tpot_us = wall_us(dec);
   const double total_us = r.ttft_us + static_cast<double>(req.output_len - 1) * r.tpot_us;
   r.tokens_per_s = static_cast<double>(req.batch * req.output_len) / (total_us * 1e-6);
   if (gpu.price_per_hour_usd && *gpu.price_per_hour_usd > 0)
     r.tokens_per_dollar = r.tokens_per_s * 3600.0 / (*gpu.price_per_hour_usd * tp);
   const MemoryFit last = memory_fit(gpu, model, profile,
                                     decode_workload(req.batch, {req.input_len + req.output_len - 1}, tp));
-  const MemoryFit first = memory_fit(gpu, model, profile, pre);
+  const MemoryFit first = memory_fit(gpu, model, profile, pre.work);
   r.memory_bytes = std::max(last.total_bytes, first.total_bytes);
   r.usable_bytes = last.usable_bytes;
   r.fits = last.fits && first.fits;
   return r;
 }
 
+}  // namespace
+
+WhatIfRow whatif_one(const GpuSpec& gpu, int tp, const ModelConfig& model, const ServingProfile& profile,
+                     const WhatIfRequest& req, const KernelPredictor& predictor) {
+  TpGraphs graphs;
+  return whatif_row(gpu, tp, model, profile, req, predictor, graphs);
+}
+
 std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelConfig& model,
                                  const ServingProfile& profile, const WhatIfRequest& req,
                                  const KernelPredictor& predictor) {
   std::vector<WhatIfRow> rows;
+  std::map<int, TpGraphs> graphs;  // per TP degree, shared by every GPU
   for (const auto& gpu : gpus) {
     std::vector<int> choices = req.tp_choices;
     const bool automatic = choices.empty();
@@ -51,7 +101,7 @@ std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelCo
     for (int tp : choices) {
       WhatIfRow r;
       try {
-        r = whatif_one(gpu, tp, model, profile, req, predictor);
+        r = whatif_row(gpu, tp, model, profile, req, predictor, graphs[tp]);
       } catch (const InputError& e) {
         r.gpu = gpu.name;
         r.tp = tp;
@@ -97,12 +147,13 @@ std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelC
   };
   if (tp > 1)
     changes.push_back({"+50% interconnect", [](GpuSpec& g) { g.nvlink_bytes_per_s *= 1.5; g.pcie_bytes_per_s *= 1.5; }});
-  const WhatIfRow base = whatif_one(gpu, tp, model, profile, req, predictor);
+  TpGraphs graphs;  // one TP degree: built once for the base and every change
+  const WhatIfRow base = whatif_row(gpu, tp, model, profile, req, predictor, graphs);
   std::vector<SensitivityRow> rows;
   for (const auto& c : changes) {
     GpuSpec g = gpu;
     c.apply(g);
-    const WhatIfRow r = whatif_one(g, tp, model, profile, req, predictor);
+    const WhatIfRow r = whatif_row(g, tp, model, profile, req, predictor, graphs);
     rows.push_back({gpu.name, c.name, 100.0 * (r.ttft_us - base.ttft_us) / base.ttft_us,
                     100.0 * (r.tpot_us - base.tpot_us) / base.tpot_us});
   }

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/suggest.h"
+#include "hw/catalog_pack.h"
 #include "hw/gpu_yaml.h"
 
 #ifndef LOOM_SOURCE_DIR
@@ -34,10 +35,17 @@ Catalog Catalog::load(const std::string& dir) {
   std::sort(c.names_.begin(), c.names_.end());
   // Validate every entry now, so a broken catalogue fails at load with its FILE:LINE, not at first use; keep what
   // was read (a what-if table asks for every entry again).
+  // An entry whose files have the bytes the build-time pack read them from is taken from the pack (no YAML parse);
+  // any other is read from its YAML.
   auto raw = std::make_shared<std::map<std::string, RawSpec>>();
+  std::map<std::string, PackedGpu> packed = load_catalog_pack(catalog_pack_path(), c.dir_);
+  std::map<std::string, uint64_t> hashes;
   for (const auto& n : c.names_) {
     const std::string source_file = (fs::path(c.dir_).filename() / (n + ".yaml")).string();
-    RawSpec r = read_gpu_file((fs::path(c.dir_) / (n + ".yaml")).string(), source_file, c.dir_);
+    auto p = packed.find(n);
+    RawSpec r = p != packed.end() && packed_gpu_current(p->second, hashes)
+                    ? std::move(p->second.raw)
+                    : read_gpu_file((fs::path(c.dir_) / (n + ".yaml")).string(), source_file, c.dir_);
     RawSpec checked = r;
     apply_overrides(checked, {});
     build_gpu_spec(checked, n, source_file);

@@ -144,7 +144,7 @@ std::string catalogue_keys(const std::string& dir) {
 }
 
 RawSpec read_doc(const std::string& text, const Doc& doc, const std::string& id, const std::string& base_dir,
-                 const std::string& catalog_dir, Chain chain) {
+                 const std::string& catalog_dir, Chain chain, std::vector<std::string>* files_read = nullptr) {
   chain.ids.push_back(id);
   chain.labels.push_back(doc.label);
   const YAML::Node root = load_one_yaml(text, doc.label);  // one document, no key given twice
@@ -180,8 +180,9 @@ RawSpec read_doc(const std::string& text, const Doc& doc, const std::string& id,
       throw InputError(extends.where, "circular extends: " + join(chain.labels, " -> ") + " -> " + parent_label +
                                           "; remove one of these `extends:` lines");
   const std::string parent_text = read_text(parent_path, parent_label);
+  if (files_read) files_read->push_back(parent_path);
   RawSpec merged = read_doc(parent_text, Doc{parent_label, split_lines(parent_text)}, parent_id,
-                            fs::path(parent_path).parent_path().string(), catalog_dir, chain);
+                            fs::path(parent_path).parent_path().string(), catalog_dir, chain, files_read);
   for (auto& [k, v] : own.values) merged.values[k] = v;
   for (auto& [k, w] : own.group_where) merged.group_where[k] = w;
   return merged;
@@ -193,12 +194,14 @@ RawSpec read_gpu_text(const std::string& text, const std::string& label, const s
   return read_doc(text, Doc{label, split_lines(text)}, "<" + label + ">", ".", catalog_dir, Chain{});
 }
 
-RawSpec read_gpu_file(const std::string& path, const std::string& label, const std::string& catalog_dir) {
+RawSpec read_gpu_file(const std::string& path, const std::string& label, const std::string& catalog_dir,
+                      std::vector<std::string>* files_read) {
   const std::string text = read_text(path, label);
+  if (files_read) files_read->push_back(path);
   std::error_code ec;
   const std::string id = fs::weakly_canonical(path, ec).string();
   return read_doc(text, Doc{label, split_lines(text)}, id, fs::path(path).parent_path().string(), catalog_dir,
-                  Chain{});
+                  Chain{}, files_read);
 }
 
 }  // namespace loom

@@ -109,35 +109,53 @@ TileConfig parse_config(const ConfigTable& table, Family f, const std::string& n
   return c;
 }
 
-std::string fit_config(TileConfig& c, const ConfigTable& table, const KernelShape& s, const GpuSpec& gpu) {
+namespace {
+
+/// Records why a config does not fit (when asked: a probe of many candidates builds no message) and says false.
+template <class Message>
+bool refuse(std::string* why, Message&& message) {
+  if (why) *why = message();
+  return false;
+}
+
+}  // namespace
+
+bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, const GpuSpec& gpu, std::string* why) {
   const std::string& arch = gpu.architecture;
   const double in_bytes = dtype_bytes(s.dtype);
   c.threads = 32 * c.warps;
   if (table.naming == "tile" || table.naming == "attention") {
     const TileEntry* e = find_tile(table, c.bm, c.bn, c.bk, c.warps);
-    if (!e) return "tile not in the config space";
-    if (!contains(e->archs, arch)) return "tile not available on architecture '" + arch + "'";
+    if (!e) return refuse(why, [&] { return std::string("tile not in the config space"); });
+    if (!contains(e->archs, arch))
+      return refuse(why, [&] { return "tile not available on architecture '" + arch + "'"; });
     c.mma = e->mma == "auto" ? ((arch == "hopper" || arch == "blackwell") && c.bm % 64 == 0 ? "wgmma" : "mma_sync")
                              : e->mma;
     if (table.naming == "tile") {
       if ((c.mma == "simt") != (s.dtype == Dtype::fp32))
-        return c.mma == "simt" ? "SIMT (FMA-pipe) tiles run fp32 only" : "tensor-core tiles do not run dtype=fp32";
+        return refuse(why, [&] {
+          return std::string(c.mma == "simt" ? "SIMT (FMA-pipe) tiles run fp32 only" : "tensor-core tiles do not run dtype=fp32");
+        });
       auto ms = table.max_stages.find(arch);
       if (ms != table.max_stages.end() && c.stages > ms->second)
-        return std::to_string(c.stages) + " stages need cp.async (sm_80+); '" + arch + "' allows " +
-               std::to_string(ms->second);
+        return refuse(why, [&] {
+          return std::to_string(c.stages) + " stages need cp.async (sm_80+); '" + arch + "' allows " +
+                 std::to_string(ms->second);
+        });
       c.regs_per_thread = table.regs_base + static_cast<int>(std::ceil(double(c.bm) * c.bn / c.threads));
       c.smem_bytes = static_cast<int64_t>(std::ceil(double(c.stages) * (c.bm + c.bn) * c.bk * in_bytes));
       int64_t k = s.family == Family::moe ? (s.moe_w2 ? s.inter : s.hidden) : s.k;
       int64_t k_iters = (k + c.bk - 1) / c.bk;
       if (c.split_k > k_iters)
-        return "split-K " + std::to_string(c.split_k) + " exceeds the " + std::to_string(k_iters) + " k-iterations";
+        return refuse(why, [&] {
+          return "split-K " + std::to_string(c.split_k) + " exceeds the " + std::to_string(k_iters) + " k-iterations";
+        });
     } else {
       const double d = static_cast<double>(s.head_dim);
       c.regs_per_thread = table.regs_base + static_cast<int>(std::ceil((c.bm * d + double(c.bm) * c.bn) / c.threads));
       c.smem_bytes = static_cast<int64_t>(std::ceil((c.bm * d + 2.0 * c.kv_stages * c.bn * d) * in_bytes));
       if (c.splits > 0 && c.splits > (s.seq_kv + c.bn - 1) / c.bn)
-        return "more splits than KV blocks (" + std::to_string((s.seq_kv + c.bn - 1) / c.bn) + ")";
+        return refuse(why, [&] { return "more splits than KV blocks (" + std::to_string((s.seq_kv + c.bn - 1) / c.bn) + ")"; });
     }
   } else if (table.naming == "rows") {
     c.regs_per_thread = table.regs_base;
@@ -147,18 +165,29 @@ std::string fit_config(TileConfig& c, const ConfigTable& table, const KernelShap
     c.smem_bytes = 0;
   } else {
     c.threads = 0;
-    return "";
+    return true;
   }
   if (c.threads > gpu.max_threads_per_block)
-    return std::to_string(c.threads) + " threads exceed the " + std::to_string(gpu.max_threads_per_block) +
-           " per block";
+    return refuse(why, [&] {
+      return std::to_string(c.threads) + " threads exceed the " + std::to_string(gpu.max_threads_per_block) + " per block";
+    });
   if (gpu.max_regs_per_thread > 0 && c.regs_per_thread > gpu.max_regs_per_thread)
-    return "needs ~" + std::to_string(c.regs_per_thread) + " registers/thread, above the limit of " +
-           std::to_string(gpu.max_regs_per_thread);
+    return refuse(why, [&] {
+      return "needs ~" + std::to_string(c.regs_per_thread) + " registers/thread, above the limit of " +
+             std::to_string(gpu.max_regs_per_thread);
+    });
   if (c.smem_bytes > gpu.smem_per_block_bytes)
-    return "needs " + std::to_string(c.smem_bytes) + " B shared memory per block, above the " +
-           std::to_string(gpu.smem_per_block_bytes) + " B limit";
-  return "";
+    return refuse(why, [&] {
+      return "needs " + std::to_string(c.smem_bytes) + " B shared memory per block, above the " +
+             std::to_string(gpu.smem_per_block_bytes) + " B limit";
+    });
+  return true;
+}
+
+std::string fit_config(TileConfig& c, const ConfigTable& table, const KernelShape& s, const GpuSpec& gpu) {
+  std::string why;
+  config_fits(c, table, s, gpu, &why);
+  return why;
 }
 
 TileConfig pinned_config(const KernelShape& s, const GpuSpec& gpu) {
@@ -184,7 +213,7 @@ std::vector<TileConfig> cutlass_fp8_configs(const KernelShape& s, const GpuSpec&
                                 std::to_string(bm) + "x" + std::to_string(bn) + "x128_s" + std::to_string(stages) +
                                     "_w" + std::to_string(warps),
                                 s.where);
-    if (fit_config(c, table, s, gpu).empty()) return {c};
+    if (config_fits(c, table, s, gpu, nullptr)) return {c};
   }
   return {};
 }
@@ -195,9 +224,10 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
   const ConfigTable& table = config_table(s.family);
   if (s.family == Family::gemm && s.impl == "cutlass") return cutlass_fp8_configs(s, gpu, table);
   std::vector<TileConfig> out;
-  auto add = [&](TileConfig c) {
+  auto add = [&](TileConfig c) {  // named only when it fits (config_fits does not read the name)
+    if (!config_fits(c, table, s, gpu, nullptr)) return;
     c.name = config_name(table, c);
-    if (fit_config(c, table, s, gpu).empty()) out.push_back(c);
+    out.push_back(std::move(c));
   };
   if (table.naming == "tile" || table.naming == "attention") {
     // A GEMM that cuBLAS was traced running off the Hopper fast path (misaligned K/N) is chosen among the tiles
@@ -220,15 +250,16 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
           if (stages > c.stages) continue;
           TileConfig t = c;
           t.stages = stages;
-          if (stages != c.stages) t.name = config_name(table, t);  // parsed names are already config_name()'s
-          if (fit_config(t, table, s, gpu).empty()) {
+          if (config_fits(t, table, s, gpu, nullptr)) {
+            // named when kept (config_fits does not read the name); parsed names are already config_name()'s
+            if (stages != c.stages) t.name = config_name(table, t);
             out.push_back(std::move(t));
             break;
           }
         }
       } else {  // c.name is already config_name(table, c) (parse_config)
         TileConfig t = c;
-        if (fit_config(t, table, s, gpu).empty()) out.push_back(std::move(t));
+        if (config_fits(t, table, s, gpu, nullptr)) out.push_back(std::move(t));
       }
     }
     return out;
@@ -278,9 +309,10 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
 std::vector<TileConfig> valid_configs(const KernelShape& s, const GpuSpec& gpu) {
   const ConfigTable& table = config_table(s.family);
   std::vector<TileConfig> out;
-  auto add = [&](TileConfig c) {
+  auto add = [&](TileConfig c) {  // named only when it fits (config_fits does not read the name)
+    if (!config_fits(c, table, s, gpu, nullptr)) return;
     c.name = config_name(table, c);
-    if (fit_config(c, table, s, gpu).empty()) out.push_back(c);
+    out.push_back(std::move(c));
   };
   if (table.naming == "tile") {
     for (const auto& e : table.tiles)

@@ -77,6 +77,9 @@ std::string config_name(const ConfigTable& table, const TileConfig& c);
 TileConfig parse_config(const ConfigTable& table, Family f, const std::string& name, const std::string& where);
 /// Fills threads/regs/smem for `shape` on `gpu`; returns "" if the config can run there, else why not.
 std::string fit_config(TileConfig& c, const ConfigTable& table, const KernelShape& shape, const GpuSpec& gpu);
+/// The same check as fit_config (the same fields of `c` filled in): true when the config fits; otherwise false,
+/// with the reason in *why when `why` is not null (candidate probes pass null and build no message).
+bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& shape, const GpuSpec& gpu, std::string* why);
 /// The pinned config (shape.config), parsed and fitted. Throws InputError if it is unknown or does not fit.
 TileConfig pinned_config(const KernelShape& shape, const GpuSpec& gpu);
 /// The architecture's default candidates that fit (stage counts lowered until they fit the GPU's smem).

@@ -29,7 +29,7 @@ void put(std::string& out, const T& v) {
 }
 
 template <class T>
-void get(const std::string& in, size_t& pos, T* v, size_t n = 1) {
+void get(std::string_view in, size_t& pos, T* v, size_t n = 1) {
   if (n > (in.size() - pos) / sizeof(T)) throw std::runtime_error("truncated binary forest");
   std::memcpy(static_cast<void*>(v), in.data() + pos, n * sizeof(T));
   pos += n * sizeof(T);
@@ -184,7 +184,7 @@ std::string Forest::to_binary() const {
   return out;
 }
 
-Forest Forest::from_binary(const std::string& bytes) {
+Forest Forest::from_binary(std::string_view bytes) {
   static_assert(sizeof(Node) == 12, "Node must be three packed 4-byte words");
   Forest f;
   size_t pos = 0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace loom {
@@ -15,7 +16,7 @@ class Forest {
   /// Parses XGBoost's JSON model format (as saved by xgb_train). Throws std::runtime_error on a malformed model.
   static Forest from_json(const std::string& json);
   /// Reads the compact binary form written by to_binary(). Throws std::runtime_error if it is malformed.
-  static Forest from_binary(const std::string& bytes);
+  static Forest from_binary(std::string_view bytes);
   /// The compact binary form (little-endian, versioned; see forest.cpp).
   std::string to_binary() const;
   /// Margin prediction (base_score + sum of leaves) for one row of `num_features()` floats; NaN = missing.

@@ -1,8 +1,13 @@
 // Reads and writes the packed (binary) forest cache; the only file that knows where the build tree's cache lives.
 #include "learned/packed.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
-#include <fstream>
+#include <string_view>
 
 namespace loom {
 
@@ -26,23 +31,32 @@ std::string pack_forest(const Forest& forest, const std::string& json_hash, uint
 }
 
 std::optional<Forest> load_packed(const std::string& path, const std::string& json_hash, uint64_t gz_size) {
-  // The header first, then the forest straight into one buffer of its size (a what-if table loads ~10 forests of
-  // ~0.3-1 MB: reading through a stringstream and a substr copied each several times).
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return std::nullopt;
-  const std::streamoff size = in.tellg();
+  // The file is mapped (populated in one call, no page fault per 4 KiB) and the forest read from the mapping: a
+  // what-if table loads ~10 forests of 0.2-0.6 MB, and reading each into a buffer first faulted in and copied it
+  // twice.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st;
   const std::string expect = std::string(kHeader) + json_hash + " " + std::to_string(gz_size) + "\n";
-  if (size < static_cast<std::streamoff>(expect.size())) return std::nullopt;
-  std::string header(expect.size(), '\0');
-  in.seekg(0);
-  if (!in.read(header.data(), static_cast<std::streamsize>(header.size())) || header != expect) return std::nullopt;
-  std::string bytes(static_cast<size_t>(size) - expect.size(), '\0');
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return std::nullopt;
-  try {
-    return Forest::from_binary(bytes);
-  } catch (const std::exception&) {
-    return std::nullopt;  // a damaged cache file: the JSON is the source of truth
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < static_cast<off_t>(expect.size())) {
+    ::close(fd);
+    return std::nullopt;
   }
+  const size_t size = static_cast<size_t>(st.st_size);
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return std::nullopt;
+  const std::string_view bytes(static_cast<const char*>(map), size);
+  std::optional<Forest> f;
+  if (bytes.substr(0, expect.size()) == expect) {
+    try {
+      f = Forest::from_binary(bytes.substr(expect.size()));
+    } catch (const std::exception&) {
+      // a damaged cache file: the JSON is the source of truth
+    }
+  }
+  ::munmap(map, size);
+  return f;
 }
 
 }  // namespace loom

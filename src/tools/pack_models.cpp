@@ -1,5 +1,7 @@
-// loom_pack_models OUT_DIR MODEL_DIR...: the build-time converter from committed XGBoost JSON models to the packed
-// binary cache (learned/packed.h). Writes OUT_DIR/<json hash>.lfb for every forest each MODEL_DIR/model.json lists.
+// loom_pack_models OUT_DIR MODEL_DIR... [--catalog GPU_DIR] [--yaml FILE...]: the build-time converter from committed
+// XGBoost JSON models to the packed binary cache (learned/packed.h). Writes OUT_DIR/<json hash>.lfb for every forest
+// each MODEL_DIR/model.json lists, with --catalog the packed GPU catalogue OUT_DIR/catalog.lcp (hw/catalog_pack.h),
+// and with --yaml OUT_DIR/yaml-checked.txt, the hashes of the files' texts that pass load_one_yaml's checks.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include "core/strict_yaml.h"
+#include "hw/catalog_pack.h"
 #include "learned/forest.h"
 #include "learned/model.h"
 #include "learned/packed.h"
@@ -31,13 +35,42 @@ std::string gunzip(const std::string& path) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: loom_pack_models OUT_DIR MODEL_DIR...\n");
+    std::fprintf(stderr, "usage: loom_pack_models OUT_DIR MODEL_DIR... [--catalog GPU_DIR] [--yaml FILE...]\n");
     return 2;
   }
   try {
     fs::create_directories(argv[1]);
     size_t count = 0;
     for (int a = 2; a < argc; ++a) {
+      if (std::string(argv[a]) == "--yaml") {  // the rest: YAML files whose texts pass load_one_yaml's checks
+        std::string list;
+        size_t checked = 0;
+        for (++a; a < argc; ++a) {
+          std::ifstream in(argv[a], std::ios::binary);
+          const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+          try {
+            loom::load_one_yaml(text, argv[a]);
+          } catch (const std::exception&) {
+            continue;  // a file that fails keeps failing at run time, with its message
+          }
+          char hex[17];
+          std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(loom::yaml_text_hash(text)));
+          list += std::string(hex) + "\n";
+          ++checked;
+        }
+        const std::string out = fs::path(argv[1]) / "yaml-checked.txt", tmp = out + ".tmp";
+        std::ofstream(tmp, std::ios::binary) << list;
+        fs::rename(tmp, out);
+        std::printf("loom_pack_models: %zu checked YAML texts listed in %s\n", checked, out.c_str());
+        break;
+      }
+      if (std::string(argv[a]) == "--catalog" && a + 1 < argc) {
+        const std::string out = fs::path(argv[1]) / "catalog.lcp", tmp = out + ".tmp";
+        std::ofstream(tmp, std::ios::binary) << loom::pack_catalog(argv[++a]);
+        fs::rename(tmp, out);
+        std::printf("loom_pack_models: GPU catalogue %s packed into %s\n", argv[a], out.c_str());
+        continue;
+      }
       const fs::path dir = argv[a];
       std::ifstream in(dir / "model.json");
       if (!in) continue;  // a model directory that is not there (yet) has nothing to pack

@@ -1,7 +1,7 @@
 // Throughput and start-up of the learned predictor as a library caller sees them (issue 14): mixed-family batches
 // of 1k / 100k / 1M kernels through Predictor::predict_many (4,096-row blocks, as `loom predict --batch`), with and
 // without threads; the forest alone, batched vs row by row; a cold start (catalogue + model + first prediction);
-// a learned 70B decode step; the learned what-if table (17 GPUs x TP 1/2/4/8).
+// a learned 70B decode step; the learned what-if table (17 GPUs x TP 1/2/4/8), warm and from nothing.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -147,5 +147,31 @@ void BM_WhatIfTableLearned(benchmark::State& state) {
   state.counters["gpus"] = static_cast<double>(gpus.size());
 }
 BENCHMARK(BM_WhatIfTableLearned)->Unit(benchmark::kMillisecond);
+
+// What `loom whatif --gpus all --tp 1,2,4,8` computes in process, from nothing: the catalogue, a fresh learned
+// predictor (each family's forest loaded on first use), the model and profile, the ranked table and the top GPU's
+// sensitivity, with the kernel-cost cache cleared (the CLI's end to end less process start and printing; the kernel
+// config tables and traced GEMM paths stay loaded after the first iteration: they have no clear function).
+void BM_WhatIfColdInProcess(benchmark::State& state) {
+  WhatIfRequest req;
+  req.batch = 8;
+  req.input_len = 2048;
+  req.output_len = 256;
+  req.tp_choices = {1, 2, 4, 8};
+  for (auto _ : state) {
+    clear_kernel_cost_cache();
+    const Catalog c = Catalog::load();
+    std::vector<GpuSpec> gpus;
+    for (const auto& n : c.names()) gpus.push_back(c.get(n));
+    const Predictor p("learned");
+    const KernelPredictor kp = as_kernel_predictor(p);
+    const ModelConfig m = load_model("llama-3-70b");
+    const ServingProfile prof = load_profile("vllm");
+    const std::vector<WhatIfRow> rows = rank_gpus(gpus, m, prof, req, kp);
+    for (const auto& g : gpus)
+      if (g.name == rows.front().gpu) benchmark::DoNotOptimize(sensitivity(g, rows.front().tp, m, prof, req, kp));
+  }
+}
+BENCHMARK(BM_WhatIfColdInProcess)->Unit(benchmark::kMillisecond);
 
 }  // namespace
