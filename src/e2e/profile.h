@@ -65,6 +65,11 @@ struct ServingProfile {
   /// Host time an eager decode step pays before its first attention launch because the attention library builds a
   /// plan for every KV length it has not seen (cuDNN SDPA in PyTorch 2.11; a decode step always has a new one).
   double new_kv_length_host_us = 0;
+  /// Host time a step spends before its first launch preparing its inputs on the GPU (token ids, positions, KV
+  /// slots, block tables copied from the host; for a CUDA-graph step also copied into the graph's static buffers):
+  /// the previous step ended with a synchronising sample, so the GPU idles meanwhile. Eager and graph steps.
+  double eager_input_host_us = 0;
+  double graph_input_host_us = 0;
   /// `host.cpu_speed` of the host the host costs above (and scheduler.new_shape_*) were measured on: on a GPU whose
   /// host has speed s they take host_cpu_speed / s times as long (host_time_scale).
   double host_cpu_speed = 1;

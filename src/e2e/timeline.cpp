@@ -209,7 +209,11 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
   const double host_scale = host_time_scale(profile, gpu.host_cpu_speed);
   const double launch_us = gpu.launch_overhead_us + profile.host_overhead_us * host_scale;
 
-  double host_us = 0, prev_end_us = 0;
+  // Input preparation before the first launch (eager: the launches queue behind it; graph: the replay does).
+  const double input_us =
+      (mode == ExecMode::eager ? profile.eager_input_host_us : mode == ExecMode::graph ? profile.graph_input_host_us : 0) *
+      host_scale;
+  double host_us = input_us, prev_end_us = 0;
   bool planned = false;  // new_kv_length_host_us paid (once a step, before the first decode attention)
   const KernelCost* prev_cost = nullptr;
   double prev_d_us = 0;
@@ -244,8 +248,8 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
         break;
       case ExecMode::graph:
         // One graph launch; replayed kernels follow each other after a measured per-kernel gap.
-        k.issue_us = launch_us;
-        k.start_us = i == 0 ? launch_us : prev_end_us + profile.graph_gap_us;
+        k.issue_us = input_us + launch_us;
+        k.start_us = i == 0 ? input_us + launch_us : prev_end_us + profile.graph_gap_us;
         k.end_us = k.start_us + k.gpu_us;
         break;
       case ExecMode::megakernel: {
