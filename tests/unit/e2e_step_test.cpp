@@ -100,6 +100,27 @@ TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
   EXPECT_GT(b.wall_time_us, a.wall_time_us);
 }
 
+TEST_F(E2eStep, InputPreparationPrecedesTheFirstLaunch) {
+  // eager_input_host_us / graph_input_host_us: host time before the step's first launch while the GPU idles. A graph
+  // step's wall grows by exactly that (the replay waits); an eager step's launches are all issued that much later.
+  const ModelConfig m = load_model("llama-3.2-1b");
+  ServingProfile p = load_profile("vllm");
+  const Workload w = decode_workload(4, {512, 512, 512, 512}, 1);
+  const double scale = host_time_scale(p, gpu.host_cpu_speed);
+  const auto g0 = predict_step(gpu, m, p, w, ExecMode::graph).timing;
+  const auto e0 = predict_step(gpu, m, p, w, ExecMode::eager).timing;
+  p.graph_input_host_us = 500;
+  p.eager_input_host_us = 300;
+  const auto g1 = predict_step(gpu, m, p, w, ExecMode::graph).timing;
+  const auto e1 = predict_step(gpu, m, p, w, ExecMode::eager).timing;
+  EXPECT_NEAR(g1.wall_time_us - g0.wall_time_us, 500 * scale, 1e-6 * g1.wall_time_us);
+  EXPECT_DOUBLE_EQ(g1.gpu_time_us, g0.gpu_time_us);
+  ASSERT_EQ(e1.kernels.size(), e0.kernels.size());
+  for (size_t i = 0; i < e0.kernels.size(); ++i)
+    EXPECT_NEAR(e1.kernels[i].issue_us - e0.kernels[i].issue_us, 300 * scale, 1e-6);
+  EXPECT_GE(e1.wall_time_us, e0.wall_time_us + 1e-9);
+}
+
 TEST_F(E2eStep, BreakdownsSumToWallTime) {
   const ModelConfig m = load_model("llama-3-8b");
   const auto s = predict_step(gpu, m, load_profile("vllm"), prefill_workload(2, {512}, {}, 1));
