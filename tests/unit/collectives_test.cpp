@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <map>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "hw/catalog.h"
 #include "learned/collectives.h"
 #include "trace/import_public.h"
@@ -170,6 +173,12 @@ TEST(Collectives, FitsAreKeptApartByOp) {
   const std::string path = ::testing::TempDir() + "collectives_op.json";
   m.save(path);
   EXPECT_EQ(CollectiveModel::load(path).fits.at(0).op, "send_recv");
+  const std::string bad = ::testing::TempDir() + "collectives_bad_op.json";
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("\"send_recv\""), 11, "\"broadcast\"");
+  write_file(bad, text);
+  EXPECT_THROW(CollectiveModel::load(bad), InputError);
 }
 
 }  // namespace
