@@ -150,6 +150,23 @@ TEST(Collectives, SendRecvImportsIntraNodeRowsWithoutGpus) {
                InputError);  // send_recv is two ranks
 }
 
+TEST(Collectives, LoomSendRecvRowsImportWithoutGpus) {
+  const std::string text =
+      "op,impl,dtype,bytes,gpus,rank,run1_us,run2_us,run3_us,kernel\n"
+      "send_recv,nccl,bfloat16,4096,2,0,6.0,5.0,7.0,ncclDevKernel_SendRecv\n"
+      "reduce_scatter,nccl,bfloat16,8192,2,0,4.0,4.5,5.0,ncclDevKernel_ReduceScatter\n";
+  PublicImportContext ctx;
+  ctx.gpu_override = "h200";
+  ctx.sms_for = [](const std::string&) { return int64_t(132); };
+  PublicImport imp = import_public_text("loom", text, "rank0.csv", ctx);
+  const Corpus& c = imp.by_gpu.at("h200");
+  ASSERT_EQ(c.rows.size(), 2u);
+  EXPECT_EQ(c.rows[0].spec, "send_recv bytes=4096");
+  EXPECT_DOUBLE_EQ(c.rows[0].median_us, 6.0);
+  EXPECT_EQ(c.rows[1].spec, "reduce_scatter bytes=8192 gpus=2");
+  EXPECT_EQ(c.rows[1].family, "reduce_scatter");
+}
+
 TEST(Collectives, FitsAreKeptApartByOp) {
   EXPECT_DOUBLE_EQ(collective_bus_bytes("all_reduce", 800, 4), 1200);
   EXPECT_DOUBLE_EQ(collective_bus_bytes("all_gather", 800, 4), 600);
