@@ -38,7 +38,10 @@ Demand build(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool
     case Family::softmax: return rowwise_demand(gpu, s, c, notes);
     case Family::elementwise: return elementwise_demand(gpu, s, c, notes);
     case Family::rotary: return rotary_demand(gpu, s, c, notes);
-    case Family::all_reduce: return all_reduce_demand(gpu, s, c, notes);
+    case Family::all_reduce:
+    case Family::all_gather:
+    case Family::reduce_scatter:
+    case Family::send_recv: return all_reduce_demand(gpu, s, c, notes);
   }
   return {};
 }
@@ -125,7 +128,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
   pipes[np++] = chip("l2", l2_total, gpu.l2_bytes_per_s, busiest.l2, sm_l2_bw);
   // DRAM: chip-wide bandwidth, but only the SMs that are busy pull (small grids, SM partitions).
   pipes[np++] = chip("dram", d.dram_bytes, gpu.effective_dram_bytes_per_s(), d.dram_bytes, sm_l2_bw * busy_sms);
-  if (s.family == Family::all_reduce) pipes[np++] = {"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us};
+  if (is_collective(s.family)) pipes[np++] = {"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us};
 
   // Nominal efficiency per pipe, in pipes order (tensor, fma, sfu, alu, smem, l2, dram, link).
   static constexpr double kEff[] = {kTensorEfficiency, kFmaEfficiency, kSfuEfficiency,  kAluEfficiency,
@@ -177,7 +180,10 @@ std::string default_rule(const KernelShape& s) {
     case Family::elementwise:
       return s.op == "silu_mul" ? "vLLM silu_and_mul: one CTA per row, min(cols, 1024) threads"
                                 : "PyTorch vectorized elementwise: 128 threads x 4 elements per CTA";
-    case Family::all_reduce: return "NCCL ring (the only algorithm modelled)";
+    case Family::all_reduce:
+    case Family::all_gather:
+    case Family::reduce_scatter: return "NCCL ring (the only algorithm modelled)";
+    case Family::send_recv: return "NCCL send/recv: one message over one link";
     default: return "";
   }
 }

@@ -42,8 +42,8 @@ struct Demand {
   double tile_waste = 0;
   double working_set_bytes = 0;        ///< bytes of all operands (for the learned model's L2-fit feature)
   double fixed_overhead_us = 0;
-  double link_bytes = 0;               ///< all_reduce: bytes each GPU sends over its link
-  double link_time_us = 0;             ///< all_reduce: link time at peak incl. per-step latency
+  double link_bytes = 0;               ///< collectives: bytes each GPU sends over its link
+  double link_time_us = 0;             ///< collectives: link time at peak incl. per-step latency
   /// Kernel variant within the family, a learned-model feature: elementwise 0 = vectorized map, 1 = offset-
   /// calculator map (strided / broadcast / expand), 2 = row reduction, 3 = unrolled map without vector loads (a
   /// widening cast); attention_decode 1 = explicit mask.

@@ -81,7 +81,11 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   add("log_dram_tb_s", gpu ? log1(gpu->effective_dram_bytes_per_s() / 1e12) : 0);
   add("log_l2_mib", gpu ? log1(double(gpu->l2_bytes) / 1048576.0) : 0);
   add("compute_capability", gpu ? gpu->compute_capability : 0);
-  for (const auto& fam : family_names()) add2("family_", fam.c_str(), (a && a->family == fam) ? 1 : 0);
+  // One-hot over the families the efficiency model knew when these features were fixed (gemm .. all_reduce): the
+  // newer collective families (all_gather, reduce_scatter, send_recv) are predicted by the collective fits, not by
+  // the efficiency model, and adding columns would change every trained model's feature list.
+  for (size_t i = 0; i <= static_cast<size_t>(Family::all_reduce); ++i)
+    add2("family_", family_names()[i].c_str(), (a && a->family == family_names()[i]) ? 1 : 0);
   // Architecture features (appended: older models find their features by name, see Predictor).
   const double clk_sm = gpu ? gpu->sustained_clock_mhz * 1e6 * gpu->sms : 0;
   add("tensor_path", gpu ? tensor_path(*gpu) : 0);

@@ -1,5 +1,6 @@
-// `loom trace fit-collectives` (measured all_reduce -> models/collectives.json) and `loom validate --collectives`
-// (each GPU's all_reduce predicted from the other GPUs' fits: leave-one-GPU-out error per message-size regime).
+// `loom trace fit-collectives` (measured all_reduce, all_gather, reduce_scatter, send_recv -> models/collectives.json)
+// and `loom validate --collectives` (each GPU's collectives predicted from the other GPUs' fits of the same op:
+// leave-one-GPU-out error per message-size regime, beside the own fit and the analytical ring).
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -32,6 +33,19 @@ struct Err {
   std::string text() const { return n ? fmt(mape(), 1) + "%" : "-"; }
 };
 
+using PointSets = std::map<std::pair<std::string, std::string>,
+                           std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>>;
+
+/// Every (op, impl) set's fits, all_reduce nccl first.
+std::vector<CollectiveModel> fit_sets(const PointSets& sets, const std::map<std::string, GpuSpec>& gpus) {
+  std::vector<CollectiveModel> out;
+  for (const auto& op : collective_ops())
+    for (const char* impl : {"nccl", "custom"})
+      if (auto it = sets.find({op, impl}); it != sets.end() && !it->second.empty())
+        out.push_back(fit_collectives(it->second, gpus, impl, op));
+  return out;
+}
+
 struct Row {
   const CollectiveFit* fit = nullptr;
   Err logo[2], own[2], analytical[2];  // [0] < 1 MB, [1] >= 1 MB
@@ -44,17 +58,17 @@ int cmd_fit_collectives(const Args& args) {
   const std::string out = args.output(default_collectives_path());
   check_output_file(out);
   const Catalog cat = Catalog::load();
-  const auto points = load_collective_points(traces);
-  if (points.empty()) throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");
-  CollectiveModel m = fit_collectives(points, catalogue_gpus(cat));
-  const auto custom_points = load_collective_points(traces, "custom");
-  for (const auto& f : fit_collectives(custom_points, catalogue_gpus(cat), "custom").fits) m.fits.push_back(f);
+  const PointSets sets = load_collective_point_sets(traces);
+  if (sets.empty()) throw InputError(traces, "no collective corpora below it; import some with `loom trace import --from pipeweave|vidur|loom`");
+  CollectiveModel m;
+  for (const auto& set : fit_sets(sets, catalogue_gpus(cat)))
+    for (const auto& f : set.fits) m.fits.push_back(f);
   m.save(out);
-  Table t{{"impl", "gpu", "topology", "gpus", "points", "break", "small alpha us", "small busbw GB/s", "large alpha us",
+  Table t{{"op", "impl", "gpu", "topology", "gpus", "points", "break", "small alpha us", "small busbw GB/s", "large alpha us",
            "large busbw GB/s", "link GB/s", "fit MAPE <1MB", "fit MAPE >=1MB"}, {},
-          {false, false, false, true, true, true, true, true, true, true, true, true, true}};
+          {false, false, false, false, true, true, true, true, true, true, true, true, true, true}};
   for (const auto& f : m.fits)
-    t.add({f.impl, f.gpu_key, f.topology, std::to_string(f.gpus), std::to_string(f.points), human(double(f.break_bytes), "B"),
+    t.add({f.op, f.impl, f.gpu_key, f.topology, std::to_string(f.gpus), std::to_string(f.points), human(double(f.break_bytes), "B"),
            fmt(f.small.alpha_us, 1), fmt(f.small.busbw_bytes_per_s / 1e9, 1), fmt(f.large.alpha_us, 1),
            fmt(f.large.busbw_bytes_per_s / 1e9, 1), fmt(f.link_bytes_per_s / 1e9, 1), fmt(f.mape_small, 1) + "%",
            fmt(f.mape_large, 1) + "%"});
@@ -73,18 +87,21 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     throw InputError("--max-mape", "must be a percentage in (0, 1000]");
   const Catalog cat = Catalog::load();
   const auto gpus = catalogue_gpus(cat);
-  const auto points = load_collective_points(traces);
-  if (points.empty()) throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");
-  const auto custom_points = load_collective_points(traces, "custom");
-  const CollectiveModel nccl = fit_collectives(points, gpus), custom = fit_collectives(custom_points, gpus, "custom");
+  const PointSets sets = load_collective_point_sets(traces);
+  if (!sets.count({"all_reduce", "nccl"}))
+    throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");
+  const std::vector<CollectiveModel> models = fit_sets(sets, gpus);
   std::vector<Row> rows;
-  std::map<std::string, Row> per_gpu;  // NCCL only: the held-out figure the gate checks
-  Row total, total_custom;
-  for (const CollectiveModel* all : {&nccl, &custom}) {
-    const bool is_custom = all == &custom;
-    for (const auto& f : all->fits) {
+  std::map<std::string, Row> per_gpu;  // NCCL all_reduce only: the held-out figure the gate checks
+  std::vector<std::pair<std::string, Row>> totals;  // per (op, impl): "all_reduce nccl", ...
+  for (const CollectiveModel& all : models) {
+    const std::string op = all.fits.front().op, impl = all.fits.front().impl;
+    const bool gate = op == "all_reduce" && impl == "nccl";
+    totals.push_back({op + " " + impl, Row{}});
+    Row& total = totals.back().second;
+    for (const auto& f : all.fits) {
       std::vector<CollectiveFit> others;
-      for (const auto& o : all->fits)
+      for (const auto& o : all.fits)
         if (o.gpu_key != f.gpu_key) others.push_back(o);
       if (!(f.link_bytes_per_s > 0)) continue;  // no YAML bandwidth for its link: nothing to calibrate against
       const CollectiveFit held = calibrated_fit(others, f.architecture, f.link, f.link_bytes_per_s, f.gpus);
@@ -92,14 +109,15 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       const GpuSpec& gpu = gpus.at(f.gpu_key);
       Row r;
       r.fit = &f;
-      for (const auto& p : (is_custom ? custom_points : points).at({f.gpu_key, f.topology})) {
+      for (const auto& p : sets.at({op, impl}).at({f.gpu_key, f.topology})) {
         if (p.gpus != f.gpus) continue;
         const int big = p.bytes >= kLargeBytes;
-        const double an = analyze(gpu, parse_kernel_spec("all_reduce bytes=" + std::to_string(p.bytes) + " gpus=" +
-                                                         std::to_string(p.gpus) + (is_custom ? " impl=custom" : "")))
-                              .latency_us;
-        std::vector<Row*> into = {&r, is_custom ? &total_custom : &total};
-        if (!is_custom) into.push_back(&per_gpu[f.gpu_key]);
+        const std::string spec = op + " bytes=" + std::to_string(p.bytes) +
+                                 (op == "send_recv" ? "" : " gpus=" + std::to_string(p.gpus)) +
+                                 (impl == "custom" ? " impl=custom" : "");
+        const double an = analyze(gpu, parse_kernel_spec(spec)).latency_us;
+        std::vector<Row*> into = {&r, &total};
+        if (gate) into.push_back(&per_gpu[f.gpu_key]);
         for (Row* x : into) {
           if (has_held) x->logo[big].add(held.latency_us(p.bytes), p.latency_us);
           x->own[big].add(f.latency_us(p.bytes), p.latency_us);
@@ -129,7 +147,8 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     j["large_bytes"] = kLargeBytes;
     for (const auto& r : rows) {
       auto e = errs(r);
-      e["impl"] = r.fit->impl, e["gpu"] = r.fit->gpu_key, e["topology"] = r.fit->topology, e["gpus"] = r.fit->gpus, e["link"] = r.fit->link;
+      e["op"] = r.fit->op, e["impl"] = r.fit->impl, e["gpu"] = r.fit->gpu_key, e["topology"] = r.fit->topology,
+      e["gpus"] = r.fit->gpus, e["link"] = r.fit->link;
       j["fits"].push_back(e);
     }
     for (const auto& [g, r] : per_gpu) {
@@ -137,29 +156,34 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       e["gpu"] = g;
       j["gpus"].push_back(e);
     }
-    j["all"] = errs(total);
-    if (total_custom.own[0].n + total_custom.own[1].n) j["all_custom"] = errs(total_custom);
+    for (const auto& [name, r] : totals) {
+      if (name == "all_reduce nccl") j["all"] = errs(r);
+      else if (name == "all_reduce custom") j["all_custom"] = errs(r);
+      j["ops"][name] = errs(r);
+    }
     emit(j.dump(1) + "\n");
   } else {
-    Table t{{"impl", "gpu", "topology", "gpus", "link", "n >=1MB", "held-out >=1MB", "own fit >=1MB", "analytical >=1MB",
-             "n <1MB", "held-out <1MB", "own fit <1MB", "analytical <1MB"}, {},
-            {false, false, false, true, false, true, true, true, true, true, true, true, true}};
-    auto add = [&](const std::string& impl, const std::string& g, const std::string& topo, const std::string& n, const std::string& link,
-                   const Row& r) {
-      t.add({impl, g, topo, n, link, std::to_string(r.logo[1].n), r.logo[1].text(), r.own[1].text(), r.analytical[1].text(),
-             std::to_string(r.logo[0].n), r.logo[0].text(), r.own[0].text(), r.analytical[0].text()});
+    Table t{{"op", "impl", "gpu", "topology", "gpus", "link", "n >=1MB", "held-out >=1MB", "own fit >=1MB",
+             "analytical >=1MB", "n <1MB", "held-out <1MB", "own fit <1MB", "analytical <1MB"}, {},
+            {false, false, false, false, true, false, true, true, true, true, true, true, true, true}};
+    auto add = [&](const std::string& op, const std::string& impl, const std::string& g, const std::string& topo,
+                   const std::string& n, const std::string& link, const Row& r) {
+      t.add({op, impl, g, topo, n, link, std::to_string(r.logo[1].n), r.logo[1].text(), r.own[1].text(),
+             r.analytical[1].text(), std::to_string(r.logo[0].n), r.logo[0].text(), r.own[0].text(), r.analytical[0].text()});
     };
-    for (const auto& r : rows) add(r.fit->impl, r.fit->gpu_key, r.fit->topology, std::to_string(r.fit->gpus), r.fit->link, r);
-    for (const auto& [g, r] : per_gpu) add("nccl", g, "all", "all", "", r);
-    add("nccl", "all", "all", "all", "", total);
-    if (total_custom.own[0].n + total_custom.own[1].n) add("custom", "all", "all", "all", "", total_custom);
+    for (const auto& r : rows)
+      add(r.fit->op, r.fit->impl, r.fit->gpu_key, r.fit->topology, std::to_string(r.fit->gpus), r.fit->link, r);
+    for (const auto& [g, r] : per_gpu) add("all_reduce", "nccl", g, "all", "all", "", r);
+    for (const auto& [name, r] : totals)
+      add(name.substr(0, name.find(' ')), name.substr(name.find(' ') + 1), "all", "all", "all", "", r);
     emit(format == "csv" ? t.csv() : t.text() +
-         "held-out: the GPU's all_reduce from its YAML link bandwidth x the other GPUs' fitted efficiency (leave one "
-         "GPU out; '-' where no other GPU has a fit of that impl); own fit: models/collectives.json's fit (what `loom predict` "
-         "uses); analytical: the ring model (impl=custom: the same); MAPE of the measured median.\n");
+         "held-out: the GPU's collective from its YAML link bandwidth x the other GPUs' fitted efficiency of the same op "
+         "(leave one GPU out; '-' where no other GPU has a fit of that op and impl); own fit: models/collectives.json's "
+         "fit (what `loom predict` uses); analytical: the ring model (impl=custom: the same; send_recv: one link); "
+         "MAPE of the measured median.\n");
   }
   if (over)
-    std::fprintf(stderr, "loom: validate --collectives: held-out MAPE (>= 1 MB) above --max-mape %s%%: %s\n",
+    std::fprintf(stderr, "loom: validate --collectives: held-out all_reduce MAPE (>= 1 MB) above --max-mape %s%%: %s\n",
                  fmt(*max_mape, 4).c_str(), over_what.c_str());
   return over ? 1 : 0;
 }

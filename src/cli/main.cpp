@@ -41,11 +41,12 @@ commands:
                                     join collector traces with sweep case lists into a corpus
   trace import --chrome F.json      kernels of a PyTorch profiler trace, with loom specs
   trace summary [DIR|FILE.lct]      corpus counts per family/GPU/partition, noise floor, unmatched kernels
-  trace fit-collectives [-o FILE]   alpha-beta all_reduce fits of the measured collectives -> models/collectives.json
+  trace fit-collectives [-o FILE]   alpha-beta fits of the measured collectives (all_reduce, all_gather,
+                                    reduce_scatter, send_recv) -> models/collectives.json
   train [--traces DIR] [--out DIR]  learn the efficiency model (XGBoost) from the corpus
   validate [--check] [--max-mape X] accuracy per split/family/GPU/partition vs roofline and analytical
   validate --e2e [--traces DIR]     traced end-to-end runs (traces/e2e) vs loom's end-to-end prediction
-  validate --collectives            measured all_reduce: each GPU predicted from the others' fits (leave one out)
+  validate --collectives            measured collectives: each GPU predicted from the others' fits (leave one out)
   validate --serving [--traces DIR] measured continuous-batching runs (traces/serving/engine) vs loom simulate
   e2e --gpu G --model M --phase prefill|decode --batch B --seq S [--context C] [--cache-len N] [--tp N]
       [--profile vllm|sglang|hf-eager|hf-sdpa] [--mode eager|graph|megakernel] [--trace-out FILE.json]

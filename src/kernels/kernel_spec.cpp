@@ -22,6 +22,9 @@ const std::vector<std::string>& key_order(const std::string& family) {
       {"elementwise", {"op", "rows", "cols", "dtype"}},
       {"rotary", {"tokens", "heads", "head_dim", "dtype"}},
       {"all_reduce", {"bytes", "gpus"}},
+      {"all_gather", {"bytes", "gpus"}},
+      {"reduce_scatter", {"bytes", "gpus"}},
+      {"send_recv", {"bytes"}},
   };
   static const std::vector<std::string> none;
   auto it = orders.find(family);

@@ -62,9 +62,12 @@ class Params {
       throw InputError(spec.where, "impl=fused exists for rotary, rms_norm and elementwise op=silu_mul only");
     // nccl: NCCL's ring/tree all-reduce (the measured fits, models/collectives.json); custom: the serving engines'
     // one-shot/two-shot all-reduce over NVLink for small messages (the measured custom fit, models/collectives.json).
-    if (auto it = impl_it; it != spec.params.end() && (it->second == "custom" || it->second == "nccl") &&
-                                            spec.family != "all_reduce")
-      throw InputError(spec.where, "impl=" + it->second + " exists for all_reduce only");
+    if (auto it = impl_it; it != spec.params.end() && it->second == "custom" && spec.family != "all_reduce")
+      throw InputError(spec.where, "impl=custom exists for all_reduce only");
+    if (auto it = impl_it; it != spec.params.end() && it->second == "nccl" && spec.family != "all_reduce" &&
+                                            spec.family != "all_gather" && spec.family != "reduce_scatter" &&
+                                            spec.family != "send_recv")
+      throw InputError(spec.where, "impl=nccl exists for all_reduce, all_gather, reduce_scatter and send_recv only");
     if (auto it = impl_it; it != spec.params.end() && it->second == "paged" &&
                                             spec.family != "attention_decode")
       throw InputError(spec.where, "impl=paged exists for attention_decode only");
@@ -142,7 +145,10 @@ class Params {
         {"softmax", "softmax rows=4096 cols=4096 dtype=bf16"},
         {"elementwise", "elementwise op=silu_mul rows=4096 cols=14336 dtype=bf16"},
         {"rotary", "rotary tokens=4096 heads=40 head_dim=128 dtype=bf16"},
-        {"all_reduce", "all_reduce bytes=33554432 gpus=8"}};
+        {"all_reduce", "all_reduce bytes=33554432 gpus=8"},
+        {"all_gather", "all_gather bytes=33554432 gpus=8"},
+        {"reduce_scatter", "reduce_scatter bytes=33554432 gpus=8"},
+        {"send_recv", "send_recv bytes=4194304"}};
     auto it = examples.find(spec_.family);
     return it == examples.end() ? spec_.family : it->second;
   }
@@ -187,7 +193,8 @@ void check_heads(const KernelSpec& spec, const KernelShape& s) {
 const std::vector<std::string>& family_names() {
   static const std::vector<std::string> names = {"gemm",    "moe",        "attention_prefill", "attention_decode",
                                                  "rms_norm", "layer_norm", "softmax",           "elementwise",
-                                                 "rotary",  "all_reduce"};
+                                                 "rotary",  "all_reduce", "all_gather", "reduce_scatter",
+                                                 "send_recv"};
   return names;
 }
 
@@ -338,13 +345,18 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       s.config = p.config();
       break;
     }
-    case Family::all_reduce: {
-      Params p(spec, {"bytes", "gpus"});
-      s.bytes = p.size("bytes"), s.gpus = p.size("gpus");
+    case Family::all_reduce:
+    case Family::all_gather:
+    case Family::reduce_scatter:
+    case Family::send_recv: {
+      // send_recv: one message from one GPU to a peer of the same node (a pipeline stage's hand-over): 2 GPUs.
+      const bool p2p = s.family == Family::send_recv;
+      Params p(spec, p2p ? std::vector<std::string>{"bytes"} : std::vector<std::string>{"bytes", "gpus"});
+      s.bytes = p.size("bytes"), s.gpus = p2p ? 2 : p.size("gpus");
       if (s.gpus > gpu.gpus_per_node && gpu.gpus_per_node > 0)
         throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + " exceeds the " +
                                          std::to_string(gpu.gpus_per_node) + " GPUs of one '" + gpu.name +
-                                         "' node; multi-node all-reduce is not modelled");
+                                         "' node; multi-node collectives are not modelled");
       if (gpu.nvlink_bytes_per_s <= 0 && gpu.pcie_bytes_per_s <= 0 && s.gpus > 1)
         throw InputError(spec.where, "gpu '" + gpu.name + "' has neither NVLink nor PCIe bandwidth; set one");
       s.config = p.config();

@@ -15,7 +15,12 @@
 namespace loom {
 
 enum class Family { gemm, moe, attention_prefill, attention_decode, rms_norm, layer_norm, softmax, elementwise, rotary,
-                    all_reduce };
+                    all_reduce, all_gather, reduce_scatter, send_recv };
+
+/// The families a collective fit (models/collectives.json) predicts: they move bytes over NVLink / PCIe.
+inline bool is_collective(Family f) {
+  return f == Family::all_reduce || f == Family::all_gather || f == Family::reduce_scatter || f == Family::send_recv;
+}
 
 /// Family names in documentation order (index = static_cast<int>(Family)).
 const std::vector<std::string>& family_names();
@@ -46,7 +51,7 @@ struct KernelShape {
   int64_t block = 0;      ///< attention_decode impl=paged: KV-cache page size in tokens
   std::string op;  ///< elementwise op (kElementwiseOps); rows x cols = output (maps) or input (row reductions)
   bool masked = false;  ///< attention_decode mask=1: an explicit attention mask (SDPA attn_mask, HF StaticCache)
-  // all_reduce
+  // collectives (all_reduce, all_gather, reduce_scatter: bytes = the whole buffer; send_recv: the message, gpus 2)
   int64_t bytes = 0, gpus = 1;
 };
 

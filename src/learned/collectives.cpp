@@ -1,4 +1,4 @@
-// Alpha-beta fits of measured all_reduce latency (see collectives.h), their JSON file and the estimate that
+// Alpha-beta fits of measured collective latency (see collectives.h), their JSON file and the estimate that
 // predictions use.
 #include "learned/collectives.h"
 
@@ -15,7 +15,6 @@
 namespace loom {
 namespace {
 
-double bus_bytes(int64_t bytes, int gpus) { return 2.0 * (gpus - 1) / gpus * double(bytes); }
 
 int64_t spec_int(const std::string& spec, const std::string& key) {
   const auto p = spec.find(" " + key + "=");
@@ -65,16 +64,28 @@ double link_bw(const GpuSpec& g, const std::string& topology, const std::string&
 
 }  // namespace
 
+const std::vector<std::string>& collective_ops() {
+  static const std::vector<std::string> ops = {"all_reduce", "all_gather", "reduce_scatter", "send_recv"};
+  return ops;
+}
+
+double collective_bus_bytes(const std::string& op, int64_t bytes, int gpus) {
+  if (op == "send_recv") return double(bytes);
+  const double share = double(gpus - 1) / gpus * double(bytes);
+  return op == "all_reduce" ? 2 * share : share;
+}
+
 double CollectiveFit::latency_us(int64_t bytes) const {
-  const double x = bus_bytes(bytes, gpus);
+  const double x = collective_bus_bytes(op, bytes, gpus);
   return (bytes < break_bytes ? small : large).latency_us(x);
 }
 
-CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpus, const std::string& where) {
+CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpus, const std::string& where,
+                             const std::string& op) {
   // Bins of a quarter octave (medians): the profiles hold thousands of sizes with launch-noise spikes.
   std::map<int, std::pair<std::vector<double>, std::vector<double>>> bins;
   CollectiveFit f;
-  f.gpus = gpus;
+  f.gpus = gpus, f.op = op;
   for (const auto& p : points) {
     if (p.gpus != gpus) continue;
     auto& b = bins[int(std::floor(std::log2(double(p.bytes)) * 4))];
@@ -91,7 +102,7 @@ CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpu
   std::vector<double> edge;                   // bytes of each bin
   for (auto& [_, b] : bins) {
     edge.push_back(median(b.first));
-    xt.push_back({bus_bytes(int64_t(edge.back()), gpus), median(b.second)});
+    xt.push_back({collective_bus_bytes(op, int64_t(edge.back()), gpus), median(b.second)});
   }
   // The break: every bin edge with >= 3 bins on each side, or none (one regime); least mean relative error wins.
   double best = 1e300;
@@ -115,7 +126,8 @@ CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpu
 }
 
 CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
-                                const std::map<std::string, GpuSpec>& gpus, const std::string& impl) {
+                                const std::map<std::string, GpuSpec>& gpus, const std::string& impl,
+                                const std::string& op) {
   CollectiveModel m;
   for (const auto& [key, pts] : points) {
     std::vector<int> counts;
@@ -123,7 +135,7 @@ CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::strin
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
     for (int g : counts) {
-      CollectiveFit f = fit_collective(pts, g, key.first + " " + key.second + " " + impl + " all_reduce");
+      CollectiveFit f = fit_collective(pts, g, key.first + " " + key.second + " " + impl + " " + op, op);
       f.gpu_key = key.first, f.topology = key.second, f.impl = impl;
       f.link = link_of(f.topology, g);
       auto it = gpus.find(f.gpu_key);
@@ -136,31 +148,44 @@ CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::strin
   return m;
 }
 
-std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load_collective_points(
-    const std::string& traces_dir, const std::string& impl) {
-  std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> out;
+std::map<std::pair<std::string, std::string>, std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>>
+load_collective_point_sets(const std::string& traces_dir) {
+  std::map<std::pair<std::string, std::string>, std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>> out;
+  const auto& ops = collective_ops();
   for (const Corpus& c : read_corpus_dir(traces_dir)) {
     auto t = c.meta.find("topology");
     const std::string topo = t == c.meta.end() ? "nvswitch" : t->second;
     for (const CorpusRow& r : c.rows) {
-      if (r.family != "all_reduce" || c.gpu_key.empty() || !(r.median_us > 0)) continue;
+      if (c.gpu_key.empty() || !(r.median_us > 0) || std::find(ops.begin(), ops.end(), r.family) == ops.end()) continue;
       const bool custom = r.impl == "custom" || r.spec.find(" impl=custom") != std::string::npos;
-      if (custom != (impl == "custom")) continue;
-      const int64_t b = spec_int(r.spec, "bytes"), g = spec_int(r.spec, "gpus");
-      if (b > 0 && g > 1) out[{c.gpu_key, topo}].push_back({b, int(g), r.median_us});
+      if (custom && r.family != "all_reduce") continue;
+      const int64_t b = spec_int(r.spec, "bytes"), g = r.family == "send_recv" ? 2 : spec_int(r.spec, "gpus");
+      if (b > 0 && g > 1 && g <= 1024) out[{r.family, custom ? "custom" : "nccl"}][{c.gpu_key, topo}].push_back({b, int(g), r.median_us});
     }
   }
   return out;
 }
 
+std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load_collective_points(
+    const std::string& traces_dir, const std::string& impl, const std::string& op) {
+  auto sets = load_collective_point_sets(traces_dir);
+  return sets[{op, impl}];
+}
+
 std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, const GpuSpec& gpu, int gpus,
                                                       int64_t bytes, const std::string& impl) {
-  const bool any = std::any_of(m.fits.begin(), m.fits.end(), [&](const CollectiveFit& f) { return f.impl == impl; });
+  return estimate_collective(m, gpu, "all_reduce", gpus, bytes, impl);
+}
+
+std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, const GpuSpec& gpu, const std::string& op,
+                                                      int gpus, int64_t bytes, const std::string& impl) {
+  const auto mine = [&](const CollectiveFit& f) { return f.impl == impl && f.op == op; };
+  const bool any = std::any_of(m.fits.begin(), m.fits.end(), mine);
   if (!any || gpus <= 1) return std::nullopt;
   const auto topo_rank = [](const std::string& t) { return t == "nvswitch" ? 0 : t == "pcie" ? 1 : 2; };
   const CollectiveFit* own = nullptr;
   for (const auto& f : m.fits) {
-    if (f.impl != impl) continue;
+    if (!mine(f)) continue;
     // A fit over a link the YAML lacks (an NVLink bridge on a PCIe board) describes another machine than this one.
     if (f.gpu_key != gpu.name || !(f.link_bytes_per_s > 0)) continue;
     // Closest GPU count first, then the full-node topology.
@@ -174,21 +199,22 @@ std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, 
     f.gpus = gpus;
     e.latency_us = f.latency_us(bytes);
     e.band_pct = bytes >= (1 << 20) ? own->mape_large : own->mape_small;
-    e.basis = "fit " + (impl == "nccl" ? "" : impl + " ") + own->gpu_key + " " + own->topology + " gpus=" + std::to_string(own->gpus);
+    e.basis = "fit " + (op == "all_reduce" ? "" : op + " ") + (impl == "nccl" ? "" : impl + " ") + own->gpu_key + " " + own->topology + " gpus=" + std::to_string(own->gpus);
     if (own->gpus != gpus)
-      e.extrapolation = "extrapolated: no measured all_reduce at gpus=" + std::to_string(gpus) + " on " + gpu.name +
+      e.extrapolation = "extrapolated: no measured " + op + " at gpus=" + std::to_string(gpus) + " on " + gpu.name +
                         " (fit at gpus=" + std::to_string(own->gpus) + " used)";
     return e;
   }
   const std::string link = gpu.nvlink_bytes_per_s > 0 ? "nvlink" : "pcie";
   std::vector<CollectiveFit> same_impl;
   for (const auto& x : m.fits)
-    if (x.impl == impl) same_impl.push_back(x);
+    if (mine(x)) same_impl.push_back(x);
   CollectiveFit f = calibrated_fit(same_impl, gpu.architecture, link, link_bw(gpu, "nvswitch", link, gpus), gpus);
   if (!(f.small.busbw_bytes_per_s > 0) || !(f.large.busbw_bytes_per_s > 0)) return std::nullopt;
   e.latency_us = f.latency_us(bytes);
-  e.basis = "yaml " + link + " x fitted efficiency" + (impl == "nccl" ? "" : " of " + impl);
-  e.extrapolation = "extrapolated: no measured " + (impl == "nccl" ? std::string() : impl + " ") + "all_reduce on " + gpu.name + " (its " + link +
+  e.basis = "yaml " + link + " x fitted efficiency" + (impl == "nccl" ? "" : " of " + impl) +
+            (op == "all_reduce" ? "" : " (" + op + ")");
+  e.extrapolation = "extrapolated: no measured " + (impl == "nccl" ? std::string() : impl + " ") + op + " on " + gpu.name + " (its " + link +
                     " bandwidth x the efficiency of the measured GPUs)";
   return e;
 }
@@ -213,6 +239,7 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
     brk.push_back(double(f->break_bytes));
   }
   CollectiveFit c;
+  if (!fits.empty()) c.op = fits.front().op;
   c.gpus = gpus, c.link = link, c.link_bytes_per_s = link_bytes_per_s, c.topology = "calibrated";
   c.small = {median(a_s), median(e_s) * link_bytes_per_s};
   c.large = {median(a_l), median(e_l) * link_bytes_per_s};
@@ -224,12 +251,13 @@ std::string default_collectives_path() { return data_dir() + "/models/collective
 
 void CollectiveModel::save(const std::string& path) const {
   nlohmann::ordered_json j;
-  j["about"] = "all_reduce alpha-beta fits: t_us = alpha_us + 2(g-1)/g * bytes / busbw; `small` below break_bytes, "
-               "`large` from it. Written by `loom trace fit-collectives`; docs/collectives.md.";
+  j["about"] = "collective alpha-beta fits: t_us = alpha_us + bus_bytes / busbw, bus_bytes = 2(g-1)/g * bytes "
+               "(all_reduce), (g-1)/g * bytes (all_gather, reduce_scatter), bytes (send_recv); `small` below "
+               "break_bytes, `large` from it. Written by `loom trace fit-collectives`; docs/collectives.md.";
   j["fits"] = nlohmann::ordered_json::array();
   auto r = [](double v, double q) { return std::round(v * q) / q; };
   for (const auto& f : fits)
-    j["fits"].push_back({{"impl", f.impl}, {"gpu", f.gpu_key}, {"architecture", f.architecture}, {"topology", f.topology},
+    j["fits"].push_back({{"op", f.op}, {"impl", f.impl}, {"gpu", f.gpu_key}, {"architecture", f.architecture}, {"topology", f.topology},
                          {"gpus", f.gpus}, {"link", f.link},
                          {"link_GBps", r(f.link_bytes_per_s / 1e9, 1e3)}, {"break_bytes", f.break_bytes},
                          {"small", {{"alpha_us", r(f.small.alpha_us, 1e3)}, {"busbw_GBps", r(f.small.busbw_bytes_per_s / 1e9, 1e3)}}},
@@ -247,6 +275,9 @@ CollectiveModel CollectiveModel::load(const std::string& path) {
     const auto j = nlohmann::json::parse(in);
     for (const auto& x : j.at("fits")) {
       CollectiveFit f;
+      f.op = x.value("op", std::string("all_reduce"));
+      if (std::find(collective_ops().begin(), collective_ops().end(), f.op) == collective_ops().end())
+        throw InputError(path, "op '" + f.op.substr(0, 40) + "' is not all_reduce, all_gather, reduce_scatter or send_recv; refit");
       f.impl = x.value("impl", std::string("nccl"));
       if (f.impl != "nccl" && f.impl != "custom") throw InputError(path, "impl '" + f.impl + "' is not nccl or custom; refit");
       f.gpu_key = x.at("gpu"), f.architecture = x.at("architecture"), f.topology = x.at("topology"), f.gpus = x.at("gpus"), f.link = x.at("link");

@@ -1,6 +1,7 @@
-// Measured all_reduce latency: alpha-beta fits per (GPU, GPU count, node topology) with a small-message
-// (latency-bound) and a large-message (bandwidth-bound) regime, fitted from the committed public NCCL profiles
-// (traces/public/*/<gpu>/all_reduce*.corpus.csv.gz) and stored in models/collectives.json. GPUs without a fit get
+// Measured collective latency (all_reduce, all_gather, reduce_scatter, send_recv): alpha-beta fits per (op, GPU,
+// GPU count, node topology) with a small-message (latency-bound) and a large-message (bandwidth-bound) regime,
+// fitted from the committed NCCL profiles (traces/public/*/<gpu>/{all_reduce,send_recv}*.corpus.csv.gz, Vidur and
+// PipeWeave; traces/collectives/loom/, loom's own) and stored in models/collectives.json. GPUs without a fit get
 // a model from their YAML link bandwidth, scaled by the efficiency the fitted GPUs reach (flagged as extrapolated).
 #pragma once
 
@@ -20,13 +21,21 @@ struct CollectivePoint {
   double latency_us = 0;
 };
 
-/// t = alpha_us + bus_bytes / busbw, bus_bytes = 2(g-1)/g * bytes (what a ring moves per GPU; NCCL's "busbw").
+/// The collective ops that have fits: all_reduce, all_gather, reduce_scatter, send_recv (the kernel family names).
+const std::vector<std::string>& collective_ops();
+
+/// The bytes each GPU moves over its link (NCCL's "bus bytes"): all_reduce 2(g-1)/g x bytes, all_gather and
+/// reduce_scatter (g-1)/g x bytes (bytes = the whole gathered / scattered tensor), send_recv the message itself.
+double collective_bus_bytes(const std::string& op, int64_t bytes, int gpus);
+
+/// t = alpha_us + bus_bytes / busbw (collective_bus_bytes; NCCL's "busbw").
 struct AlphaBeta {
   double alpha_us = 0, busbw_bytes_per_s = 0;
   double latency_us(double bus_bytes) const { return alpha_us + bus_bytes / busbw_bytes_per_s * 1e6; }
 };
 
 struct CollectiveFit {
+  std::string op = "all_reduce";  ///< the kernel family: all_reduce, all_gather, reduce_scatter, send_recv
   std::string impl = "nccl";      ///< "nccl", or "custom": the engines' one-shot/two-shot kernel (faster per size)
   std::string gpu_key, topology;  ///< topology: "nvswitch", "pairwise-nvlink", "pcie"
   std::string link;               ///< the YAML link the topology rides on: "nvlink", "pcie" ("nvlink-bridge": not in YAML)
@@ -50,16 +59,22 @@ struct CollectiveModel {
 /// Measured points per (gpu_key, topology), read from every all_reduce corpus below `traces_dir`: rows of `impl`
 /// ("nccl": NCCL's all_reduce, the public profiles' and loom's; "custom": impl=custom rows).
 std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load_collective_points(
-    const std::string& traces_dir, const std::string& impl = "nccl");
+    const std::string& traces_dir, const std::string& impl = "nccl", const std::string& op = "all_reduce");
+
+/// Every collective corpus below `traces_dir` read once: (op, impl) -> points per (gpu_key, topology); impl
+/// "custom" exists for all_reduce only.
+std::map<std::pair<std::string, std::string>, std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>>
+load_collective_point_sets(const std::string& traces_dir);
 
 /// Fits one (GPU, topology, gpus) set: points are binned (4 per octave, medians) and each regime is a relative
 /// least-squares alpha-beta fit; the break is the bin edge that minimises the mean relative error.
 CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpus,
-                             const std::string& where = "collectives");
+                             const std::string& where = "collectives", const std::string& op = "all_reduce");
 
 /// Fits every (GPU, topology, GPU count) in `points`; `link` of each fit comes from the GPU's YAML.
 CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
-                                const std::map<std::string, GpuSpec>& gpus, const std::string& impl = "nccl");
+                                const std::map<std::string, GpuSpec>& gpus, const std::string& impl = "nccl",
+                                const std::string& op = "all_reduce");
 
 struct CollectiveEstimate {
   double latency_us = 0;
@@ -73,6 +88,10 @@ struct CollectiveEstimate {
 /// kind of link (flagged). Only fits of `impl` count. nullopt when the model has no fit of that impl at all.
 std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, const GpuSpec& gpu, int gpus,
                                                       int64_t bytes, const std::string& impl = "nccl");
+
+/// The same for any collective op (estimate_all_reduce is op "all_reduce"): only fits of `op` and `impl` count.
+std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, const GpuSpec& gpu, const std::string& op,
+                                                      int gpus, int64_t bytes, const std::string& impl = "nccl");
 
 /// The model of a GPU of `architecture` without a fit, on `link` ("nvlink" / "pcie") of `link_bytes_per_s`: the
 /// medians of each regime's alpha, efficiency (busbw / link bandwidth) and break over the fits on the same kind of

@@ -23,7 +23,10 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
   for (const Corpus& c : read_corpus_dir(traces_dir)) {
     // Measured collectives are fitted by `loom trace fit-collectives` (models/collectives.json), not by the
     // efficiency model: their corpora stay out of its training set and its corpus hash.
-    if (!c.rows.empty() && std::all_of(c.rows.begin(), c.rows.end(), [](const CorpusRow& r) { return r.family == "all_reduce"; }))
+    if (!c.rows.empty() && std::all_of(c.rows.begin(), c.rows.end(), [](const CorpusRow& r) {
+          return r.family == "all_reduce" || r.family == "all_gather" || r.family == "reduce_scatter" ||
+                 r.family == "send_recv";
+        }))
       continue;
     // Tuning sweeps of the Triton fused-MoE kernel and the Triton GEMM (every config on every shape, their baselines
     // and the cuBLAS rows measured beside them) are the tuner's data (`loom tune --family moe-triton|gemm-triton`),

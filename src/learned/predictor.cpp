@@ -103,11 +103,13 @@ void Predictor::apply_learned(Prediction& p, double log_ratio, const std::option
 }
 
 bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
-  if (!collectives_ || p.analysis.family != "all_reduce") return false;
+  const std::string& op = p.analysis.family;
+  if (!collectives_ || (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter" && op != "send_recv"))
+    return false;
   const auto it = spec.params.find("impl");
   const bool custom = it != spec.params.end() && it->second == "custom";
   const KernelShape s = parse_shape(spec, gpu);
-  p.collective = estimate_all_reduce(*collectives_, gpu, int(s.gpus), s.bytes, custom ? "custom" : "nccl");
+  p.collective = estimate_collective(*collectives_, gpu, op, int(s.gpus), s.bytes, custom ? "custom" : "nccl");
   if (!p.collective) return false;
   p.model = "collective-fit";
   p.latency_us = p.collective->latency_us;

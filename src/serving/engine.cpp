@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "core/error.h"
 #include "e2e/memory.h"
+#include "kernels/kernel_spec.h"
 #include "serving/replica.h"
 
 namespace loom::serving {
@@ -15,6 +17,27 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kStageLatencyUs = 5;  // per stage-to-stage send (NCCL p2p launch + NVLink latency), rough
+
+/// A pipeline stage's hand-over of `tokens` activations as the kernel predictor's `send_recv` (measured fits in
+/// learned mode, docs/collectives.md), made affine in the token count through 1 token and a full token budget:
+/// {latency_us, us_per_token}. nullopt when the predictor has no answer (an empty or measured-only predictor, a
+/// one-GPU node): the caller keeps the link-bandwidth estimate.
+std::optional<std::pair<double, double>> send_recv_transfer(const GpuSpec& gpu, double bytes_per_token,
+                                                            int64_t max_tokens, const KernelPredictor& predictor) {
+  if (!predictor) return std::nullopt;
+  const auto t = [&](int64_t tokens) {
+    const auto bytes = std::max<int64_t>(1, std::llround(double(tokens) * bytes_per_token));
+    return predictor(gpu, parse_kernel_spec("send_recv bytes=" + std::to_string(bytes)));
+  };
+  try {
+    const int64_t n = std::max<int64_t>(2, max_tokens);
+    const double t1 = t(1), tn = t(n), slope = std::max(0.0, (tn - t1) / double(n - 1));
+    if (!(t1 > 0) || !std::isfinite(tn)) return std::nullopt;
+    return std::make_pair(std::max(0.0, t1 - slope), slope);
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
 
 /// KV blocks one replica's stage holds: what the stack may use minus weights and the activation workspace of a
 /// full token budget.
@@ -86,8 +109,11 @@ SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingPr
   setup.kv_blocks = out.kv_blocks;
   if (cfg.pp > 1) {
     const double bw = gpu.nvlink_bytes_per_s > 0 ? gpu.nvlink_bytes_per_s : 25e9;  // PCIe 4 x16 when no NVLink
-    setup.transfer_us_per_token = static_cast<double>(model.hidden) * dtype_bytes(model.dtype) / cfg.tp / bw * 1e6;
+    const double bytes_per_token = static_cast<double>(model.hidden) * dtype_bytes(model.dtype) / cfg.tp;
+    setup.transfer_us_per_token = bytes_per_token / bw * 1e6;
     setup.transfer_latency_us = kStageLatencyUs;
+    if (auto sr = send_recv_transfer(gpu, bytes_per_token, sp.max_num_batched_tokens, predictor))
+      setup.transfer_latency_us = sr->first, setup.transfer_us_per_token = sr->second;
   }
   if (cfg.abort_after >= 0) {
     setup.abort_ttft_s = cfg.abort_ttft_ms * 1e-3;

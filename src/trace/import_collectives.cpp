@@ -3,9 +3,10 @@
 // (zksainx/pipeweave, dataset/collective/<gpu>/all_reduce.csv). One row: torch.distributed.all_reduce of a
 // float16 buffer of `size` bytes over `num_workers` ranks, `devices_per_node` of them per node; time_stats are the
 // NCCL kernel's torch-profiler time in ms (min/max/mean/median over 3 runs of the median of 11 launches).
-// Each single-node row -> `all_reduce bytes=B gpus=N` with the median as the measurement; rows spanning nodes and
-// send_recv files are counted as skipped (loom models one node's all_reduce only). The GPU and the node's
-// interconnect come from the path (PipeWeave's GPU folder, Vidur's node folder) or --gpu.
+// Each single-node row -> `all_reduce bytes=B gpus=N` with the median as the measurement. send_recv files (same
+// header, time_stats.send_recv.*: rank 0 sends `size` bytes to rank 1, NCCL send/recv) -> `send_recv bytes=B`.
+// Rows spanning nodes (devices_per_node < num_workers) are counted as skipped (loom models one node). The GPU and
+// the node's interconnect come from the path (PipeWeave's GPU folder, Vidur's node folder) or --gpu.
 #include <filesystem>
 
 #include "core/error.h"
@@ -78,20 +79,17 @@ void read_collective(trace_io::LineReader& r, const std::vector<std::string>& hd
     const double lo_us = positive_number(f[c_min], b + "min", where) * 1e3, hi_us = positive_number(f[c_max], b + "max", where) * 1e3;
     if (lo_us > med_us * (1 + 1e-9) || med_us > hi_us * (1 + 1e-9))
       throw InputError(where, "min <= median <= max does not hold; fix the row");
-    if (send_recv) {
-      ++out.skipped["send_recv: no loom family for point-to-point transfers"];
-      continue;
-    }
+    if (send_recv && n != 2) throw InputError(where, "num_workers=" + f[c_n] + " in a send_recv file (one sender, one receiver: 2); fix the row");
     if (n > dpn) {
-      ++out.skipped["all_reduce across nodes (loom models one node)"];
+      ++out.skipped[op + " across nodes (loom models one node)"];
       continue;
     }
     CorpusRow row;
     row.case_id = r.line_no();
-    row.family = "all_reduce";
+    row.family = op;
     row.impl = "nccl";
-    row.spec = "all_reduce bytes=" + std::to_string(bytes) + " gpus=" + std::to_string(n);
-    row.kernels = "ncclDevKernel_AllReduce_Sum_f16";
+    row.spec = op + " bytes=" + std::to_string(bytes) + (send_recv ? "" : " gpus=" + std::to_string(n));
+    row.kernels = send_recv ? "ncclDevKernel_SendRecv" : "ncclDevKernel_AllReduce_Sum_f16";
     row.reps = 3;
     row.median_us = row.event_median_us = med_us;
     row.p10_us = lo_us;
@@ -111,7 +109,8 @@ bool collective_header(const std::vector<std::string>& h) {
 // medians in us, each the median of 11 back-to-back launches' kernel times from the torch profiler). Rank 0's rows
 // are imported: NCCL all_reduce as `all_reduce bytes=B gpus=N` (impl nccl; the first dtype of a size is kept, fp16
 // and bf16 measure alike), the symmetric-memory one-shot / two-shot all-reduce as impl custom, keeping the faster of
-// the two per size (the engines pick by size). all_gather / reduce_scatter have no loom family yet: counted as skipped.
+// the two per size (the engines pick by size). all_gather / reduce_scatter -> `all_gather|reduce_scatter bytes=B
+// gpus=N` (bytes: the whole gathered tensor); send_recv (rank 0 sends to rank 1) -> `send_recv bytes=B`.
 void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string>& hdr, const PublicImportContext& ctx,
                           PublicImport& out) {
   using namespace public_io;
@@ -125,8 +124,8 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
   const std::map<std::string, std::string> meta = {
       {"timing", "kernel time from the torch profiler (CUPTI activity records): per run the median of 11 back-to-back "
                  "launches behind a GPU spin; median of 3 runs; p10/p90 hold min/max"},
-      {"kernel", "NCCL all_reduce (impl nccl) and torch.ops.symm_mem one_shot/two_shot all_reduce (impl custom: the "
-                 "faster of the two per size)"},
+      {"kernel", "NCCL all_reduce (impl nccl), all_gather, reduce_scatter, send_recv, and torch.ops.symm_mem "
+                 "one_shot/two_shot all_reduce (impl custom: the faster of the two per size)"},
       {"topology", "nvswitch"},
       {"repository", "this project: scripts/torch/collectives.py (scripts/collectives-collect.sh)"}};
   std::map<int64_t, CorpusRow> custom;  // bytes -> the faster custom row
@@ -146,10 +145,14 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
     double runs[3];
     for (int i = 0; i < 3; ++i) runs[i] = positive_number(f[c_run[i]], "run" + std::to_string(i + 1) + "_us", where);
     std::sort(runs, runs + 3);
-    if (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter")
-      throw InputError(where, "op '" + op.substr(0, 40) + "' is not all_reduce, all_gather or reduce_scatter");
+    if (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter" && op != "send_recv")
+      throw InputError(where, "op '" + op.substr(0, 40) + "' is not all_reduce, all_gather, reduce_scatter or send_recv");
     if (impl != "nccl" && impl != "one_shot" && impl != "two_shot")
       throw InputError(where, "impl '" + impl.substr(0, 40) + "' is not nccl, one_shot or two_shot");
+    if (impl != "nccl" && op != "all_reduce")
+      throw InputError(where, "impl '" + impl + "' is an all_reduce kernel, not " + op + "; fix the row");
+    if (op == "send_recv" && g != 2)
+      throw InputError(where, "send_recv with gpus=" + f[c_g] + " (one sender, one receiver: 2); fix the row");
     if (f[c_dt] != "float16" && f[c_dt] != "bfloat16" && f[c_dt] != "float32")
       throw InputError(where, "dtype '" + f[c_dt].substr(0, 40) + "' is not float16, bfloat16 or float32; fix the row");
     for (unsigned char ch : f[c_k])
@@ -159,15 +162,11 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
       ++out.skipped["rank > 0 (rank 0's times are imported)"];
       continue;
     }
-    if (op != "all_reduce") {
-      ++out.skipped[op + ": no loom family yet"];
-      continue;
-    }
     CorpusRow row;
     row.case_id = r.line_no();
-    row.family = "all_reduce";
+    row.family = op;
     row.impl = impl == "nccl" ? "nccl" : "custom";
-    row.spec = "all_reduce bytes=" + std::to_string(bytes) + " gpus=" + std::to_string(g) +
+    row.spec = op + " bytes=" + std::to_string(bytes) + (op == "send_recv" ? "" : " gpus=" + std::to_string(g)) +
                (impl == "nccl" ? "" : " impl=custom");
     row.kernels = f[c_k].substr(0, 200);
     for (char& ch : row.kernels)

@@ -22,7 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                           {"vidur", "compute/a100/meta-llama/Llama-2-7b-hf/mlp.csv"},
                                           {"pipeweave", "moe_dse_H800_99.csv"},
                                           {"pipeweave", "unknown.csv"},
-                                          {"loom", "collectives/rank0.csv"}};
+                                          {"loom", "collectives/rank0.csv"},
+                                          {"vidur", "network/h100_dgx/send_recv.csv"},
+                                          {"pipeweave", "collective/H20/all_reduce.csv"}};
   for (const auto& f : kFiles) {
     try {
       loom::PublicImportContext c = ctx;

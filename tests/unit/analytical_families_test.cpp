@@ -176,6 +176,7 @@ TEST(AnalyticalFamilies, EveryFamilyAnalyzesOnBothTestGpus) {
       "softmax rows=64 cols=32000 dtype=bf16", "elementwise op=add rows=4096 cols=4096 dtype=bf16",
       "elementwise op=gelu rows=1 cols=3 dtype=fp32", "elementwise op=silu_mul rows=4096 cols=14336 dtype=bf16",
       "rotary tokens=4096 heads=40 head_dim=128 dtype=bf16", "all_reduce bytes=1024 gpus=2",
+      "all_gather bytes=1048576 gpus=8", "reduce_scatter bytes=4096 gpus=2", "send_recv bytes=16777216",
   };
   for (const auto& gpu : {test::test_h100(), test::test_a100()}) {
     for (const char* spec : specs) {
@@ -192,11 +193,12 @@ TEST(AnalyticalFamilies, EveryFamilyAnalyzesOnBothTestGpus) {
       EXPECT_LT(a.launch.tile_waste, 1);
       EXPECT_FALSE(a.config.empty());
       EXPECT_FALSE(a.config_reason.empty());
-      EXPECT_EQ(a.pipes.size(), s.rfind("all_reduce", 0) == 0 ? 8u : 7u);
+      const bool coll = s.rfind("all_", 0) == 0 || s.rfind("reduce_scatter", 0) == 0 || s.rfind("send_recv", 0) == 0;
+      EXPECT_EQ(a.pipes.size(), coll ? 8u : 7u);
       for (const auto& p : a.pipes) EXPECT_TRUE(std::isfinite(p.time_us) && p.time_us >= 0) << p.pipe;
     }
   }
-  EXPECT_EQ(kernel_families().size(), 10u);
+  EXPECT_EQ(kernel_families().size(), 13u);
   EXPECT_EQ(kernel_families().front(), "gemm");
 }
 

@@ -1,10 +1,13 @@
-// Measured all_reduce: the Vidur/PipeWeave collective importer and the alpha-beta fits (hand-checked numbers).
+// Measured collectives (all_reduce, all_gather, reduce_scatter, send_recv): the Vidur/PipeWeave collective importer and the alpha-beta fits (hand-checked numbers).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <map>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "hw/catalog.h"
 #include "learned/collectives.h"
 #include "trace/import_public.h"
@@ -91,14 +94,15 @@ TEST(Collectives, LoomSweepImportsNcclAndFasterCustomPerSize) {
   const Corpus& c = imp.by_gpu.at("h200");
   std::map<std::string, const CorpusRow*> by_spec;
   for (const auto& r : c.rows) by_spec[r.spec] = &r;
-  ASSERT_EQ(c.rows.size(), 5u);  // 2 NCCL sizes + 3 custom sizes; all_gather has no family
+  ASSERT_EQ(c.rows.size(), 6u);  // 2 NCCL sizes + 3 custom sizes + 1 all_gather
   EXPECT_DOUBLE_EQ(by_spec.at("all_reduce bytes=2097152 gpus=2")->median_us, 25.472);  // median of the 3 runs
   // Custom: the faster of one-shot (19.07 us) and two-shot (12.93 us) at 2 MiB.
   const CorpusRow* two = by_spec.at("all_reduce bytes=2097152 gpus=2 impl=custom");
   EXPECT_DOUBLE_EQ(two->median_us, 12.928);
   EXPECT_NE(two->kernels.find("two_shot"), std::string::npos);
   EXPECT_EQ(two->impl, "custom");
-  EXPECT_EQ(imp.skipped.at("all_gather: no loom family yet"), 1);
+  EXPECT_DOUBLE_EQ(by_spec.at("all_gather bytes=4096 gpus=2")->median_us, 4.256);
+  EXPECT_EQ(by_spec.at("all_gather bytes=4096 gpus=2")->family, "all_gather");
   EXPECT_EQ(imp.stem, "collectives-2gpu");
   EXPECT_THROW(import_public_file("loom", file, PublicImportContext{}), InputError);  // no --gpu
 }
@@ -127,6 +131,71 @@ TEST(Collectives, CustomFitsServeOnlyImplCustom) {
   const CollectiveModel back = CollectiveModel::load(path);
   ASSERT_EQ(back.fits.size(), 2u);
   EXPECT_EQ(back.fits[1].impl, "custom");
+}
+
+TEST(Collectives, SendRecvImportsIntraNodeRowsWithoutGpus) {
+  std::string h = kHeader;
+  for (size_t p; (p = h.find("all_reduce")) != std::string::npos;) h.replace(p, 10, "send_recv");
+  const std::string text = h + "0,0.004,0.006,0.005,0.005,0.0001,0,2,2048,send_recv,2,4\n"
+                               "1,0.01,0.03,0.02,0.02,0.001,0,2,4096,send_recv,1,8\n";  // one GPU per node: skipped
+  PublicImport imp = import_public_text("vidur", text, "network/h100_dgx/send_recv.csv", {});
+  const Corpus& c = imp.by_gpu.at("h100-sxm");
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].spec, "send_recv bytes=2048");
+  EXPECT_EQ(c.rows[0].family, "send_recv");
+  EXPECT_DOUBLE_EQ(c.rows[0].median_us, 5.0);
+  EXPECT_EQ(imp.skipped.at("send_recv across nodes (loom models one node)"), 1);
+  EXPECT_THROW(import_public_text("vidur", h + "0,0.004,0.006,0.005,0.005,0.0001,0,4,2048,send_recv,4,4\n",
+                                  "network/h100_dgx/send_recv.csv", {}),
+               InputError);  // send_recv is two ranks
+}
+
+TEST(Collectives, LoomSendRecvRowsImportWithoutGpus) {
+  const std::string text =
+      "op,impl,dtype,bytes,gpus,rank,run1_us,run2_us,run3_us,kernel\n"
+      "send_recv,nccl,bfloat16,4096,2,0,6.0,5.0,7.0,ncclDevKernel_SendRecv\n"
+      "reduce_scatter,nccl,bfloat16,8192,2,0,4.0,4.5,5.0,ncclDevKernel_ReduceScatter\n";
+  PublicImportContext ctx;
+  ctx.gpu_override = "h200";
+  ctx.sms_for = [](const std::string&) { return int64_t(132); };
+  PublicImport imp = import_public_text("loom", text, "rank0.csv", ctx);
+  const Corpus& c = imp.by_gpu.at("h200");
+  ASSERT_EQ(c.rows.size(), 2u);
+  EXPECT_EQ(c.rows[0].spec, "send_recv bytes=4096");
+  EXPECT_DOUBLE_EQ(c.rows[0].median_us, 6.0);
+  EXPECT_EQ(c.rows[1].spec, "reduce_scatter bytes=8192 gpus=2");
+  EXPECT_EQ(c.rows[1].family, "reduce_scatter");
+}
+
+TEST(Collectives, FitsAreKeptApartByOp) {
+  EXPECT_DOUBLE_EQ(collective_bus_bytes("all_reduce", 800, 4), 1200);
+  EXPECT_DOUBLE_EQ(collective_bus_bytes("all_gather", 800, 4), 600);
+  EXPECT_DOUBLE_EQ(collective_bus_bytes("reduce_scatter", 800, 4), 600);
+  EXPECT_DOUBLE_EQ(collective_bus_bytes("send_recv", 800, 2), 800);
+  const Catalog cat = Catalog::load();
+  CollectiveFit sr;
+  sr.op = "send_recv", sr.gpu_key = "h100-sxm", sr.architecture = "hopper", sr.topology = "nvswitch", sr.link = "nvlink";
+  sr.link_bytes_per_s = 450e9, sr.gpus = 2, sr.small = sr.large = {8, 360e9};
+  CollectiveModel m{{sr}};
+  const int64_t b = 64 << 20;
+  EXPECT_FALSE(estimate_all_reduce(m, cat.get("h100-sxm"), 2, b));  // no all_reduce fit: the analytical ring
+  auto own = estimate_collective(m, cat.get("h100-sxm"), "send_recv", 2, b);
+  ASSERT_TRUE(own);
+  EXPECT_NEAR(own->latency_us, 8 + b / 360e9 * 1e6, 1e-6);
+  EXPECT_TRUE(own->extrapolation.empty());
+  auto h800 = estimate_collective(m, cat.get("h800"), "send_recv", 2, b);  // 200 GB/s x 0.8
+  ASSERT_TRUE(h800);
+  EXPECT_NEAR(h800->latency_us, 8 + b / 160e9 * 1e6, 1e-3);
+  EXPECT_NE(h800->extrapolation.find("no measured send_recv on h800"), std::string::npos);
+  const std::string path = ::testing::TempDir() + "collectives_op.json";
+  m.save(path);
+  EXPECT_EQ(CollectiveModel::load(path).fits.at(0).op, "send_recv");
+  const std::string bad = ::testing::TempDir() + "collectives_bad_op.json";
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("\"send_recv\""), 11, "\"broadcast\"");
+  write_file(bad, text);
+  EXPECT_THROW(CollectiveModel::load(bad), InputError);
 }
 
 }  // namespace

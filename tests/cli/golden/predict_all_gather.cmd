@@ -1,0 +1,1 @@
+predict --gpu h200,h100-sxm --kernel "all_gather bytes=67108864 gpus=2" --interval

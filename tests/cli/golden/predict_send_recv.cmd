@@ -1,0 +1,1 @@
+predict --gpu h100-sxm,h200,a100-sxm4-80gb --kernel "send_recv bytes=16777216" --interval

@@ -1,0 +1,1 @@
+predict --gpu h200 --kernel "all_gather bytes=4096 gpus=2 impl=custom"

@@ -1,0 +1,1 @@
+predict --gpu h200 --kernel "send_recv bytes=4096 gpus=2"
