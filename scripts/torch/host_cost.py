@@ -15,6 +15,8 @@ import time
 import torch
 import torch.nn.functional as F
 
+from loom_torch import kernels_of
+
 HIDDEN, HEADS, HEAD_DIM, FFN, LAYERS, TOKENS = 64, 2, 32, 128, 16, 128
 
 
@@ -53,15 +55,6 @@ class Block(torch.nn.Module):
         x = x + self.o(a.transpose(1, 2).reshape(b, t, HEADS * HEAD_DIM))
         h = self.rms(x, self.norm2)
         return x + self.down(F.silu(self.gate(h)) * self.up(h))
-
-
-def kernels_of(fn):
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        fn()
-        torch.cuda.synchronize()
-    return sum(1 for e in prof.profiler.kineto_results.events()
-               if e.device_type() == torch.autograd.DeviceType.CUDA
-               and "memcpy" not in e.name().lower() and "memset" not in e.name().lower())
 
 
 @torch.no_grad()

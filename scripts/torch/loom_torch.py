@@ -169,6 +169,19 @@ def partition_check(part):
     return full_ms, part_ms
 
 
+def kernels_of(fn):
+    """GPU kernels one call of fn launches (torch profiler; memcpy/memset not counted). 0 under loom's collector,
+    where the torch profiler cannot attach to CUPTI."""
+    if os.environ.get("CUDA_INJECTION64_PATH"):
+        return 0
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return sum(1 for e in prof.profiler.kineto_results.events()
+               if e.device_type() == torch.autograd.DeviceType.CUDA
+               and "memcpy" not in e.name().lower() and "memset" not in e.name().lower())
+
+
 def device_meta():
     """Case-list metadata of the device (FORMAT.md section 2 keys)."""
     props = torch.cuda.get_device_properties(0)

@@ -223,12 +223,10 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
     KernelTiming k;
     const OpCost& oc = cache.get(shape);
     k.layer = op.layer;
-    if (!timeline) {
-      // totals only: the launch's name and shape are not copied
-    } else if (steal) {
+    if (timeline && steal) {  // totals only (timeline false): the launch's name and shape are not needed
       k.name = std::move((*steal)[i].name);
       k.shape = std::move((*steal)[i].shape);
-    } else {
+    } else if (timeline) {
       k.name = op.name;
       k.shape = op.shape;
     }

@@ -18,7 +18,9 @@ import time
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/torch: loom_torch
 import hf_eager  # noqa: E402  (its forward(): logits_to_keep=1, as the traced runs)
+from loom_torch import kernels_of  # noqa: E402
 
 TINY = dict(vocab_size=1024, hidden_size=64, intermediate_size=128, num_attention_heads=2, num_key_value_heads=1,
             head_dim=32, max_position_embeddings=4096, rms_norm_eps=1e-5, rope_theta=500000.0,
@@ -35,20 +37,6 @@ def build(layers):
     with torch.device("cuda"):
         m = LlamaForCausalLM(cfg).to(dtype=torch.bfloat16).eval()
     return m
-
-
-def kernels_of(fn):
-    if os.environ.get("CUDA_INJECTION64_PATH"):
-        return 0  # under loom's collector the torch profiler cannot attach to CUPTI: counts come from the plain run
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        fn()
-        torch.cuda.synchronize()
-    n = 0
-    for e in prof.profiler.kineto_results.events():
-        if e.device_type() == torch.autograd.DeviceType.CUDA and "memcpy" not in e.name().lower() \
-                and "memset" not in e.name().lower():
-            n += 1
-    return n
 
 
 @torch.no_grad()
