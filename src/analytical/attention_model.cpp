@@ -135,16 +135,20 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
     int best = 1;
     if (bnm < 0.8 * slots) {
       const int max_splits = static_cast<int>(std::min<int64_t>({128, slots, n_blocks}));
+      // As in FA2, the best efficiency is taken over eligible split counts only (a split count that leaves the
+      // per-split block count unchanged is never launched): else a well-filled but ineligible count can raise the
+      // bar above every eligible one and the heuristic falls back to 1 split (a 16-CTA grid on 132 SMs).
+      auto eligible = [&](int sp) { return sp == 1 || cdiv(n_blocks, sp) != cdiv(n_blocks, sp - 1); };
       std::vector<double> eff(max_splits + 1, 0.0);
       double max_eff = 0;
       for (int sp = 1; sp <= max_splits; ++sp) {
+        if (!eligible(sp)) continue;
         double waves = double(bnm) * sp / slots;
         eff[sp] = waves / std::ceil(waves);
         max_eff = std::max(max_eff, eff[sp]);
       }
       for (int sp = 1; sp <= max_splits; ++sp) {
-        bool eligible = sp == 1 || cdiv(n_blocks, sp) != cdiv(n_blocks, sp - 1);
-        if (eligible && eff[sp] >= 0.85 * max_eff) {
+        if (eligible(sp) && eff[sp] >= 0.85 * max_eff) {
           best = sp;
           break;
         }

@@ -129,6 +129,8 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
     if (!e) return refuse(why, [&] { return std::string("tile not in the config space"); });
     if (!contains(e->archs, arch))
       return refuse(why, [&] { return "tile not available on architecture '" + arch + "'"; });
+    if (!e->dtypes.empty() && std::find(e->dtypes.begin(), e->dtypes.end(), s.dtype) == e->dtypes.end())
+      return refuse(why, [&] { return "tile does not run dtype=" + std::string(dtype_name(s.dtype)); });
     c.mma = e->mma == "auto" ? ((arch == "hopper" || arch == "blackwell") && c.bm % 64 == 0 ? "wgmma" : "mma_sync")
                              : e->mma;
     if (table.naming == "tile") {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dtype.h"
 #include "hw/gpu_spec.h"
 #include "kernels/kernel_spec.h"
 #include "kernels/shape.h"
@@ -21,6 +22,7 @@ struct TileEntry {
   std::string mma;        ///< wgmma | mma_sync | simt | auto
   int kv_stages = 1;      ///< attention: depth of the K/V smem ring
   std::vector<std::string> archs;
+  std::vector<Dtype> dtypes;  ///< input dtypes the tile runs; empty = every dtype its mma allows
 };
 
 /// One concrete configuration with the resources it uses for a given shape.

@@ -68,7 +68,7 @@ void check_arch(const std::string& file, const YAML::Node& n, const std::string&
 }
 
 TileEntry read_tile(const std::string& file, const YAML::Node& n, const std::string& naming) {
-  check_keys(file, n, {"tile", "warps", "mma", "kv_stages", "archs"});
+  check_keys(file, n, {"tile", "warps", "mma", "kv_stages", "archs", "dtypes"});
   for (const char* k : {"tile", "warps", "mma", "archs"})
     if (!n[k]) throw InputError(at(file, n), std::string("tile entry needs '") + k + "'");
   TileEntry t;
@@ -97,6 +97,12 @@ TileEntry read_tile(const std::string& file, const YAML::Node& n, const std::str
   if (n["kv_stages"]) t.kv_stages = to_int(file, n["kv_stages"]);
   t.archs = string_list(file, n["archs"]);
   for (const auto& a : t.archs) check_arch(file, n["archs"], a);
+  if (n["dtypes"])
+    for (const auto& d : string_list(file, n["dtypes"])) {
+      auto dt = parse_dtype(d);
+      if (!dt) throw InputError(at(file, n["dtypes"]), "unknown dtype '" + d + "'; use fp32, tf32, bf16, fp16 or fp8");
+      t.dtypes.push_back(*dt);
+    }
   return t;
 }
 
