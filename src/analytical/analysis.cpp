@@ -292,7 +292,7 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
               " candidates";
         break;
       case Family::attention_prefill:
-        why = std::string(gpu.architecture == "hopper" || gpu.architecture == "blackwell" ? "FlashAttention-3"
+        why = std::string(config_arch(gpu) == "hopper" || config_arch(gpu) == "blackwell" ? "FlashAttention-3"
                                                                                           : "FlashAttention-2") +
               "-like: lowest predicted time of " + std::to_string(n) + " tiles for head_dim " +
               std::to_string(s.head_dim);

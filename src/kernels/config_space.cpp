@@ -120,8 +120,13 @@ bool refuse(std::string* why, Message&& message) {
 
 }  // namespace
 
+const std::string& config_arch(const GpuSpec& gpu) {
+  static const std::string ada = "ada";
+  return gpu.architecture == "blackwell" && gpu.compute_capability >= 120 ? ada : gpu.architecture;
+}
+
 bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, const GpuSpec& gpu, std::string* why) {
-  const std::string& arch = gpu.architecture;
+  const std::string& arch = config_arch(gpu);
   const double in_bytes = dtype_bytes(s.dtype);
   c.threads = 32 * c.warps;
   if (table.naming == "tile" || table.naming == "attention") {
@@ -234,7 +239,7 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
   if (table.naming == "tile" || table.naming == "attention") {
     // A GEMM that cuBLAS was traced running off the Hopper fast path (misaligned K/N) is chosen among the tiles
     // of the path it falls back to: Ampere mma.sync / WMMA tiles, or Turing-shaped two-stage tiles.
-    std::string arch = gpu.architecture;
+    std::string arch = config_arch(gpu);
     if (s.family == Family::gemm && s.path && (arch == "hopper" || arch == "blackwell")) {
       if (s.path->path == "mma_sync" || s.path->path == "wmma") arch = "ampere";
       else if (s.path->path == "sm75") arch = "turing";

@@ -73,6 +73,11 @@ ConfigTable load_config_table(const std::string& path);
 /// The cached table of a family (loaded once from kernels_dir(); thread-safe).
 const ConfigTable& config_table(Family f);
 
+/// The architecture whose kernels a GPU runs, for its tiles and candidates: its YAML `architecture`, except that
+/// sm_120/121 (RTX PRO / GeForce Blackwell) have warp-level mma.sync tensor cores (no wgmma, no tcgen05) and at most
+/// 99 KiB of shared memory per block, so they take Ada's tiles.
+const std::string& config_arch(const GpuSpec& gpu);
+
 /// Canonical name of a config under the table's naming scheme.
 std::string config_name(const ConfigTable& table, const TileConfig& c);
 /// Parses a config name (syntax and membership in the table). Throws InputError(where, ...) for bad names.

@@ -111,11 +111,17 @@ TEST(AnalyticalGemm, DefaultConfigAndSplitK) {
   EXPECT_FALSE(big.config_pinned);
   EXPECT_NE(big.config_reason.find("cuBLAS-like"), std::string::npos);
   EXPECT_EQ(big.config.find("_sk"), std::string::npos);
-  // Decode GEMM: one row, a 4096x4096 weight: the tile grid alone leaves SMs idle -> split-K, DRAM-bound.
+  // Decode GEMM: one row runs cuBLAS's token-side small tile (nvjet 64x8 = 8 tokens x 64 features), DRAM-bound;
+  // with a 1024-wide weight its tile grid alone (16 CTAs) leaves SMs idle -> split-K.
   Analysis dec = run("gemm m=1 n=4096 k=4096 dtype=bf16");
-  EXPECT_NE(dec.config.find("_sk"), std::string::npos) << dec.config;
+  EXPECT_EQ(dec.config.rfind("8x64x64_", 0), 0u) << dec.config;
   EXPECT_EQ(dec.bottleneck, "dram");
-  EXPECT_GT(dec.launch.tile_waste, 0.9);
+  EXPECT_GT(dec.launch.tile_waste, 0.8);
+  Analysis narrow = run("gemm m=1 n=1024 k=8192 dtype=bf16");
+  EXPECT_NE(narrow.config.find("_sk"), std::string::npos) << narrow.config;
+  // fp8 keeps its 64-row tiles (its small-M kernels differ).
+  Analysis f8 = run("gemm m=1 n=4096 k=4096 dtype=fp8");
+  EXPECT_EQ(f8.config.rfind("8x", 0), std::string::npos) << f8.config;
   // fp32 runs on the FMA pipe with SIMT tiles; tf32 on tensor cores.
   Analysis f32 = run("gemm m=2048 n=2048 k=2048 dtype=fp32");
   EXPECT_EQ(pipe(f32, "tensor").total, 0.0);

@@ -40,6 +40,30 @@ TEST(ConfigSpace, GemmOnH100AndA100) {
   EXPECT_TRUE(has(tf.candidates, "128x256x32_s4_w8"));  // 128x256x32_s6 lowered to 4 stages for 4-byte tf32
 }
 
+TEST(ConfigSpace, SmallMTilesAndRtxBlackwell) {
+  // The token-side small tiles (cuBLAS nvjet 64x8 etc.) run bf16/fp16 on Hopper, not fp8 (its `dtypes:` list).
+  auto h = test::test_h100();
+  ConfigSpace b = config_space(h, parse_kernel_spec("gemm m=1 n=4096 k=4096 dtype=bf16"));
+  EXPECT_TRUE(has(b.candidates, "8x64x64_s16_w4"));
+  ConfigSpace f = config_space(h, parse_kernel_spec("gemm m=1 n=4096 k=4096 dtype=fp8"));
+  EXPECT_FALSE(has(f.configs, "8x64x64_s16_w4"));
+  std::string why;
+  TileConfig c = parse_config(config_table(Family::gemm), Family::gemm, "8x64x64_s16_w4", "test");
+  KernelShape s8 = parse_shape(parse_kernel_spec("gemm m=1 n=4096 k=4096 dtype=fp8"), h);
+  EXPECT_FALSE(config_fits(c, config_table(Family::gemm), s8, h, &why));
+  EXPECT_NE(why.find("dtype=fp8"), std::string::npos) << why;
+  // sm_120 (RTX PRO / GeForce Blackwell) has mma.sync tensor cores: Ada's tiles, no wgmma.
+  GpuSpec rtx = h;
+  rtx.architecture = "blackwell", rtx.compute_capability = 120;
+  EXPECT_EQ(config_arch(rtx), "ada");
+  GpuSpec b200 = h;
+  b200.architecture = "blackwell", b200.compute_capability = 100;
+  EXPECT_EQ(config_arch(b200), "blackwell");
+  ConfigSpace r = config_space(rtx, parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=bf16"));
+  EXPECT_FALSE(has(r.configs, "128x256x64_s4_w8"));
+  EXPECT_TRUE(has(r.candidates, "128x128x32_s4_w4"));
+}
+
 TEST(ConfigSpace, OtherFamilies) {
   auto h = test::test_h100();
   ConfigSpace d = config_space(h, parse_kernel_spec("attention_decode batch=1 heads=8 kv_heads=1 seq_kv=512 "
