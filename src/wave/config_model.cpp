@@ -55,7 +55,8 @@ double shape_bytes(const TuneShape& s, BytesFeature kind, double m_tiles, double
   return 0;
 }
 
-ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms, BytesFeature bytes) {
+ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms, BytesFeature bytes,
+                           double work_floor_ctas) {
   const GridMap g = map_grid(s, c.bm, c.bn, c.bk);
   const double slots = double(std::max(1, sms) * std::max(1, c.ctas_per_sm));
   const double w = double(std::max<int64_t>(1, cdiv(g.ctas, int64_t(slots))));
@@ -63,7 +64,8 @@ ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms, Byt
   const int64_t n = s.family == "gemm" ? s.n : s.stage == 2 ? s.hidden : 2 * s.inter;
   const double n_tiles = double(cdiv(n, c.bn)), m_tiles = double(g.ctas) / n_tiles;
   const double work = double(g.ctas) * l / slots;
-  return {w * l, w, work, 1.0, shape_bytes(s, bytes, m_tiles, n_tiles), l, work * row_repeats(s, c.bm)};
+  return {w * l, w, std::max(double(g.ctas), work_floor_ctas) * l / slots, 1.0, shape_bytes(s, bytes, m_tiles, n_tiles),
+          l, work * row_repeats(s, c.bm)};
 }
 
 double row_repeats(const TuneShape& s, int bm) {
@@ -82,9 +84,9 @@ BytesFeature parse_bytes_feature(const std::string& s, const std::string& where)
 }
 
 ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda, int dropped_feature,
-                             double keep_tolerance, BytesFeature bytes, bool nonneg) {
+                             double keep_tolerance, BytesFeature bytes, bool nonneg, double work_floor_ctas) {
   ConfigModel m;
-  m.lambda = lambda, m.bytes = bytes, m.nonneg = nonneg;  // a dropped feature shows as a zero column in the saved coefficients
+  m.lambda = lambda, m.bytes = bytes, m.nonneg = nonneg, m.work_floor_ctas = work_floor_ctas;  // a dropped feature shows as a zero column in the saved coefficients
   std::vector<size_t> rows;
   for (size_t s = 0; s < pool.shapes.size(); ++s)
     if (sampled[s]) rows.push_back(s);
@@ -96,7 +98,7 @@ ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled,
     for (Eigen::Index r = 0; r < n; ++r) {
       const size_t s = rows[size_t(r)];
       const double y = pool.us[s][ci];
-      const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms, bytes);
+      const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms, bytes, work_floor_ctas);
       for (int j = 0; j < kConfigFeatures; ++j) a(r, j) = j == dropped_feature ? 0.0 : f[size_t(j)] / y;
       b(r) = 1.0;  // y / y: relative residuals
     }
@@ -127,15 +129,18 @@ ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled,
 
 ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sampled,
                                   const std::vector<double>& lambdas, const std::vector<int>& drops,
-                                  const std::vector<double>& tolerances, const std::vector<BytesFeature>& bytes, const std::vector<bool>& nonnegs) {
+                                  const std::vector<double>& tolerances, const std::vector<BytesFeature>& bytes, const std::vector<bool>& nonnegs,
+                                  const std::vector<double>& work_floors) {
   std::vector<size_t> idx;
   for (size_t s = 0; s < sampled.size(); ++s)
     if (sampled[s]) idx.push_back(s);
   constexpr int kFolds = 4;
   ConfigParams best_p{lambdas.empty() ? 0.03 : lambdas.front(), drops.empty() ? -1 : drops.front(),
                       tolerances.empty() ? 1e9 : tolerances.front(),
-                      bytes.empty() ? BytesFeature::weights : bytes.front(), !nonnegs.empty() && nonnegs.front()};
+                      bytes.empty() ? BytesFeature::weights : bytes.front(), !nonnegs.empty() && nonnegs.front(),
+                      work_floors.empty() ? 0.0 : work_floors.front()};
   double best_loss = 1e300;
+  for (double floor : work_floors)
   for (bool nonneg : nonnegs)
   for (BytesFeature kind : bytes)
   for (double tol : tolerances)
@@ -149,12 +154,12 @@ ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sam
           if (int(i % kFolds) == fold) test.push_back(idx[i]);
           else train[idx[i]] = true;
         if (test.empty() || test.size() == idx.size()) continue;
-        const ConfigModel m = fit_config_model(pool, train, lambda, drop, tol, kind, nonneg);
+        const ConfigModel m = fit_config_model(pool, train, lambda, drop, tol, kind, nonneg, floor);
         for (size_t s : test) {
           size_t pick = 0;
           double pick_t = 1e300, best = 1e300;
           for (size_t ci = 0; ci < pool.configs.size(); ++ci) {
-            const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms, kind);
+            const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms, kind, floor);
             double t = 0;
             for (int j = 0; j < kConfigFeatures; ++j) t += m.coef[ci][size_t(j)] * f[size_t(j)];
             if (t < pick_t) pick_t = t, pick = ci;
@@ -163,7 +168,7 @@ ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sam
           loss += std::log(pool.us[s][pick] / best);
         }
       }
-      if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, drop, tol, kind, nonneg};
+      if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, drop, tol, kind, nonneg, floor};
     }
   return best_p;
 }
@@ -196,12 +201,13 @@ nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector
   nlohmann::ordered_json coef = nlohmann::ordered_json::object();
   for (size_t i = 0; i < m.coef.size(); ++i) coef[configs[i].name] = m.coef[i];
   // The first tables (weight elements) keep their exact form; another bytes feature is named.
-  if (m.bytes == BytesFeature::weights && !m.nonneg)
+  if (m.bytes == BytesFeature::weights && !m.nonneg && m.work_floor_ctas == 0)
     return nlohmann::ordered_json{{"features", kFeatureNames},
                                   {"lambda", m.lambda},
                                   {"coef", coef}};
   nlohmann::ordered_json j{{"features", kFeatureNames}, {"bytes", bytes_feature_name(m.bytes)}};
   if (m.nonneg) j["nonneg"] = true;
+  if (m.work_floor_ctas > 0) j["work_floor_ctas"] = m.work_floor_ctas;
   j["lambda"] = m.lambda;
   j["coef"] = coef;
   return j;
@@ -221,6 +227,11 @@ ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<Tu
   if (j.contains("nonneg")) {
     if (!j["nonneg"].is_boolean()) throw InputError(where, "config_model.nonneg: not true or false");
     m.nonneg = j["nonneg"].get<bool>();
+  }
+  if (j.contains("work_floor_ctas")) {
+    if (!j["work_floor_ctas"].is_number() || !(j["work_floor_ctas"].get<double>() >= 0))
+      throw InputError(where, "config_model.work_floor_ctas: not a number >= 0");
+    m.work_floor_ctas = j["work_floor_ctas"].get<double>();
   }
   for (const auto& c : configs) {
     auto it = j["coef"].find(c.name);

@@ -28,9 +28,11 @@ double shape_bytes(const TuneShape& s, BytesFeature kind, double m_tiles, double
 /// Triton's tutorial), so a tile of BM rows re-reads the M real ones; on H100 a 64-row tile at M = 1 runs 3x its M = 16
 /// time (gemm-triton corpus, n=5120 k=1024: 15.0 vs 4.96 us). 0 for moe (its padded rows are masked, not wrapped).
 double row_repeats(const TuneShape& s, int bm);
-/// Features of shape s under config c on `sms` SMs (c.ctas_per_sm filled).
+/// Features of shape s under config c on `sms` SMs (c.ctas_per_sm filled). work_floor_ctas > 0: the work term is
+/// max(G, floor) * L / slots (below that many CTAs the per-SM bandwidth, not the chip's, bounds an iteration, so fewer
+/// CTAs do not make the work cheaper).
 ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms,
-                           BytesFeature bytes = BytesFeature::weights);
+                           BytesFeature bytes = BytesFeature::weights, double work_floor_ctas = 0);
 /// Fits every config's coefficients on the pool's sampled shapes.
 /// dropped_feature >= 0 leaves that column out (its coefficient 0). keep_tolerance: a config never within
 /// nonneg: every coefficient >= 0 (each term is a cost: per wave-iteration, per wave, per unit of work, launch, per byte,
@@ -40,22 +42,25 @@ ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms,
 constexpr double kPrunedIntercept = 1e9;
 ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda,
                              int dropped_feature = -1, double keep_tolerance = 1e9,
-                             BytesFeature bytes = BytesFeature::weights, bool nonneg = false);
+                             BytesFeature bytes = BytesFeature::weights, bool nonneg = false,
+                             double work_floor_ctas = 0);
 struct ConfigParams {
   double lambda = 0.03;
   int dropped_feature = -1;
   double keep_tolerance = 1e9;
   BytesFeature bytes = BytesFeature::weights;
   bool nonneg = false;
+  double work_floor_ctas = 0;
 };
-/// Chooses (lambda, dropped feature, keep tolerance, bytes feature) from the grids by 4-fold cross-validation over the
+/// Chooses (lambda, dropped feature, keep tolerance, bytes feature, sign constraint, work floor) from the grids by 4-fold cross-validation over the
 /// sampled shapes only (criterion: mean log(chosen/best), chosen = the argmin of the predictions); held-out shapes are
 /// never used. Ties keep the earlier grid entry.
 ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sampled,
                                   const std::vector<double>& lambdas, const std::vector<int>& drops,
                                   const std::vector<double>& tolerances = {1e9},
                                   const std::vector<BytesFeature>& bytes = {BytesFeature::weights},
-                                  const std::vector<bool>& nonnegs = {false});
+                                  const std::vector<bool>& nonnegs = {false},
+                                  const std::vector<double>& work_floors = {0.0});
 /// The name of a bytes feature ("weights", "operands", "tiles") and back (throws InputError(where, ...)).
 std::string bytes_feature_name(BytesFeature b);
 BytesFeature parse_bytes_feature(const std::string& s, const std::string& where);

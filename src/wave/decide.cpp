@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "wave/config_model.h"
 
 namespace loom::wave {
 namespace {
@@ -82,7 +83,7 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
     if (it == v.end()) v.push_back(x), it = v.end() - 1;
     return uint8_t(it - v.begin());
   };
-  c.bytes = t.config_model.bytes;
+  c.bytes = t.config_model.bytes, c.work_floor_ctas = t.config_model.work_floor_ctas;
   c.elem_bytes = target_dtype(t.family) == "fp8" ? 1.0 : 2.0;
   for (size_t i = 0; i < t.config_model.coef.size(); ++i) {
     const TuneConfig& tc = t.configs[i];
@@ -92,18 +93,24 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
     pc.slots = int64_t(t.sms) * std::max(1, tc.ctas_per_sm);
     pc.inv_slots = 1.0 / double(pc.slots);
     pc.w = t.config_model.coef[i];
-    c.per_config.push_back(pc);
-    auto& L = c.lanes;
-    L.im.push_back(pc.im), L.in.push_back(pc.in), L.ik.push_back(pc.ik), L.inv_slots.push_back(float(pc.inv_slots));
     size_t pair = 0;
     while (pair < c.pair_m.size() && !(c.pair_m[pair] == pc.im && c.pair_n[pair] == pc.in)) ++pair;
     if (pair == c.pair_m.size()) c.pair_m.push_back(pc.im), c.pair_n.push_back(pc.in);
+    pc.mn = uint8_t(pair);
+    c.per_config.push_back(pc);
+    // A pruned config (never near-best on a sample: 1e9 us intercept, config_model.h) can never be the argmin, so it
+    // gets no lane: decisions are unchanged and tables that prune most configs decide that much faster.
+    if (pc.w[3] == kPrunedIntercept) continue;
+    auto& L = c.lanes;
+    L.config.push_back(uint16_t(i));
+    L.im.push_back(pc.im), L.in.push_back(pc.in), L.ik.push_back(pc.ik), L.inv_slots.push_back(float(pc.inv_slots));
     L.mn.push_back(uint8_t(pair));
-    c.per_config.back().mn = uint8_t(pair);
     L.w0.push_back(float(pc.w[0])), L.w1.push_back(float(pc.w[1])), L.w2.push_back(float(pc.w[2]));
     L.w3.push_back(float(pc.w[3])), L.w4.push_back(float(pc.w[4])), L.w5.push_back(float(pc.w[5]));
-    L.w6.push_back(float(pc.w[6]));
+    L.w6.push_back(float(pc.w[6])), L.bm.push_back(float(tc.bm));
   }
+  if (!c.per_config.empty() && c.lanes.config.empty())
+    throw InputError(t.gpu + "-" + t.family, "every config of the per-config model is pruned; refit the tables");
   if (c.per_config.size() > 512)
     throw InputError(t.gpu + "-" + t.family, "more than 512 configs; the per-config model supports 512");
   if (c.pair_m.size() > 256)
@@ -157,6 +164,7 @@ struct ShapeTiles {
   double rr[16];  // row_repeats (config_model.h) per BM: gemm tiles taller than M
   double bytes = 0;
   bool per_pair = false;
+  double work_floor = 0;  // CompiledTables::work_floor_ctas
   double ek = 0, n = 0, rows = 0, c_bytes = 0;
   double pair_bytes(double m_tiles, double n_tiles) const { return ek * (m_tiles * n + rows * n_tiles) + c_bytes; }
 };
@@ -176,6 +184,7 @@ ShapeTiles shape_tiles(const CompiledTables& t, const TuneShape& s) {
   st.n = double(n), st.rows = double(rows), st.ek = t.elem_bytes * double(k) / 1e8;
   st.c_bytes = 2.0 * double(rows) * double(n) / 1e8;
   st.per_pair = t.bytes == BytesFeature::tiles;
+  st.work_floor = t.work_floor_ctas;
   st.bytes = t.bytes == BytesFeature::operands ? (t.elem_bytes * (weights + double(rows) * double(k)) +
                                                   2.0 * double(rows) * double(n)) / 1e8
                                                : weights / 1e8;
@@ -193,8 +202,8 @@ inline double config_us(const CompiledTables::Config& c, const ShapeTiles& st) {
   const double g = st.mt[c.im] * st.nt[c.in], l = st.l[c.ik];
   const double w = std::max(1.0, std::ceil(g * c.inv_slots - 1e-9));
   const double bytes = st.per_pair ? st.pair_bytes(st.mt[c.im], st.nt[c.in]) : st.bytes;
-  const double us = c.w[0] * w * l + c.w[1] * w + c.w[2] * g * l * c.inv_slots + c.w[3] + c.w[4] * bytes + c.w[5] * l +
-                    c.w[6] * g * l * c.inv_slots * st.rr[c.im];
+  const double us = c.w[0] * w * l + c.w[1] * w + c.w[2] * std::max(g, st.work_floor) * l * c.inv_slots + c.w[3] +
+                    c.w[4] * bytes + c.w[5] * l + c.w[6] * g * l * c.inv_slots * st.rr[c.im];
   return us > 0.1 ? us : 0.1;  // a fit may dip below zero far outside its samples; never a free kernel
 }
 
@@ -204,19 +213,25 @@ inline double config_us(const CompiledTables::Config& c, const ShapeTiles& st) {
 template <bool kPairBytes, bool kRows>
 inline __attribute__((always_inline)) void lane_costs(const CompiledTables::Lanes& L, const float* __restrict gs,
                                                       const float* __restrict ls, const float* __restrict bs,
-                                                      float bytes, const float* __restrict rs, size_t lanes,
+                                                      float bytes, float inv_m, float floor, size_t lanes,
                                                       float* __restrict us) {
   // __restrict: with 13 arrays GCC's run-time alias checks would exceed its limit (10) and the loop stay scalar (3x).
   const float* __restrict inv = L.inv_slots.data();
   const float *__restrict w0 = L.w0.data(), *__restrict w1 = L.w1.data(), *__restrict w2 = L.w2.data(),
               *__restrict w3 = L.w3.data(), *__restrict w4 = L.w4.data(), *__restrict w5 = L.w5.data(),
-              *__restrict w6 = L.w6.data();
+              *__restrict w6 = L.w6.data(), *__restrict bm = L.bm.data();
   for (size_t i = 0; i < lanes; ++i) {
-    const float l = ls[i], x = gs[i] * inv[i];
+    const float g = gs[i], l = ls[i], x = g * inv[i];
     const float tr = float(int(x));  // x > 0: ceil without SSE4.1's roundps
     const float w = std::max(1.0f, tr + (tr < x - 1e-6f ? 1.0f : 0.0f));
-    float v = w0[i] * w * l + w1[i] * w + w2[i] * x * l + w3[i] + w4[i] * (kPairBytes ? bs[i] : bytes) + w5[i] * l;
-    if constexpr (kRows) v = v + w6[i] * x * l * rs[i];
+    // The work term's CTAs, max(G, floor) without a compare (GCC 12 leaves a second select unvectorised); exact when
+    // floor is 0 (g + g halved).
+    const float xf = 0.5f * (g + floor + std::fabs(g - floor)) * inv[i];
+    float v = w0[i] * w * l + w1[i] * w + w2[i] * xf * l + w3[i] + w4[i] * (kPairBytes ? bs[i] : bytes) + w5[i] * l;
+    if constexpr (kRows) {
+      const float r = bm[i] * inv_m - 1.0f;  // row_repeats: BM/M - 1 when M < BM, else 0 (max without a compare)
+      v = v + w6[i] * x * l * (0.5f * (r + std::fabs(r)));
+    }
     us[i] = std::max(v, 0.1f);
   }
 }
@@ -227,11 +242,11 @@ inline __attribute__((always_inline)) void lane_costs(const CompiledTables::Lane
 __attribute__((target_clones("avx2", "default")))
 #endif
 size_t lane_argmin(const CompiledTables::Lanes& L, const float* gs, const float* ls, const float* bs, float bytes,
-                   const float* rs, size_t lanes, float* us, bool pair_bytes, bool rows) {
-  if (pair_bytes && rows) lane_costs<true, true>(L, gs, ls, bs, bytes, rs, lanes, us);
-  else if (pair_bytes) lane_costs<true, false>(L, gs, ls, bs, bytes, rs, lanes, us);
-  else if (rows) lane_costs<false, true>(L, gs, ls, bs, bytes, rs, lanes, us);
-  else lane_costs<false, false>(L, gs, ls, bs, bytes, rs, lanes, us);
+                   float inv_m, float floor, size_t lanes, float* us, bool pair_bytes, bool rows) {
+  if (pair_bytes && rows) lane_costs<true, true>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
+  else if (pair_bytes) lane_costs<true, false>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
+  else if (rows) lane_costs<false, true>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
+  else lane_costs<false, false>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
   // The argmin without a loop-carried index: 8 independent lanes keep their minimum and its first index.
   const size_t padded = (lanes + 7) / 8 * 8;
   for (size_t i = lanes; i < padded; ++i) us[i] = std::numeric_limits<float>::infinity();
@@ -269,24 +284,24 @@ Choice decide(const CompiledTables& t, const TuneShape& s) {
     for (int i = 0; i < 16; ++i) mt[i] = float(st.mt[i]), nt[i] = float(st.nt[i]), lk[i] = float(st.l[i]);
     // Two passes: the tile-count gathers alone, then the arithmetic over contiguous arrays, which the compiler
     // vectorises (4 floats a lane with SSE2).
-    alignas(32) float gs[512], ls[512], bs[512], rs[512], us[512];
+    alignas(32) float gs[512], ls[512], bs[512], us[512];
     const size_t lanes = std::min<size_t>(n, 512);
-    float gp[256], bp[256], rp[256];
-    bool rows = false;
+    float gp[256], bp[256];
+    bool rows = false;  // some tile taller than M (gemm): the row-repeat term is not 0
     for (size_t i = 0; i < t.tile_m.size(); ++i) rows = rows || st.rr[i] != 0;
     for (size_t p = 0; p < t.pair_m.size(); ++p) {
       gp[p] = mt[t.pair_m[p]] * nt[t.pair_n[p]];
       if (st.per_pair) bp[p] = float(st.pair_bytes(st.mt[t.pair_m[p]], st.nt[t.pair_n[p]]));
-      if (rows) rp[p] = float(st.rr[t.pair_m[p]]);
     }
-    for (size_t i = 0; i < lanes; ++i) gs[i] = gp[L.mn[i]], ls[i] = lk[L.ik[i]];
-    if (st.per_pair)
-      for (size_t i = 0; i < lanes; ++i) bs[i] = bp[L.mn[i]];
-    if (rows)
-      for (size_t i = 0; i < lanes; ++i) rs[i] = rp[L.mn[i]];
-    const size_t arg = lane_argmin(L, gs, ls, bs, float(st.bytes), rs, lanes, us, st.per_pair, rows);
-    best.config = int(arg);
-    best.predicted_us = config_us(t.per_config[arg], st);
+    if (st.per_pair)  // one pass for both gathers of the pair
+      for (size_t i = 0; i < lanes; ++i) gs[i] = gp[L.mn[i]], bs[i] = bp[L.mn[i]], ls[i] = lk[L.ik[i]];
+    else
+      for (size_t i = 0; i < lanes; ++i) gs[i] = gp[L.mn[i]], ls[i] = lk[L.ik[i]];
+    const float inv_m = rows ? float(1.0 / double(s.m)) : 0.0f;
+    const size_t arg = lane_argmin(L, gs, ls, bs, float(st.bytes), inv_m, float(st.work_floor), lanes, us, st.per_pair,
+                                   rows);
+    best.config = int(L.config[arg]);  // lanes skip pruned configs
+    best.predicted_us = config_us(t.per_config[size_t(best.config)], st);
     const auto& c = t.per_config[size_t(best.config)];
     const GridMap g = map_grid(s, c.bm, c.bn, c.bk);
     best.ctas = g.ctas, best.loop_iters = g.loop_iters, best.waves = std::max<int64_t>(1, cdiv(g.ctas, c.slots));
