@@ -86,7 +86,8 @@ BytesFeature parse_bytes_feature(const std::string& s, const std::string& where)
 ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda, int dropped_feature,
                              double keep_tolerance, BytesFeature bytes, bool nonneg, double work_floor_ctas) {
   ConfigModel m;
-  m.lambda = lambda, m.bytes = bytes, m.nonneg = nonneg, m.work_floor_ctas = work_floor_ctas;  // a dropped feature shows as a zero column in the saved coefficients
+  // A dropped feature shows as a zero column in the saved coefficients.
+  m.lambda = lambda, m.bytes = bytes, m.nonneg = nonneg, m.work_floor_ctas = work_floor_ctas;
   std::vector<size_t> rows;
   for (size_t s = 0; s < pool.shapes.size(); ++s)
     if (sampled[s]) rows.push_back(s);
@@ -129,7 +130,8 @@ ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled,
 
 ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sampled,
                                   const std::vector<double>& lambdas, const std::vector<int>& drops,
-                                  const std::vector<double>& tolerances, const std::vector<BytesFeature>& bytes, const std::vector<bool>& nonnegs,
+                                  const std::vector<double>& tolerances, const std::vector<BytesFeature>& bytes,
+                                  const std::vector<bool>& nonnegs,
                                   const std::vector<double>& work_floors) {
   std::vector<size_t> idx;
   for (size_t s = 0; s < sampled.size(); ++s)
@@ -221,7 +223,8 @@ ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<Tu
     throw InputError(where, "config_model needs a numeric 'lambda' and a 'coef' object");
   m.lambda = j["lambda"].get<double>();
   if (j.contains("bytes")) {
-    if (!j["bytes"].is_string()) throw InputError(where, "config_model.bytes: not a string; use weights, operands or tiles");
+    if (!j["bytes"].is_string())
+      throw InputError(where, "config_model.bytes: not a string; use weights, operands or tiles");
     m.bytes = parse_bytes_feature(j["bytes"].get<std::string>(), where + ": config_model.bytes");
   }
   if (j.contains("nonneg")) {

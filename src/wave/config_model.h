@@ -35,10 +35,11 @@ ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms,
                            BytesFeature bytes = BytesFeature::weights, double work_floor_ctas = 0);
 /// Fits every config's coefficients on the pool's sampled shapes.
 /// dropped_feature >= 0 leaves that column out (its coefficient 0). keep_tolerance: a config never within
-/// nonneg: every coefficient >= 0 (each term is a cost: per wave-iteration, per wave, per unit of work, launch, per byte,
-/// per iteration; a negative one lets a config look faster than free far from its samples).
 /// (1 + keep_tolerance) x the best on a sampled shape is pruned: its intercept is set to kPrunedIntercept (1e9 us), so
-/// no decision picks it (decisions and exports need no change); >= 1e8: no pruning.
+/// no decision picks it (decisions and exports need no change); >= 1e8: no pruning. bytes: what feature 4 counts.
+/// nonneg: every coefficient >= 0 (each term is a cost: per wave-iteration, per wave, per unit of work, launch, per
+/// byte, per iteration; a negative one lets a config look nearly free far from its samples). work_floor_ctas: as in
+/// config_features.
 constexpr double kPrunedIntercept = 1e9;
 ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda,
                              int dropped_feature = -1, double keep_tolerance = 1e9,
@@ -52,9 +53,9 @@ struct ConfigParams {
   bool nonneg = false;
   double work_floor_ctas = 0;
 };
-/// Chooses (lambda, dropped feature, keep tolerance, bytes feature, sign constraint, work floor) from the grids by 4-fold cross-validation over the
-/// sampled shapes only (criterion: mean log(chosen/best), chosen = the argmin of the predictions); held-out shapes are
-/// never used. Ties keep the earlier grid entry.
+/// Chooses (lambda, dropped feature, keep tolerance, bytes feature, sign constraint, work floor) from the grids by 4-fold
+/// cross-validation over the sampled shapes only (criterion: mean log(chosen/best), chosen = the argmin of the
+/// predictions); held-out shapes are never used. Ties keep the earlier grid entry.
 ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sampled,
                                   const std::vector<double>& lambdas, const std::vector<int>& drops,
                                   const std::vector<double>& tolerances = {1e9},

@@ -214,8 +214,8 @@ TEST(WaveGemmTriton, TileBytesRowRepeatsAndNonNegativeFit) {
   // A law with a negative intercept: the constrained fit keeps every coefficient >= 0, the free one does not.
   for (auto& row : p.us)
     for (double& v : row) v -= 3.0;
-  const ConfigModel free_fit = fit_config_model(p, all, 0.0), nonneg_fit = fit_config_model(p, all, 0.0, -1, 1e9,
-                                                                                             BytesFeature::weights, true);
+  const ConfigModel free_fit = fit_config_model(p, all, 0.0);
+  const ConfigModel nonneg_fit = fit_config_model(p, all, 0.0, -1, 1e9, BytesFeature::weights, true);
   bool negative = false;
   for (const auto& c : free_fit.coef) negative = negative || *std::min_element(c.begin(), c.end()) < 0;
   EXPECT_TRUE(negative);
