@@ -89,11 +89,15 @@ Fitted fit_from_traces(const Args& args, const Setup& s) {
   f.tables = build_tables(f.pool, f.sampled, default_config(s.family), [&](size_t d, size_t t) { fit.update(d, t); });
   // The Triton GEMM: lambda and one optional left-out feature by 4-fold CV over the sampled shapes only (moe-triton
   // keeps lambda 0.03 and every feature, chosen on its prototype split; models/tune/README.md).
-  ConfigParams cp{lambda, -1, 1e9};
+  ConfigParams cp{lambda, -1, 1e9, BytesFeature::weights, false};
   if (per_config && base_family(s.family) == "gemm" && !args.has("--lambda"))
-    cp = choose_config_params(f.pool, f.sampled, {0.003, 0.01, 0.03, 0.1, 0.3}, {-1, 2, 4, 5}, {1e9, 0.1, 0.05, 0.02});
+    cp = choose_config_params(f.pool, f.sampled, {0.003, 0.01, 0.03, 0.1, 0.3}, {-1, 2, 4, 5}, {1e9, 0.1, 0.05, 0.02},
+                              {BytesFeature::weights, BytesFeature::operands, BytesFeature::tiles}, {false, true},
+                              {0.0, double(f.pool.sms / 4), double(f.pool.sms / 2)});
   if (per_config)
-    f.tables.config_model = fit_config_model(f.pool, f.sampled, cp.lambda, cp.dropped_feature, cp.keep_tolerance);
+    f.tables.config_model =
+        fit_config_model(f.pool, f.sampled, cp.lambda, cp.dropped_feature, cp.keep_tolerance, cp.bytes, cp.nonneg,
+                         cp.work_floor_ctas);
   fit.finish(std::to_string(f.tables.macros.size()) + " macro configs from " + std::to_string(f.tables.sampled_shapes) +
              " sampled shapes");
   return f;
@@ -188,17 +192,21 @@ int run_validate(const Args& args) {
   }
   std::string text = validation_text(report);
   if (const ConfigModel& cm = f.tables.config_model; !cm.coef.empty()) {
-    static const char* const kNames[] = {"W*L", "W", "G*L/slots", "1", "bytes/1e8", "L"};
     char b[64];
     std::snprintf(b, sizeof b, "%g", cm.lambda);
     int dropped = -1, pruned = 0;  // a feature left out of the fit: its coefficient is 0 for every config
     for (const ConfigCoef& c : cm.coef) pruned += c[3] == kPrunedIntercept;
-    for (int j = 0; j < kConfigFeatures; ++j)
+    // Row repeats are 0 for moe shapes (no column to leave out there).
+    for (int j = 0; j < (base_family(s.family) == "gemm" ? kConfigFeatures : kConfigFeatures - 1); ++j)
       if (std::all_of(cm.coef.begin(), cm.coef.end(),
                       [&](const ConfigCoef& c) { return c[size_t(j)] == 0.0 || c[3] == kPrunedIntercept; }))
         dropped = j;
-    text += "per-config model: lambda " + std::string(b) + ", features " +
-            (dropped >= 0 ? std::string("all but ") + kNames[dropped] : std::string("all")) +
+    char fb[32];
+    std::snprintf(fb, sizeof fb, "%g", cm.work_floor_ctas);
+    text += "per-config model: lambda " + std::string(b) + (cm.nonneg ? ", coefficients >= 0" : "") +
+            (cm.work_floor_ctas > 0 ? ", work floor " + std::string(fb) + " CTAs" : "") + ", bytes feature " +
+            bytes_feature_name(cm.bytes) + ", features " +
+            (dropped >= 0 ? std::string("all but ") + kConfigFeatureNames[dropped] : std::string("all")) +
             (pruned ? ", " + std::to_string(cm.coef.size() - size_t(pruned)) + " of " +
                           std::to_string(cm.coef.size()) + " configs choosable (the others never near-best on a sample)"
                     : std::string(", every config choosable")) +

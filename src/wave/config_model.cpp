@@ -20,27 +20,74 @@ uint64_t hash(const std::string& s) {
   return h;
 }
 
+// min 1/2 x'Qx - c'x subject to x >= 0 (Q positive definite: a ridge Gram matrix), by cyclic coordinate descent, each
+// coordinate minimised exactly and clipped at 0; from the unconstrained solution clipped, until no coordinate moves
+// by more than 1e-12 of the largest (at most 500 sweeps; the 6 x 6 problems here settle in tens).
+Eigen::VectorXd nonneg_quadratic(const Eigen::MatrixXd& q, const Eigen::VectorXd& c, Eigen::VectorXd x) {
+  x = x.cwiseMax(0.0);
+  for (int sweep = 0; sweep < 500; ++sweep) {
+    double moved = 0;
+    for (Eigen::Index j = 0; j < x.size(); ++j) {
+      const double r = c(j) - q.row(j).dot(x) + q(j, j) * x(j);
+      const double v = std::max(0.0, r / q(j, j));
+      moved = std::max(moved, std::abs(v - x(j)));
+      x(j) = v;
+    }
+    if (moved <= 1e-12 * std::max(1.0, x.cwiseAbs().maxCoeff())) break;
+  }
+  return x;
+}
+
 }  // namespace
 
-ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms) {
+double shape_bytes(const TuneShape& s, BytesFeature kind, double m_tiles, double n_tiles) {
+  const bool gemm = s.family == "gemm";
+  const double elem = s.dtype == "fp8" ? 1.0 : 2.0;
+  const double n = double(gemm ? s.n : s.stage == 2 ? s.hidden : 2 * s.inter);
+  const double k = double(gemm ? s.k : s.stage == 2 ? s.inter : s.hidden);
+  const double rows = double(gemm ? s.m : s.tokens * s.topk);  // rows of A (moe: routed token copies)
+  const double experts = gemm ? 1.0 : double(std::min(s.experts, s.tokens * s.topk));
+  switch (kind) {
+    case BytesFeature::weights: return experts * n * k / 1e8;  // elements, as first fitted
+    case BytesFeature::operands: return (elem * (experts * n * k + rows * k) + 2.0 * rows * n) / 1e8;
+    case BytesFeature::tiles: return (elem * k * (m_tiles * n + rows * n_tiles) + 2.0 * rows * n) / 1e8;
+  }
+  return 0;
+}
+
+ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms, BytesFeature bytes,
+                           double work_floor_ctas) {
   const GridMap g = map_grid(s, c.bm, c.bn, c.bk);
   const double slots = double(std::max(1, sms) * std::max(1, c.ctas_per_sm));
   const double w = double(std::max<int64_t>(1, cdiv(g.ctas, int64_t(slots))));
   const double l = double(g.loop_iters);
-  double bytes;
-  if (s.family == "gemm") {
-    bytes = double(s.n) * double(s.k);
-  } else {
-    const int64_t n = s.stage == 2 ? s.hidden : 2 * s.inter, k = s.stage == 2 ? s.inter : s.hidden;
-    bytes = double(std::min(s.experts, s.tokens * s.topk)) * double(n) * double(k);
-  }
-  return {w * l, w, double(g.ctas) * l / slots, 1.0, bytes / 1e8, l};
+  const int64_t n = s.family == "gemm" ? s.n : s.stage == 2 ? s.hidden : 2 * s.inter;
+  const double n_tiles = double(cdiv(n, c.bn)), m_tiles = double(g.ctas) / n_tiles;
+  const double work = double(g.ctas) * l / slots;
+  return {w * l, w, std::max(double(g.ctas), work_floor_ctas) * l / slots, 1.0, shape_bytes(s, bytes, m_tiles, n_tiles),
+          l, work * row_repeats(s, c.bm)};
+}
+
+double row_repeats(const TuneShape& s, int bm) {
+  if (s.family != "gemm" || s.m <= 0 || s.m >= bm) return 0.0;
+  return double(bm) / double(s.m) - 1.0;
+}
+
+std::string bytes_feature_name(BytesFeature b) {
+  return b == BytesFeature::tiles ? "tiles" : b == BytesFeature::operands ? "operands" : "weights";
+}
+
+BytesFeature parse_bytes_feature(const std::string& s, const std::string& where) {
+  for (BytesFeature b : {BytesFeature::weights, BytesFeature::operands, BytesFeature::tiles})
+    if (s == bytes_feature_name(b)) return b;
+  throw InputError(where, "'" + s + "' is not a bytes feature; use weights, operands or tiles");
 }
 
 ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda, int dropped_feature,
-                             double keep_tolerance) {
+                             double keep_tolerance, BytesFeature bytes, bool nonneg, double work_floor_ctas) {
   ConfigModel m;
-  m.lambda = lambda;  // a dropped feature shows as a zero column in the saved coefficients
+  // A dropped feature shows as a zero column in the saved coefficients.
+  m.lambda = lambda, m.bytes = bytes, m.nonneg = nonneg, m.work_floor_ctas = work_floor_ctas;
   std::vector<size_t> rows;
   for (size_t s = 0; s < pool.shapes.size(); ++s)
     if (sampled[s]) rows.push_back(s);
@@ -52,7 +99,7 @@ ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled,
     for (Eigen::Index r = 0; r < n; ++r) {
       const size_t s = rows[size_t(r)];
       const double y = pool.us[s][ci];
-      const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms);
+      const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms, bytes, work_floor_ctas);
       for (int j = 0; j < kConfigFeatures; ++j) a(r, j) = j == dropped_feature ? 0.0 : f[size_t(j)] / y;
       b(r) = 1.0;  // y / y: relative residuals
     }
@@ -61,7 +108,9 @@ ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled,
     const Eigen::MatrixXd an = a * scale.cwiseInverse().asDiagonal();
     Eigen::MatrixXd lhs = an.transpose() * an;
     lhs.diagonal().array() += lambda * double(n);
-    const Eigen::VectorXd x = lhs.ldlt().solve(an.transpose() * b);
+    const Eigen::VectorXd rhs = an.transpose() * b;
+    Eigen::VectorXd x = lhs.ldlt().solve(rhs);
+    if (nonneg) x = nonneg_quadratic(lhs, rhs, x);  // scaling is positive: signs carry over to the coefficients
     ConfigCoef c{};
     for (int j = 0; j < kConfigFeatures; ++j) c[size_t(j)] = j == dropped_feature ? 0.0 : x(j) / scale(j);
     m.coef.push_back(c);
@@ -74,21 +123,28 @@ ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled,
         kept[ci] = kept[ci] || pool.us[s][ci] <= (1 + keep_tolerance) * best;
     }
     for (size_t ci = 0; ci < kept.size(); ++ci)
-      if (!kept[ci]) m.coef[ci] = {0, 0, 0, kPrunedIntercept, 0, 0};
+      if (!kept[ci]) m.coef[ci] = {0, 0, 0, kPrunedIntercept, 0, 0, 0};
   }
   return m;
 }
 
 ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sampled,
                                   const std::vector<double>& lambdas, const std::vector<int>& drops,
-                                  const std::vector<double>& tolerances) {
+                                  const std::vector<double>& tolerances, const std::vector<BytesFeature>& bytes,
+                                  const std::vector<bool>& nonnegs,
+                                  const std::vector<double>& work_floors) {
   std::vector<size_t> idx;
   for (size_t s = 0; s < sampled.size(); ++s)
     if (sampled[s]) idx.push_back(s);
   constexpr int kFolds = 4;
   ConfigParams best_p{lambdas.empty() ? 0.03 : lambdas.front(), drops.empty() ? -1 : drops.front(),
-                      tolerances.empty() ? 1e9 : tolerances.front()};
+                      tolerances.empty() ? 1e9 : tolerances.front(),
+                      bytes.empty() ? BytesFeature::weights : bytes.front(), !nonnegs.empty() && nonnegs.front(),
+                      work_floors.empty() ? 0.0 : work_floors.front()};
   double best_loss = 1e300;
+  for (double floor : work_floors)
+  for (bool nonneg : nonnegs)
+  for (BytesFeature kind : bytes)
   for (double tol : tolerances)
   for (int drop : drops)
     for (double lambda : lambdas) {
@@ -100,12 +156,12 @@ ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sam
           if (int(i % kFolds) == fold) test.push_back(idx[i]);
           else train[idx[i]] = true;
         if (test.empty() || test.size() == idx.size()) continue;
-        const ConfigModel m = fit_config_model(pool, train, lambda, drop, tol);
+        const ConfigModel m = fit_config_model(pool, train, lambda, drop, tol, kind, nonneg, floor);
         for (size_t s : test) {
           size_t pick = 0;
           double pick_t = 1e300, best = 1e300;
           for (size_t ci = 0; ci < pool.configs.size(); ++ci) {
-            const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms);
+            const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms, kind, floor);
             double t = 0;
             for (int j = 0; j < kConfigFeatures; ++j) t += m.coef[ci][size_t(j)] * f[size_t(j)];
             if (t < pick_t) pick_t = t, pick = ci;
@@ -114,7 +170,7 @@ ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sam
           loss += std::log(pool.us[s][pick] / best);
         }
       }
-      if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, drop, tol};
+      if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, drop, tol, kind, nonneg, floor};
     }
   return best_p;
 }
@@ -139,12 +195,24 @@ std::vector<bool> select_stratified(const Pool& pool, double fraction) {
   return sampled;
 }
 
+namespace {
+const std::vector<std::string> kFeatureNames(std::begin(kConfigFeatureNames), std::end(kConfigFeatureNames));
+}  // namespace
+
 nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector<TuneConfig>& configs) {
   nlohmann::ordered_json coef = nlohmann::ordered_json::object();
   for (size_t i = 0; i < m.coef.size(); ++i) coef[configs[i].name] = m.coef[i];
-  return nlohmann::ordered_json{{"features", {"W*L", "W", "G*L/slots", "1", "bytes/1e8", "L"}},
-                                {"lambda", m.lambda},
-                                {"coef", coef}};
+  // The first tables (weight elements) keep their exact form; another bytes feature is named.
+  if (m.bytes == BytesFeature::weights && !m.nonneg && m.work_floor_ctas == 0)
+    return nlohmann::ordered_json{{"features", kFeatureNames},
+                                  {"lambda", m.lambda},
+                                  {"coef", coef}};
+  nlohmann::ordered_json j{{"features", kFeatureNames}, {"bytes", bytes_feature_name(m.bytes)}};
+  if (m.nonneg) j["nonneg"] = true;
+  if (m.work_floor_ctas > 0) j["work_floor_ctas"] = m.work_floor_ctas;
+  j["lambda"] = m.lambda;
+  j["coef"] = coef;
+  return j;
 }
 
 ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<TuneConfig>& configs,
@@ -154,13 +222,29 @@ ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<Tu
       !j["coef"].is_object())
     throw InputError(where, "config_model needs a numeric 'lambda' and a 'coef' object");
   m.lambda = j["lambda"].get<double>();
+  if (j.contains("bytes")) {
+    if (!j["bytes"].is_string())
+      throw InputError(where, "config_model.bytes: not a string; use weights, operands or tiles");
+    m.bytes = parse_bytes_feature(j["bytes"].get<std::string>(), where + ": config_model.bytes");
+  }
+  if (j.contains("nonneg")) {
+    if (!j["nonneg"].is_boolean()) throw InputError(where, "config_model.nonneg: not true or false");
+    m.nonneg = j["nonneg"].get<bool>();
+  }
+  if (j.contains("work_floor_ctas")) {
+    if (!j["work_floor_ctas"].is_number() || !(j["work_floor_ctas"].get<double>() >= 0))
+      throw InputError(where, "config_model.work_floor_ctas: not a number >= 0");
+    m.work_floor_ctas = j["work_floor_ctas"].get<double>();
+  }
   for (const auto& c : configs) {
     auto it = j["coef"].find(c.name);
-    if (it == j["coef"].end() || !it->is_array() || it->size() != size_t(kConfigFeatures))
+    // Tables fitted before the row-repeat feature have 6 numbers; its coefficient is then 0.
+    if (it == j["coef"].end() || !it->is_array() ||
+        (it->size() != size_t(kConfigFeatures) && it->size() != size_t(kConfigFeatures - 1)))
       throw InputError(where, "config_model.coef." + c.name + ": missing or not " + std::to_string(kConfigFeatures) +
                                   " numbers");
     ConfigCoef v{};
-    for (int k = 0; k < kConfigFeatures; ++k) {
+    for (int k = 0; k < int(it->size()); ++k) {
       if (!(*it)[size_t(k)].is_number()) throw InputError(where, "config_model.coef." + c.name + ": not a number");
       v[size_t(k)] = (*it)[size_t(k)].get<double>();
       if (!std::isfinite(v[size_t(k)])) throw InputError(where, "config_model.coef." + c.name + ": not finite");

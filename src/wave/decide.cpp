@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "wave/config_model.h"
 
 namespace loom::wave {
 namespace {
@@ -82,6 +83,8 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
     if (it == v.end()) v.push_back(x), it = v.end() - 1;
     return uint8_t(it - v.begin());
   };
+  c.bytes = t.config_model.bytes, c.work_floor_ctas = t.config_model.work_floor_ctas;
+  c.elem_bytes = target_dtype(t.family) == "fp8" ? 1.0 : 2.0;
   for (size_t i = 0; i < t.config_model.coef.size(); ++i) {
     const TuneConfig& tc = t.configs[i];
     CompiledTables::Config pc;
@@ -90,16 +93,24 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
     pc.slots = int64_t(t.sms) * std::max(1, tc.ctas_per_sm);
     pc.inv_slots = 1.0 / double(pc.slots);
     pc.w = t.config_model.coef[i];
-    c.per_config.push_back(pc);
-    auto& L = c.lanes;
-    L.im.push_back(pc.im), L.in.push_back(pc.in), L.ik.push_back(pc.ik), L.inv_slots.push_back(float(pc.inv_slots));
     size_t pair = 0;
     while (pair < c.pair_m.size() && !(c.pair_m[pair] == pc.im && c.pair_n[pair] == pc.in)) ++pair;
     if (pair == c.pair_m.size()) c.pair_m.push_back(pc.im), c.pair_n.push_back(pc.in);
+    pc.mn = uint8_t(pair);
+    c.per_config.push_back(pc);
+    // A pruned config (never near-best on a sample: 1e9 us intercept, config_model.h) can never be the argmin, so it
+    // gets no lane: decisions are unchanged and tables that prune most configs decide that much faster.
+    if (pc.w[3] == kPrunedIntercept) continue;
+    auto& L = c.lanes;
+    L.config.push_back(uint16_t(i));
+    L.im.push_back(pc.im), L.in.push_back(pc.in), L.ik.push_back(pc.ik), L.inv_slots.push_back(float(pc.inv_slots));
     L.mn.push_back(uint8_t(pair));
     L.w0.push_back(float(pc.w[0])), L.w1.push_back(float(pc.w[1])), L.w2.push_back(float(pc.w[2]));
     L.w3.push_back(float(pc.w[3])), L.w4.push_back(float(pc.w[4])), L.w5.push_back(float(pc.w[5]));
+    L.w6.push_back(float(pc.w[6])), L.bm.push_back(float(tc.bm));
   }
+  if (!c.per_config.empty() && c.lanes.config.empty())
+    throw InputError(t.gpu + "-" + t.family, "every config of the per-config model is pruned; refit the tables");
   if (c.per_config.size() > 512)
     throw InputError(t.gpu + "-" + t.family, "more than 512 configs; the per-config model supports 512");
   if (c.pair_m.size() > 256)
@@ -146,25 +157,41 @@ double predict_macro(const CompiledTables& t, size_t macro, const TuneShape& s, 
 namespace {
 
 // Per-shape quantities of the per-config model, computed once per distinct tile size.
+// Feature 4 (config_model.cpp shape_bytes, in units of 1e8): `bytes` when it does not depend on the config, else
+// (tiles) ek * (M tiles * n + rows * N tiles) + c_bytes.
 struct ShapeTiles {
   double mt[16], nt[16], l[16];
+  double rr[16];  // row_repeats (config_model.h) per BM: gemm tiles taller than M
   double bytes = 0;
+  bool per_pair = false;
+  double work_floor = 0;  // CompiledTables::work_floor_ctas
+  double ek = 0, n = 0, rows = 0, c_bytes = 0;
+  double pair_bytes(double m_tiles, double n_tiles) const { return ek * (m_tiles * n + rows * n_tiles) + c_bytes; }
 };
 
 ShapeTiles shape_tiles(const CompiledTables& t, const TuneShape& s) {
   ShapeTiles st;
   int64_t n, k, rows = 0, q = 0, r = 0;
+  double weights;  // weight elements the shape reads (moe: of the experts its tokens touch)
   if (t.moe) {
     n = s.stage == 2 ? s.hidden : 2 * s.inter, k = s.stage == 2 ? s.inter : s.hidden;
     rows = s.tokens * s.topk, q = rows / s.experts, r = rows % s.experts;
-    st.bytes = double(std::min(s.experts, rows)) * double(n) * double(k) / 1e8;
+    weights = double(std::min(s.experts, rows)) * double(n) * double(k);
   } else {
-    n = s.n, k = s.k;
-    st.bytes = double(s.n) * double(s.k) / 1e8;
+    n = s.n, k = s.k, rows = s.m;
+    weights = double(s.n) * double(s.k);
   }
+  st.n = double(n), st.rows = double(rows), st.ek = t.elem_bytes * double(k) / 1e8;
+  st.c_bytes = 2.0 * double(rows) * double(n) / 1e8;
+  st.per_pair = t.bytes == BytesFeature::tiles;
+  st.work_floor = t.work_floor_ctas;
+  st.bytes = t.bytes == BytesFeature::operands ? (t.elem_bytes * (weights + double(rows) * double(k)) +
+                                                  2.0 * double(rows) * double(n)) / 1e8
+                                               : weights / 1e8;
   for (size_t i = 0; i < t.tile_m.size(); ++i) {
     const int bm = t.tile_m[i];
     st.mt[i] = double(t.moe ? r * cdiv(q + 1, bm) + (s.experts - r) * cdiv(q, bm) : cdiv(s.m, bm));
+    st.rr[i] = !t.moe && s.m > 0 && s.m < bm ? double(bm) / double(s.m) - 1.0 : 0.0;
   }
   for (size_t i = 0; i < t.tile_n.size(); ++i) st.nt[i] = double(cdiv(n, t.tile_n[i]));
   for (size_t i = 0; i < t.tile_k.size(); ++i) st.l[i] = double(cdiv(k, t.tile_k[i]));
@@ -174,27 +201,52 @@ ShapeTiles shape_tiles(const CompiledTables& t, const TuneShape& s) {
 inline double config_us(const CompiledTables::Config& c, const ShapeTiles& st) {
   const double g = st.mt[c.im] * st.nt[c.in], l = st.l[c.ik];
   const double w = std::max(1.0, std::ceil(g * c.inv_slots - 1e-9));
-  const double us = c.w[0] * w * l + c.w[1] * w + c.w[2] * g * l * c.inv_slots + c.w[3] + c.w[4] * st.bytes + c.w[5] * l;
+  const double bytes = st.per_pair ? st.pair_bytes(st.mt[c.im], st.nt[c.in]) : st.bytes;
+  const double us = c.w[0] * w * l + c.w[1] * w + c.w[2] * std::max(g, st.work_floor) * l * c.inv_slots + c.w[3] +
+                    c.w[4] * bytes + c.w[5] * l + c.w[6] * g * l * c.inv_slots * st.rr[c.im];
   return us > 0.1 ? us : 0.1;  // a fit may dip below zero far outside its samples; never a free kernel
 }
 
-// Every config's latency over contiguous float lanes, then the argmin (ties: lowest index). Compiled twice: AVX2
-// (8 floats a step, where the CPU has it; no FMA, so the sums round exactly as the SSE2 build's) and the baseline.
+// Every config's latency over contiguous float lanes. kPairBytes: feature 4 per lane (bs, BytesFeature::tiles), else
+// the shape's `bytes`; kRows: the row-repeat term (gemm shapes with M below some BM), else left out (its value is 0):
+// each decision runs only the gathers and terms it needs. The first six terms sum in the order they were first summed.
+template <bool kPairBytes, bool kRows>
+inline __attribute__((always_inline)) void lane_costs(const CompiledTables::Lanes& L, const float* __restrict gs,
+                                                      const float* __restrict ls, const float* __restrict bs,
+                                                      float bytes, float inv_m, float floor, size_t lanes,
+                                                      float* __restrict us) {
+  // __restrict: with 13 arrays GCC's run-time alias checks would exceed its limit (10) and the loop stay scalar (3x).
+  const float* __restrict inv = L.inv_slots.data();
+  const float *__restrict w0 = L.w0.data(), *__restrict w1 = L.w1.data(), *__restrict w2 = L.w2.data(),
+              *__restrict w3 = L.w3.data(), *__restrict w4 = L.w4.data(), *__restrict w5 = L.w5.data(),
+              *__restrict w6 = L.w6.data(), *__restrict bm = L.bm.data();
+  for (size_t i = 0; i < lanes; ++i) {
+    const float g = gs[i], l = ls[i], x = g * inv[i];
+    const float tr = float(int(x));  // x > 0: ceil without SSE4.1's roundps
+    const float w = std::max(1.0f, tr + (tr < x - 1e-6f ? 1.0f : 0.0f));
+    // The work term's CTAs, max(G, floor) without a compare (GCC 12 leaves a second select unvectorised); exact when
+    // floor is 0 (g + g halved).
+    const float xf = 0.5f * (g + floor + std::fabs(g - floor)) * inv[i];
+    float v = w0[i] * w * l + w1[i] * w + w2[i] * xf * l + w3[i] + w4[i] * (kPairBytes ? bs[i] : bytes) + w5[i] * l;
+    if constexpr (kRows) {
+      const float r = bm[i] * inv_m - 1.0f;  // row_repeats: BM/M - 1 when M < BM, else 0 (max without a compare)
+      v = v + w6[i] * x * l * (0.5f * (r + std::fabs(r)));
+    }
+    us[i] = std::max(v, 0.1f);
+  }
+}
+
+// The lanes' latencies, then the argmin (ties: lowest index). Compiled twice: AVX2 (8 floats a step, where the CPU has
+// it; no FMA, so the sums round exactly as the SSE2 build's) and the baseline.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-size_t lane_argmin(const CompiledTables::Lanes& L, const float* gs, const float* ls, float bytes, size_t lanes,
-                   float* us) {
-  const float* inv = L.inv_slots.data();
-  const float *w0 = L.w0.data(), *w1 = L.w1.data(), *w2 = L.w2.data(), *w3 = L.w3.data(), *w4 = L.w4.data(),
-              *w5 = L.w5.data();
-  for (size_t i = 0; i < lanes; ++i) {
-    const float l = ls[i], x = gs[i] * inv[i];
-    const float tr = float(int(x));  // x > 0: ceil without SSE4.1's roundps
-    const float w = std::max(1.0f, tr + (tr < x - 1e-6f ? 1.0f : 0.0f));
-    const float v = w0[i] * w * l + w1[i] * w + w2[i] * x * l + w3[i] + w4[i] * bytes + w5[i] * l;
-    us[i] = std::max(v, 0.1f);
-  }
+size_t lane_argmin(const CompiledTables::Lanes& L, const float* gs, const float* ls, const float* bs, float bytes,
+                   float inv_m, float floor, size_t lanes, float* us, bool pair_bytes, bool rows) {
+  if (pair_bytes && rows) lane_costs<true, true>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
+  else if (pair_bytes) lane_costs<true, false>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
+  else if (rows) lane_costs<false, true>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
+  else lane_costs<false, false>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
   // The argmin without a loop-carried index: 8 independent lanes keep their minimum and its first index.
   const size_t padded = (lanes + 7) / 8 * 8;
   for (size_t i = lanes; i < padded; ++i) us[i] = std::numeric_limits<float>::infinity();
@@ -230,17 +282,26 @@ Choice decide(const CompiledTables& t, const TuneShape& s) {
     const size_t n = L.w0.size();
     float mt[16], nt[16], lk[16];
     for (int i = 0; i < 16; ++i) mt[i] = float(st.mt[i]), nt[i] = float(st.nt[i]), lk[i] = float(st.l[i]);
-    const float bytes = float(st.bytes);
     // Two passes: the tile-count gathers alone, then the arithmetic over contiguous arrays, which the compiler
     // vectorises (4 floats a lane with SSE2).
-    alignas(32) float gs[512], ls[512], us[512];
+    alignas(32) float gs[512], ls[512], bs[512], us[512];
     const size_t lanes = std::min<size_t>(n, 512);
-    float gp[256];
-    for (size_t p = 0; p < t.pair_m.size(); ++p) gp[p] = mt[t.pair_m[p]] * nt[t.pair_n[p]];
-    for (size_t i = 0; i < lanes; ++i) gs[i] = gp[L.mn[i]], ls[i] = lk[L.ik[i]];
-    const size_t arg = lane_argmin(L, gs, ls, bytes, lanes, us);
-    best.config = int(arg);
-    best.predicted_us = config_us(t.per_config[arg], st);
+    float gp[256], bp[256];
+    bool rows = false;  // some tile taller than M (gemm): the row-repeat term is not 0
+    for (size_t i = 0; i < t.tile_m.size(); ++i) rows = rows || st.rr[i] != 0;
+    for (size_t p = 0; p < t.pair_m.size(); ++p) {
+      gp[p] = mt[t.pair_m[p]] * nt[t.pair_n[p]];
+      if (st.per_pair) bp[p] = float(st.pair_bytes(st.mt[t.pair_m[p]], st.nt[t.pair_n[p]]));
+    }
+    if (st.per_pair)  // one pass for both gathers of the pair
+      for (size_t i = 0; i < lanes; ++i) gs[i] = gp[L.mn[i]], bs[i] = bp[L.mn[i]], ls[i] = lk[L.ik[i]];
+    else
+      for (size_t i = 0; i < lanes; ++i) gs[i] = gp[L.mn[i]], ls[i] = lk[L.ik[i]];
+    const float inv_m = rows ? float(1.0 / double(s.m)) : 0.0f;
+    const size_t arg = lane_argmin(L, gs, ls, bs, float(st.bytes), inv_m, float(st.work_floor), lanes, us, st.per_pair,
+                                   rows);
+    best.config = int(L.config[arg]);  // lanes skip pruned configs
+    best.predicted_us = config_us(t.per_config[size_t(best.config)], st);
     const auto& c = t.per_config[size_t(best.config)];
     const GridMap g = map_grid(s, c.bm, c.bn, c.bk);
     best.ctas = g.ctas, best.loop_iters = g.loop_iters, best.waves = std::max<int64_t>(1, cdiv(g.ctas, c.slots));

@@ -40,18 +40,24 @@ struct CompiledTables {
   struct Config {  ///< the per-config model of one config (TuneTables::config_model), when present
     int bm = 0, bn = 0, bk = 0;
     uint8_t im = 0, in = 0, ik = 0;  ///< indices into tile_m / tile_n / tile_k
+    uint8_t mn = 0;                  ///< index into pair_m / pair_n
     int64_t slots = 0;
     double inv_slots = 0;
     ConfigCoef w{};
   };
+  BytesFeature bytes = BytesFeature::weights;  ///< what feature 4 counts (TuneTables::config_model.bytes)
+  double elem_bytes = 2;                       ///< operand element size of the family (fp8 1, bf16 2)
+  double work_floor_ctas = 0;                  ///< TuneTables::config_model.work_floor_ctas
   std::vector<Config> per_config;  ///< empty: decisions use the macro tables
   std::vector<int> tile_m, tile_n, tile_k;  ///< distinct BM, BN, BK of per_config (G and L computed once per tile)
   std::vector<uint8_t> pair_m, pair_n;      ///< distinct (im, in) pairs of per_config (G computed once per pair)
   /// The same model as flat float arrays, one lane per config, for the decision loop (SIMD-friendly).
   struct Lanes {
+    std::vector<uint16_t> config;  ///< the lane's config index (pruned configs have no lane)
     std::vector<uint8_t> im, in, ik;
     std::vector<uint8_t> mn;  ///< index into pair_m / pair_n: the config's (BM, BN) pair (G = M tiles x N tiles)
-    std::vector<float> inv_slots, w0, w1, w2, w3, w4, w5;
+    std::vector<float> inv_slots, w0, w1, w2, w3, w4, w5, w6;
+    std::vector<float> bm;  ///< BM (row repeats computed in the lanes, no gather)
   } lanes;
   std::vector<uint8_t> bucket_of_wave;  ///< dense lookup for waves < size(); larger waves use the last bucket
 };

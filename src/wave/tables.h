@@ -37,10 +37,20 @@ struct MacroTable {
 };
 
 /// The per-config ridge model (config_model.h), saved with the tables when the target uses it.
-constexpr int kConfigFeatures = 6;
+constexpr int kConfigFeatures = 7;
 using ConfigCoef = std::array<double, kConfigFeatures>;
+inline constexpr const char* kConfigFeatureNames[kConfigFeatures] = {"W*L", "W", "G*L/slots", "1", "bytes/1e8", "L",
+                                                                     "G*L/slots*(BM/M-1)"};
+/// What the per-config model's bytes column (feature 4) counts (config_model.h, shape_bytes):
+/// weights: the weight elements the shape must read (gemm N*K, moe experts touched x N*K; config-independent, the first
+/// form); operands: every operand once, A + B + C bytes (config-independent); tiles: the bytes the config's CTAs load,
+/// A re-read once per N tile and B once per M tile (masked rows not fetched), plus C.
+enum class BytesFeature { weights = 0, operands = 1, tiles = 2 };
 struct ConfigModel {
   double lambda = 0;
+  BytesFeature bytes = BytesFeature::weights;
+  bool nonneg = false;           ///< fitted with every coefficient >= 0 (provenance; decisions do not read it)
+  double work_floor_ctas = 0;    ///< feature 2 is max(G, this) * L / slots (config_model.h); 0: G * L / slots
   std::vector<ConfigCoef> coef;  ///< per config, TuneTables::configs order; empty = no model
 };
 

@@ -99,10 +99,21 @@ void BM_TuneDecisionGemmTriton(benchmark::State& state) {
   const TuneShape s = parse_tune_shape(loom::parse_kernel_spec("gemm m=512 n=6144 k=4096 dtype=bf16 impl=triton"));
   for (auto _ : state) benchmark::DoNotOptimize(decide(t, s));
 }
+// The slowest per-config path: the committed H100 tables (tile bytes gathered per (BM, BN) pair) at M = 16, below
+// most tiles' BM (the row-repeat term on); skipped where the tables are not committed.
+void BM_TuneDecisionGemmTritonSmallM(benchmark::State& state) {
+  using namespace loom::wave;
+  const std::string committed = tables_path("h100-sxm", "gemm-triton");
+  if (!std::filesystem::exists(committed)) return state.SkipWithError("no committed h100-sxm gemm-triton tables");
+  const CompiledTables t = compile_tables(load_tables(committed, "h100-sxm", "gemm-triton"));
+  const TuneShape s = parse_tune_shape(loom::parse_kernel_spec("gemm m=16 n=6144 k=4096 dtype=bf16 impl=triton"));
+  for (auto _ : state) benchmark::DoNotOptimize(decide(t, s));
+}
 BENCHMARK(BM_TuneDecisionGemm);
 BENCHMARK(BM_TuneDecisionMoe);
 BENCHMARK(BM_TuneDecisionMoeTriton);
 BENCHMARK(BM_TuneDecisionMoeTritonFp8);
 BENCHMARK(BM_TuneDecisionGemmTriton);
+BENCHMARK(BM_TuneDecisionGemmTritonSmallM);
 
 }  // namespace

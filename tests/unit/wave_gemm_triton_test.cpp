@@ -3,6 +3,7 @@
 // the per-config model's decision on them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/error.h"
@@ -52,6 +53,17 @@ TEST(WaveGemmTriton, GridOfAPlainGemm) {
   EXPECT_DOUBLE_EQ(f[0], 16.0);                    // W * L
   EXPECT_DOUBLE_EQ(f[2], 64.0 * 16 / 264);         // G * L / slots
   EXPECT_DOUBLE_EQ(f[4], 4096.0 * 1000 / 1e8);     // weight elements: the floor of small M
+  EXPECT_DOUBLE_EQ(f[6], 0.0);                     // M = 100 >= BM = 64: no wrapped rows
+  // Other bytes features: every operand once (bf16 A, B, C), and what the tiles load (A per N tile, B per M tile).
+  EXPECT_DOUBLE_EQ(config_features(s, c, 132, BytesFeature::operands)[4],
+                   (2.0 * (4096.0 * 1000 + 100.0 * 1000) + 2.0 * 100 * 4096) / 1e8);
+  EXPECT_DOUBLE_EQ(config_features(s, c, 132, BytesFeature::tiles)[4],
+                   (2.0 * 1000 * (2 * 4096.0 + 100.0 * 32) + 2.0 * 100 * 4096) / 1e8);
+  // M = 4 under 64-row tiles: each real row is loaded 16 times (rows wrap), 15 repeats per unit of work.
+  const TuneShape small = shape_of("gemm m=4 n=4096 k=1000 impl=triton");
+  EXPECT_DOUBLE_EQ(row_repeats(small, 64), 15.0);
+  EXPECT_DOUBLE_EQ(config_features(small, c, 132)[6], 32.0 * 16 / 264 * 15);
+  EXPECT_DOUBLE_EQ(row_repeats(shape_of("moe tokens=1 experts=8 topk=2 hidden=1024 inter=512 impl=triton"), 64), 0.0);
 }
 
 Corpus gemm_part(const std::string& path, const std::string& tool, const std::vector<const char*>& shapes, double us) {
@@ -154,6 +166,68 @@ TEST(WaveGemmTriton, ConfigModelDecidesTheTrueArgminOfAGemmLaw) {
   int pruned = 0;
   for (const auto& c : pr.coef) pruned += c[3] == kPrunedIntercept;
   EXPECT_EQ(pruned, 2);
+}
+
+TEST(WaveGemmTriton, TileBytesRowRepeatsAndNonNegativeFit) {
+  Pool p;
+  p.gpu = "h200", p.family = "gemm-triton", p.sms = 132;
+  for (const char* n : {"16x64x128_s4_w4_g1", "64x128x64_s3_w4_g8", "128x256x64_s3_w8_g8"}) {
+    TuneConfig c = parse_tune_config("gemm-triton", n, "t");
+    c.ctas_per_sm = 1;
+    p.configs.push_back(c);
+  }
+  // A law with every term (tile bytes, row repeats) and non-negative coefficients, over M from 1 (wrapped rows).
+  const ConfigCoef truth[3] = {{0.30, 1.0, 0.01, 4, 0.5, 0.05, 0.02}, {0.50, 2.0, 0.02, 6, 0.4, 0.1, 0.05},
+                               {0.90, 3.0, 0.03, 9, 0.3, 0.2, 0.08}};
+  for (int64_t m : {1, 2, 8, 24, 96, 512, 2048})
+    for (int64_t nk : {1024, 4096}) {
+      const TuneShape s = shape_of("gemm m=" + std::to_string(m) + " n=" + std::to_string(nk * 3) + " k=" +
+                                   std::to_string(nk) + " impl=triton");
+      std::vector<double> us;
+      for (size_t i = 0; i < 3; ++i) {
+        const ConfigCoef f = config_features(s, p.configs[i], p.sms, BytesFeature::tiles);
+        double v = 0;
+        for (int j = 0; j < kConfigFeatures; ++j) v += truth[i][size_t(j)] * f[size_t(j)];
+        us.push_back(v);
+      }
+      p.shapes.push_back(s), p.keys.push_back(tune_spec(s)), p.us.push_back(us);
+    }
+  const std::vector<bool> all(p.shapes.size(), true);
+  TuneTables t = build_tables(p, all, default_config("gemm-triton"));
+  t.config_model = fit_config_model(p, all, 0.0, -1, 1e9, BytesFeature::tiles, true);
+  for (size_t i = 0; i < 3; ++i)
+    for (size_t j = 0; j < size_t(kConfigFeatures); ++j)
+      EXPECT_NEAR(t.config_model.coef[i][j], truth[i][j], 1e-6 * (1 + truth[i][j])) << i << " " << j;
+  // Saved and read back: the bytes feature and the constraint survive; decisions are the true argmin, through the
+  // per-pair bytes and row-repeat lanes.
+  const TuneTables back = tables_from_json(nlohmann::json::parse(tables_to_json(t).dump()), "t");
+  EXPECT_EQ(back.config_model.bytes, BytesFeature::tiles);
+  EXPECT_TRUE(back.config_model.nonneg);
+  const CompiledTables ct = compile_tables(back);
+  for (size_t s = 0; s < p.shapes.size(); ++s) {
+    size_t arg = 0;
+    for (size_t i = 1; i < 3; ++i)
+      if (p.us[s][i] < p.us[s][arg]) arg = i;
+    EXPECT_EQ(decide(ct, p.shapes[s]).config, int(arg)) << p.keys[s];
+    for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(predict_config(ct, i, p.shapes[s]), p.us[s][i], 1e-6 * p.us[s][i]);
+  }
+  // A law with a negative intercept: the constrained fit keeps every coefficient >= 0, the free one does not.
+  for (auto& row : p.us)
+    for (double& v : row) v -= 3.0;
+  const ConfigModel free_fit = fit_config_model(p, all, 0.0);
+  const ConfigModel nonneg_fit = fit_config_model(p, all, 0.0, -1, 1e9, BytesFeature::weights, true);
+  bool negative = false;
+  for (const auto& c : free_fit.coef) negative = negative || *std::min_element(c.begin(), c.end()) < 0;
+  EXPECT_TRUE(negative);
+  for (const auto& c : nonneg_fit.coef) EXPECT_GE(*std::min_element(c.begin(), c.end()), 0.0);
+  // Tables saved before the row-repeat feature (6 numbers a config) still load, with its coefficient 0.
+  nlohmann::json j = tables_to_json(t);
+  for (auto& row : j["config_model"]["coef"]) row.erase(row.size() - 1);
+  const TuneTables old = tables_from_json(j, "t");
+  EXPECT_EQ(old.config_model.coef[0][6], 0.0);
+  EXPECT_EQ(old.config_model.coef[0][5], t.config_model.coef[0][5]);
+  j["config_model"]["bytes"] = "flops";
+  EXPECT_THROW(tables_from_json(j, "t"), InputError);
 }
 
 }  // namespace
