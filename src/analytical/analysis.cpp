@@ -3,6 +3,7 @@
 #include "analytical/analysis.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -50,10 +51,17 @@ Demand build(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool
 
 namespace {
 
+/// "%.0f%%" of f * 100: std::to_chars with a precision prints exactly what printf does (C locale), without
+/// printf's format parsing.
 std::string pct(double f) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.0f%%", f * 100);
-  return buf;
+  char buf[400];  // %.0f of any finite double fits (at most 309 digits and a sign)
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf - 1, f * 100, std::chars_format::fixed, 0);
+  if (ec != std::errc()) {  // not reached for finite values; printf's own spelling otherwise
+    std::snprintf(buf, sizeof buf, "%.0f%%", f * 100);
+    return buf;
+  }
+  *end++ = '%';
+  return std::string(buf, end);
 }
 
 Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool notes) {
@@ -77,7 +85,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
     Occupancy occ = occupancy(gpu, d.config.threads, d.config.regs_per_thread, d.config.smem_bytes);
     L.ctas_per_sm = occ.ctas_per_sm;
     L.occupancy = occ.occupancy;
-    L.occupancy_limit = d.ctas < sms ? "grid" : occ.limit;
+    if (notes) L.occupancy_limit = d.ctas < sms ? "grid" : occ.limit;  // a scored candidate is not printed
     const int64_t slots = int64_t(sms) * std::max(1, occ.ctas_per_sm);
     L.waves = (d.ctas + slots - 1) / slots;
     L.last_wave_fill = double(d.ctas - (L.waves - 1) * slots) / slots;

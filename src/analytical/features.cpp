@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 #include "kernels/shape.h"
 
@@ -40,11 +41,25 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   auto add = [&](const char* name, double v) { sink(name, "", std::isfinite(v) ? v : 0.0); };
   auto add2 = [&](const char* prefix, const char* suffix, double v) { sink(prefix, suffix, std::isfinite(v) ? v : 0.0); };
   const double ceil_us = a ? a->ceiling_us : 0;
-  for (const char* p : kPipes) {
+  // Each pipe's load, found in one pass over a->pipes (the last load of a name wins, as a search per pipe did).
+  const PipeLoad* loads[std::size(kPipes)] = {};
+  if (a)
+    for (size_t k = 0; k < a->pipes.size(); ++k) {
+      const PipeLoad& pl = a->pipes[k];
+      if (k < std::size(kPipes) && pl.pipe == kPipes[k]) {  // analyze() lists them in kPipes order
+        loads[k] = &pl;
+        continue;
+      }
+      for (size_t i = 0; i < std::size(kPipes); ++i)
+        if (pl.pipe == kPipes[i]) {
+          loads[i] = &pl;
+          break;
+        }
+    }
+  for (size_t pi = 0; pi < std::size(kPipes); ++pi) {
+    const char* p = kPipes[pi];
     double t = 0, busiest = 0, total = 0;
-    if (a)
-      for (const auto& pl : a->pipes)
-        if (pl.pipe == p) t = pl.time_us, busiest = pl.busiest_sm, total = pl.total;
+    if (const PipeLoad* pl = loads[pi]) t = pl->time_us, busiest = pl->busiest_sm, total = pl->total;
     // log of time relative to the ceiling (0 = this pipe is the bottleneck; -20 = unused)
     add2("rel_log_time_", p, (t > 0 && ceil_us > 0) ? std::log(t / ceil_us) : -20.0);
     add2("log_time_us_", p, log1(t));
@@ -84,8 +99,13 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   // One-hot over the families the efficiency model knew when these features were fixed (gemm .. all_reduce): the
   // newer collective families (all_gather, reduce_scatter, send_recv) are predicted by the collective fits, not by
   // the efficiency model, and adding columns would change every trained model's feature list.
+  const std::vector<std::string>& families = family_names();
+  size_t fam = families.size();  // a's family's index (names are unique: at most one matches)
+  if (a)
+    for (size_t i = 0; i < families.size() && fam == families.size(); ++i)
+      if (a->family == families[i]) fam = i;
   for (size_t i = 0; i <= static_cast<size_t>(Family::all_reduce); ++i)
-    add2("family_", family_names()[i].c_str(), (a && a->family == family_names()[i]) ? 1 : 0);
+    add2("family_", families[i].c_str(), fam == i ? 1 : 0);
   // Architecture features (appended: older models find their features by name, see Predictor).
   const double clk_sm = gpu ? gpu->sustained_clock_mhz * 1e6 * gpu->sms : 0;
   add("tensor_path", gpu ? tensor_path(*gpu) : 0);

@@ -2,6 +2,7 @@
 #include "kernels/kernel_spec.h"
 
 #include <algorithm>
+#include <iterator>
 #include <vector>
 
 #include "core/error.h"
@@ -45,22 +46,30 @@ std::string printable(std::string_view s) {
 }  // namespace
 
 std::string KernelSpec::to_string() const {
-  std::string out = family;
-  std::vector<const std::string*> done;  // keys written (map keys are unique: their addresses identify them)
-  done.reserve(params.size());
-  auto emit = [&](const std::string& k) {
-    auto it = params.find(k);
-    if (it == params.end() || std::find(done.begin(), done.end(), &it->first) != done.end()) return;
+  std::string out;
+  size_t len = family.size();
+  for (const auto& [k, v] : params) len += k.size() + v.size() + 2;
+  out.reserve(len);
+  out += family;
+  const std::string* done[16];  // keys written (map keys are unique: their addresses identify them)
+  size_t ndone = 0;
+  auto put = [&](const std::string& k, const std::string& v) {
     out += ' ';
-    out += it->first;
+    out += k;
     out += '=';
-    out += it->second;
-    done.push_back(&it->first);
+    out += v;
   };
-  for (const auto& k : key_order(family)) emit(k);
-  for (const auto& [k, v] : params)
-    if (k != "config") emit(k);
-  emit("config");
+  // The family's keys in documentation order (each listed once, "config" never), then the rest in map order with
+  // config last.
+  for (const auto& k : key_order(family))
+    if (auto it = params.find(k); it != params.end()) {
+      put(it->first, it->second);
+      if (ndone < std::size(done)) done[ndone++] = &it->first;
+    }
+  const std::map<std::string, std::string>::const_iterator config = params.find("config");
+  for (auto it = params.begin(); it != params.end(); ++it)
+    if (it != config && std::find(done, done + ndone, &it->first) == done + ndone) put(it->first, it->second);
+  if (config != params.end()) put(config->first, config->second);
   return out;
 }
 
