@@ -2,8 +2,10 @@
 #include "kernels/config_space.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <regex>
+#include <string_view>
 
 #include "core/error.h"
 
@@ -20,7 +22,7 @@ const char* name_format(const std::string& naming) {
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 bool contains(const std::vector<std::string>& v, const std::string& x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
+  return std::any_of(v.begin(), v.end(), [&](const std::string& e) { return std::string_view(e) == x; });
 }
 
 const TileEntry* find_tile(const ConfigTable& t, int bm, int bn, int bk, int warps) {
@@ -43,17 +45,26 @@ bool is_decode(const ConfigTable& t) { return t.family == "attention_decode"; }
 }  // namespace
 
 std::string config_name(const ConfigTable& table, const TileConfig& c) {
-  const std::string& n = table.naming;
-  if (n == "tile")
-    return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + "_s" +
-           std::to_string(c.stages) + "_w" + std::to_string(c.warps) +
-           (c.split_k > 1 ? "_sk" + std::to_string(c.split_k) : "");
-  if (n == "attention")
-    return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "_w" + std::to_string(c.warps) +
-           (c.splits > 0 ? "_sp" + std::to_string(c.splits) : "");
-  if (n == "rows") return "r" + std::to_string(c.rows_per_cta) + "_w" + std::to_string(c.warps);
-  if (n == "flat") return "w" + std::to_string(c.warps) + "_e" + std::to_string(c.elems_per_thread);
-  return c.name;
+  // Written into one buffer (std::to_chars prints an int as std::to_string does): one allocation at most.
+  const std::string_view n = table.naming;
+  char buf[96];
+  char* p = buf;
+  auto text = [&](std::string_view t) { p = std::copy(t.begin(), t.end(), p); };
+  auto num = [&](int v) { p = std::to_chars(p, buf + sizeof buf, v).ptr; };
+  if (n == "tile") {
+    num(c.bm), text("x"), num(c.bn), text("x"), num(c.bk), text("_s"), num(c.stages), text("_w"), num(c.warps);
+    if (c.split_k > 1) text("_sk"), num(c.split_k);
+  } else if (n == "attention") {
+    num(c.bm), text("x"), num(c.bn), text("_w"), num(c.warps);
+    if (c.splits > 0) text("_sp"), num(c.splits);
+  } else if (n == "rows") {
+    text("r"), num(c.rows_per_cta), text("_w"), num(c.warps);
+  } else if (n == "flat") {
+    text("w"), num(c.warps), text("_e"), num(c.elems_per_thread);
+  } else {
+    return c.name;
+  }
+  return std::string(buf, p);
 }
 
 TileConfig parse_config(const ConfigTable& table, Family f, const std::string& name, const std::string& where) {
@@ -122,17 +133,21 @@ bool refuse(std::string* why, Message&& message) {
 
 bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, const GpuSpec& gpu, std::string* why) {
   const std::string& arch = gpu.architecture;
+  // Compared as string_views: the length first, no strlen or out-of-line compare per probe.
+  const std::string_view naming = table.naming, arch_v = arch;
   const double in_bytes = dtype_bytes(s.dtype);
   c.threads = 32 * c.warps;
-  if (table.naming == "tile" || table.naming == "attention") {
+  if (naming == "tile" || naming == "attention") {
     const TileEntry* e = find_tile(table, c.bm, c.bn, c.bk, c.warps);
     if (!e) return refuse(why, [&] { return std::string("tile not in the config space"); });
     if (!contains(e->archs, arch))
       return refuse(why, [&] { return "tile not available on architecture '" + arch + "'"; });
-    c.mma = e->mma == "auto" ? ((arch == "hopper" || arch == "blackwell") && c.bm % 64 == 0 ? "wgmma" : "mma_sync")
-                             : e->mma;
-    if (table.naming == "tile") {
-      if ((c.mma == "simt") != (s.dtype == Dtype::fp32))
+    if (std::string_view(e->mma) == "auto")
+      c.mma = (arch_v == "hopper" || arch_v == "blackwell") && c.bm % 64 == 0 ? "wgmma" : "mma_sync";
+    else
+      c.mma = e->mma;
+    if (naming == "tile") {
+      if ((std::string_view(c.mma) == "simt") != (s.dtype == Dtype::fp32))
         return refuse(why, [&] {
           return std::string(c.mma == "simt" ? "SIMT (FMA-pipe) tiles run fp32 only" : "tensor-core tiles do not run dtype=fp32");
         });
@@ -157,10 +172,10 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
       if (c.splits > 0 && c.splits > (s.seq_kv + c.bn - 1) / c.bn)
         return refuse(why, [&] { return "more splits than KV blocks (" + std::to_string((s.seq_kv + c.bn - 1) / c.bn) + ")"; });
     }
-  } else if (table.naming == "rows") {
+  } else if (naming == "rows") {
     c.regs_per_thread = table.regs_base;
     c.smem_bytes = 128 * c.rows_per_cta;
-  } else if (table.naming == "flat") {
+  } else if (naming == "flat") {
     c.regs_per_thread = table.regs_base + std::min(2 * c.elems_per_thread, 16);  // loads beyond 8 are not all live
     c.smem_bytes = 0;
   } else {
@@ -241,8 +256,9 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
     if (it == table.parsed_candidates.end()) return valid_configs(s, gpu);
     out.reserve(it->second.size());
     thread_local std::vector<int> st;  // reused: no allocation per candidate
+    const bool tile = std::string_view(table.naming) == "tile";
     for (const TileConfig& c : it->second) {
-      if (table.naming == "tile") {  // lower the stage count until the operand ring fits
+      if (tile) {  // lower the stage count until the operand ring fits
         const std::vector<int>& all = table.stages.at(find_tile(table, c.bm, c.bn, c.bk, c.warps)->mma);
         st.assign(all.begin(), all.end());
         std::sort(st.rbegin(), st.rend());

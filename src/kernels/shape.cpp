@@ -3,19 +3,17 @@
 
 #include <algorithm>
 #include <charconv>
-#include <map>
+#include <initializer_list>
+#include <iterator>
 #include <limits>
+#include <map>
+#include <stdexcept>
+#include <string_view>
 
 #include "core/error.h"
 
 namespace loom {
 namespace {
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
 
 /// Reads one family's keys from a KernelSpec: rejects unknown keys up front, then parses on demand.
 /// A size parameter's value: a plain decimal integer in [1, kMaxElements].
@@ -31,10 +29,34 @@ int64_t size_value(const std::string& where, const std::string& key, const std::
   return out;
 }
 
+/// A family's keys: at most 8 of its own plus config, impl and l2 (string literals: no allocation per row).
+class KeyList {
+ public:
+  KeyList(std::initializer_list<std::string_view> keys) {
+    for (std::string_view k : keys) push_back(k);
+  }
+  void push_back(std::string_view k) {
+    if (n_ == std::size(keys_)) throw std::logic_error("KeyList: too many keys");
+    keys_[n_++] = k;
+  }
+  const std::string_view* begin() const { return keys_; }
+  const std::string_view* end() const { return keys_ + n_; }
+
+ private:
+  std::string_view keys_[12];
+  size_t n_ = 0;
+};
+
+template <class List>
+std::string join(const List& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + std::string(s);
+  return out;
+}
+
 class Params {
  public:
-  Params(const KernelSpec& spec, std::vector<std::string> keys) : spec_(spec) {
-    keys.reserve(keys.size() + 3);
+  Params(const KernelSpec& spec, KeyList keys) : spec_(spec) {
     keys.push_back("config");
     // impl= says which implementation runs the kernel: the production library (cuBLAS/cuDNN), PyTorch's native
     // kernels, loom's own, or (gemm dtype=fp8 only) the CUTLASS w8a8 scaled GEMM that vLLM and SGLang run. The
@@ -73,7 +95,7 @@ class Params {
       throw InputError(spec.where, "impl=paged exists for attention_decode only");
     for (const auto& [k, v] : spec.params) {
       bool known = false;
-      for (const auto& key : keys) known = known || key == k;
+      for (std::string_view key : keys) known = known || key == k;
       if (!known)
         throw InputError(spec.where, "unknown key '" + k + "' for " + spec.family + "; valid keys: " + join(keys));
     }
@@ -100,7 +122,7 @@ class Params {
     return v == "1";
   }
 
-  Dtype dtype(const std::vector<Dtype>& allowed) const {
+  Dtype dtype(std::initializer_list<Dtype> allowed) const {
     const std::string& v = raw("dtype");
     auto d = parse_dtype(v);
     bool ok = false;
@@ -114,16 +136,21 @@ class Params {
     return *d;
   }
 
-  std::string choice(const std::string& key, const std::vector<std::string>& options,
-                     const std::string& fallback) const {
+  template <class Options>
+  std::string choice(const std::string& key, const Options& options, std::string_view fallback) const {
     if (!has(key)) {
       if (fallback.empty()) raw(key);  // throws "needs key="
-      return fallback;
+      return std::string(fallback);
     }
     const std::string& v = raw(key);
     for (const auto& o : options)
       if (o == v) return v;
     throw InputError(spec_.where, key + "=" + v + " is not valid for " + spec_.family + "; use one of: " + join(options));
+  }
+
+  std::string choice(const std::string& key, std::initializer_list<std::string_view> options,
+                     std::string_view fallback) const {
+    return choice<std::initializer_list<std::string_view>>(key, options, fallback);
   }
 
   std::optional<std::string> config() const {
@@ -171,8 +198,7 @@ void check_gpu_dtype(const KernelSpec& spec, const GpuSpec& gpu, Dtype d) {
                                      "`)");
 }
 
-const std::vector<Dtype> kFloat16 = {Dtype::fp16, Dtype::bf16};
-const std::vector<Dtype> kFloatAll = {Dtype::fp32, Dtype::fp16, Dtype::bf16};
+const std::initializer_list<Dtype> kFloatAll = {Dtype::fp32, Dtype::fp16, Dtype::bf16};
 
 void check_heads(const KernelSpec& spec, const KernelShape& s) {
   if (s.heads % s.kv_heads != 0)
@@ -304,8 +330,8 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
     case Family::rms_norm:
     case Family::layer_norm:
     case Family::softmax: {
-      Params p(spec, s.family == Family::rms_norm ? std::vector<std::string>{"rows", "cols", "dtype", "residual"}
-                                                  : std::vector<std::string>{"rows", "cols", "dtype"});
+      Params p(spec, s.family == Family::rms_norm ? KeyList{"rows", "cols", "dtype", "residual"}
+                                                  : KeyList{"rows", "cols", "dtype"});
       s.rows = p.size("rows"), s.cols = p.size("cols");
       if (p.has("residual")) {
         const std::string& r = p.raw("residual");
@@ -351,7 +377,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
     case Family::send_recv: {
       // send_recv: one message from one GPU to a peer of the same node (a pipeline stage's hand-over): 2 GPUs.
       const bool p2p = s.family == Family::send_recv;
-      Params p(spec, p2p ? std::vector<std::string>{"bytes"} : std::vector<std::string>{"bytes", "gpus"});
+      Params p(spec, p2p ? KeyList{"bytes"} : KeyList{"bytes", "gpus"});
       s.bytes = p.size("bytes"), s.gpus = p2p ? 2 : p.size("gpus");
       if (s.gpus > gpu.gpus_per_node && gpu.gpus_per_node > 0)
         throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + " exceeds the " +
