@@ -240,8 +240,10 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
   s.where = spec.where;
   if (auto it = spec.params.find("l2"); it != spec.params.end()) s.l2_warm = it->second == "warm";
   int idx = -1;
-  for (size_t i = 0; i < family_names().size(); ++i)
-    if (family_names()[i] == spec.family) idx = static_cast<int>(i);
+  const std::vector<std::string>& families = family_names();
+  const std::string_view family = spec.family;  // compared length first, names are unique: the first match
+  for (size_t i = 0; i < families.size() && idx < 0; ++i)
+    if (family == families[i]) idx = static_cast<int>(i);
   if (idx < 0)
     throw InputError(spec.where, "unknown kernel family '" + spec.family + "'; valid families: " + join(family_names()));
   s.family = static_cast<Family>(idx);
