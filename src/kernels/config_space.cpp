@@ -233,6 +233,40 @@ std::vector<TileConfig> cutlass_fp8_configs(const KernelShape& s, const GpuSpec&
   return {};
 }
 
+/// Everything config_fits reads while candidate_configs probes a tile or attention family's candidate list,
+/// besides the list and its table: GPU limits and architecture, dtype, the K extent of split-K checks, head_dim and
+/// seq_kv. A split check fails only at small sizes (split_k > ceil(k / bk) iff k <= (split_k - 1) * bk; splits >
+/// ceil(seq_kv / bn) iff seq_kv <= (splits - 1) * bn), so k and seq_kv count only up to the list's largest such
+/// bound: above it every size gives the same answers.
+struct CandidateKey {
+  const ConfigTable* table = nullptr;
+  const std::vector<TileConfig>* list = nullptr;
+  std::string arch;
+  int max_threads_per_block = 0, max_regs_per_thread = 0;
+  int64_t smem_per_block_bytes = 0;
+  Dtype dtype = Dtype::fp32;
+  Family family = Family::gemm;
+  int64_t k = 0, head_dim = 0, seq_kv = 0;
+  bool operator==(const CandidateKey&) const = default;
+};
+
+CandidateKey candidate_key(const ConfigTable& table, const std::vector<TileConfig>& list, const KernelShape& s,
+                           const GpuSpec& gpu) {
+  CandidateKey key;
+  key.table = &table, key.list = &list, key.arch = gpu.architecture;
+  key.max_threads_per_block = gpu.max_threads_per_block, key.max_regs_per_thread = gpu.max_regs_per_thread;
+  key.smem_per_block_bytes = gpu.smem_per_block_bytes;
+  key.dtype = s.dtype, key.family = s.family;
+  int64_t k_cap = 1, seq_cap = 1;
+  for (const TileConfig& c : list) {
+    k_cap = std::max<int64_t>(k_cap, int64_t(c.split_k - 1) * c.bk + 1);
+    if (c.splits > 0) seq_cap = std::max<int64_t>(seq_cap, int64_t(c.splits - 1) * c.bn + 1);
+  }
+  const int64_t k = s.family == Family::moe ? (s.moe_w2 ? s.inter : s.hidden) : s.k;
+  key.k = std::min(k, k_cap), key.seq_kv = std::min(s.seq_kv, seq_cap), key.head_dim = s.head_dim;
+  return key;
+}
+
 }  // namespace
 
 std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& gpu) {
@@ -254,6 +288,12 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
     }
     auto it = table.parsed_candidates.find(arch);
     if (it == table.parsed_candidates.end()) return valid_configs(s, gpu);
+    // The same probes on the same inputs give the same list: a thread's recent lists are kept by everything the
+    // probes read (CandidateKey), compared in full.
+    const CandidateKey key = candidate_key(table, it->second, s, gpu);
+    thread_local std::vector<std::pair<CandidateKey, std::vector<TileConfig>>> memo;
+    for (const auto& [k, list] : memo)
+      if (k == key) return list;
     out.reserve(it->second.size());
     thread_local std::vector<int> st;  // reused: no allocation per candidate
     const bool tile = std::string_view(table.naming) == "tile";
@@ -278,6 +318,8 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
         if (config_fits(t, table, s, gpu, nullptr)) out.push_back(std::move(t));
       }
     }
+    if (memo.size() >= 256) memo.clear();  // distinct keys are few (architecture, dtype, head_dim, capped sizes)
+    memo.emplace_back(key, out);
     return out;
   }
   // Row, elementwise and collective kernels: the launch the library computes from the shape.
@@ -320,83 +362,6 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
   }
   add(c);
   return out;
-}
-
-std::vector<TileConfig> valid_configs(const KernelShape& s, const GpuSpec& gpu) {
-  const ConfigTable& table = config_table(s.family);
-  std::vector<TileConfig> out;
-  auto add = [&](TileConfig c) {  // named only when it fits (config_fits does not read the name)
-    if (!config_fits(c, table, s, gpu, nullptr)) return;
-    c.name = config_name(table, c);
-    out.push_back(std::move(c));
-  };
-  if (table.naming == "tile") {
-    for (const auto& e : table.tiles)
-      for (int st : table.stages.at(e.mma))
-        for (int sk : table.split_k) {
-          TileConfig c;
-          c.bm = e.bm, c.bn = e.bn, c.bk = e.bk, c.warps = e.warps, c.stages = st, c.split_k = sk;
-          add(c);
-        }
-  } else if (table.naming == "attention") {
-    std::vector<int> splits = {0};
-    if (is_decode(table)) splits = {1, 2, 4, 8, 16, 32, 64};
-    for (const auto& e : table.tiles)
-      for (int sp : splits) {
-        TileConfig c;
-        c.bm = e.bm, c.bn = e.bn, c.warps = e.warps, c.kv_stages = e.kv_stages, c.splits = sp;
-        add(c);
-      }
-  } else if (table.naming == "rows") {
-    for (int r : table.rows_per_cta)
-      for (int w : table.warps) {
-        TileConfig c;
-        c.rows_per_cta = r, c.warps = w;
-        add(c);
-      }
-  } else if (table.naming == "flat") {
-    for (int w : table.warps)
-      for (int e : table.elems_per_thread) {
-        TileConfig c;
-        c.warps = w, c.elems_per_thread = e;
-        add(c);
-      }
-  } else {
-    for (const auto& name : table.fixed) {
-      TileConfig c;
-      c.name = name;
-      add(c);
-    }
-  }
-  return out;
-}
-
-ConfigSpace config_space(const GpuSpec& gpu, const KernelSpec& spec) {
-  KernelShape s = parse_shape(spec, gpu);
-  ConfigSpace out;
-  out.family = spec.family;
-  for (const auto& c : valid_configs(s, gpu)) out.configs.push_back(c.name);
-  for (const auto& c : candidate_configs(s, gpu)) out.candidates.push_back(c.name);
-  return out;
-}
-
-ConfigSplit split_config(const std::string& family, const std::string& config) {
-  int f = -1;
-  for (size_t i = 0; i < family_names().size(); ++i)
-    if (family_names()[i] == family) f = static_cast<int>(i);
-  if (f < 0) throw InputError("config", "unknown kernel family '" + family + "'");
-  const ConfigTable& table = config_table(static_cast<Family>(f));
-  TileConfig c = parse_config(table, static_cast<Family>(f), config, "config");
-  const std::string& n = table.naming;
-  if (n == "tile")
-    return {std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
-                (c.split_k > 1 ? "_sk" + std::to_string(c.split_k) : ""),
-            "s" + std::to_string(c.stages) + "_w" + std::to_string(c.warps)};
-  if (n == "attention")
-    return {std::to_string(c.bm) + "x" + std::to_string(c.bn) + (c.splits > 0 ? "_sp" + std::to_string(c.splits) : ""),
-            "w" + std::to_string(c.warps)};
-  if (n == "rows") return {"r" + std::to_string(c.rows_per_cta), "w" + std::to_string(c.warps)};
-  return {c.name, ""};
 }
 
 }  // namespace loom
