@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
@@ -51,25 +52,31 @@ std::string KernelSpec::to_string() const {
   for (const auto& [k, v] : params) len += k.size() + v.size() + 2;
   out.reserve(len);
   out += family;
-  const std::string* done[16];  // keys written (map keys are unique: their addresses identify them)
-  size_t ndone = 0;
   auto put = [&](const std::string& k, const std::string& v) {
     out += ' ';
     out += k;
     out += '=';
     out += v;
   };
-  // The family's keys in documentation order (each listed once, "config" never), then the rest in map order with
-  // config last.
-  for (const auto& k : key_order(family))
-    if (auto it = params.find(k); it != params.end()) {
-      put(it->first, it->second);
-      if (ndone < std::size(done)) done[ndone++] = &it->first;
-    }
-  const std::map<std::string, std::string>::const_iterator config = params.find("config");
-  for (auto it = params.begin(); it != params.end(); ++it)
-    if (it != config && std::find(done, done + ndone, &it->first) == done + ndone) put(it->first, it->second);
-  if (config != params.end()) put(config->first, config->second);
+  // The family's keys in documentation order (each listed once, "config" never, at most 8), then the rest in map
+  // order with config last: one pass over the map puts each key in its slot.
+  const std::vector<std::string>& order = key_order(family);
+  const std::pair<const std::string, std::string>* slot[8] = {};
+  const std::pair<const std::string, std::string>* config = nullptr;
+  for (const auto& kv : params) {
+    const std::string_view k = kv.first;
+    size_t j = 0;
+    while (j < order.size() && j < std::size(slot) && k != order[j]) ++j;
+    if (j < order.size() && j < std::size(slot)) slot[j] = &kv;
+    else if (k == "config") config = &kv;
+  }
+  for (const auto* kv : slot)
+    if (kv) put(kv->first, kv->second);
+  for (const auto& kv : params) {
+    if (&kv == config || std::find(std::begin(slot), std::end(slot), &kv) != std::end(slot)) continue;
+    put(kv.first, kv.second);
+  }
+  if (config) put(config->first, config->second);
   return out;
 }
 

@@ -101,19 +101,24 @@ class Params {
     }
   }
 
-  bool has(const std::string& key) const { return spec_.params.count(key) != 0; }
+  /// The key's value, or null (one map look-up for has-then-read).
+  const std::string* find(const std::string& key) const {
+    auto it = spec_.params.find(key);
+    return it == spec_.params.end() ? nullptr : &it->second;
+  }
+
+  bool has(const std::string& key) const { return find(key) != nullptr; }
 
   const std::string& raw(const std::string& key) const {
-    auto it = spec_.params.find(key);
-    if (it == spec_.params.end())
-      throw InputError(spec_.where, spec_.family + " needs " + key + "=; e.g. '" + example() + "'");
-    return it->second;
+    if (const std::string* v = find(key)) return *v;
+    throw InputError(spec_.where, spec_.family + " needs " + key + "=; e.g. '" + example() + "'");
   }
 
   /// A required positive integer no larger than kMaxElements.
   int64_t size(const std::string& key) const { return parse_size(key, raw(key)); }
   int64_t size_or(const std::string& key, int64_t fallback) const {
-    return has(key) ? parse_size(key, raw(key)) : fallback;
+    const std::string* v = find(key);
+    return v ? parse_size(key, *v) : fallback;
   }
 
   bool flag(const std::string& key) const {
@@ -136,26 +141,23 @@ class Params {
     return *d;
   }
 
-  template <class Options>
+  template <class Options = std::initializer_list<std::string_view>>  // the default for a braced list of literals
   std::string choice(const std::string& key, const Options& options, std::string_view fallback) const {
-    if (!has(key)) {
+    const std::string* found = find(key);
+    if (!found) {
       if (fallback.empty()) raw(key);  // throws "needs key="
       return std::string(fallback);
     }
-    const std::string& v = raw(key);
+    const std::string& v = *found;
     for (const auto& o : options)
       if (o == v) return v;
     throw InputError(spec_.where, key + "=" + v + " is not valid for " + spec_.family + "; use one of: " + join(options));
   }
 
-  std::string choice(const std::string& key, std::initializer_list<std::string_view> options,
-                     std::string_view fallback) const {
-    return choice<std::initializer_list<std::string_view>>(key, options, fallback);
-  }
-
   std::optional<std::string> config() const {
-    if (!has("config")) return std::nullopt;
-    return raw("config");
+    const std::string* v = find("config");
+    if (!v) return std::nullopt;
+    return *v;
   }
 
  private:
