@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+#include <string_view>
 #include <iterator>
 
 #include "kernels/shape.h"
@@ -11,7 +11,9 @@
 namespace loom {
 namespace {
 
-const char* const kPipes[] = {"tensor", "fma", "sfu", "alu", "smem", "l2", "dram", "link"};
+constexpr const char* kPipes[] = {"tensor", "fma", "sfu", "alu", "smem", "l2", "dram", "link"};
+static_assert(std::string_view(kPipes[4]) == "smem" && std::string_view(kPipes[5]) == "l2",
+              "emit() takes the first five pipes as the per-SM ones");
 
 double log1(double x) { return std::log(std::max(0.0, x) + 1.0); }
 
@@ -65,7 +67,7 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
     add2("log_time_us_", p, log1(t));
     // busiest-SM demand vs the mean SM's (wave quantization / imbalance), per-SM pipes only
     double mean = (a && gpu && gpu->sms > 0) ? total / gpu->sms : 0;
-    bool per_sm = std::strcmp(p, "l2") != 0 && std::strcmp(p, "dram") != 0 && std::strcmp(p, "link") != 0;
+    const bool per_sm = pi < 5;  // kPipes: the per-SM pipes, then l2, dram and link (chip-wide)
     add2("busiest_over_mean_", p, (per_sm && mean > 0) ? busiest / mean : 0.0);
   }
   const LaunchInfo* L = a ? &a->launch : nullptr;
