@@ -270,8 +270,13 @@ CandidateKey candidate_key(const ConfigTable& table, const std::vector<TileConfi
 }  // namespace
 
 std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& gpu) {
+  return candidate_configs_view(s, gpu);
+}
+
+const std::vector<TileConfig>& candidate_configs_view(const KernelShape& s, const GpuSpec& gpu) {
+  thread_local std::vector<TileConfig> scratch;  // the list of a path without a memo
   const ConfigTable& table = config_table(s.family);
-  if (s.family == Family::gemm && s.impl == "cutlass") return cutlass_fp8_configs(s, gpu, table);
+  if (s.family == Family::gemm && s.impl == "cutlass") return scratch = cutlass_fp8_configs(s, gpu, table);
   std::vector<TileConfig> out;
   auto add = [&](TileConfig c) {  // named only when it fits (config_fits does not read the name)
     if (!config_fits(c, table, s, gpu, nullptr)) return;
@@ -287,7 +292,7 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
       else if (s.path->path == "sm75") arch = "turing";
     }
     auto it = table.parsed_candidates.find(arch);
-    if (it == table.parsed_candidates.end()) return valid_configs(s, gpu);
+    if (it == table.parsed_candidates.end()) return scratch = valid_configs(s, gpu);
     // The same probes on the same inputs give the same list: a thread's recent lists are kept by everything the
     // probes read (CandidateKey), compared in full.
     const CandidateKey key = candidate_key(table, it->second, s, gpu);
@@ -319,8 +324,8 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
       }
     }
     if (memo.size() >= 256) memo.clear();  // distinct keys are few (architecture, dtype, head_dim, capped sizes)
-    memo.emplace_back(key, out);
-    return out;
+    memo.emplace_back(key, std::move(out));
+    return memo.back().second;
   }
   // Row, elementwise and collective kernels: the launch the library computes from the shape.
   TileConfig c;
@@ -361,7 +366,7 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
       break;
   }
   add(c);
-  return out;
+  return scratch = std::move(out);
 }
 
 }  // namespace loom
