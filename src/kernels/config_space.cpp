@@ -33,11 +33,14 @@ const TileEntry* find_tile(const ConfigTable& t, int bm, int bn, int bk, int war
 
 /// Smallest entry of `options` >= want (or the largest one).
 int snap_up(const std::vector<int>& options, int64_t want) {
-  std::vector<int> s = options;
-  std::sort(s.begin(), s.end());
-  for (int o : s)
-    if (o >= want) return o;
-  return s.back();
+  int up = 0, largest = 0;  // one pass, no sorted copy
+  bool found = false;
+  for (size_t i = 0; i < options.size(); ++i) {
+    const int o = options[i];
+    if (i == 0 || o > largest) largest = o;
+    if (o >= want && (!found || o < up)) up = o, found = true;
+  }
+  return found ? up : largest;
 }
 
 bool is_decode(const ConfigTable& t) { return t.family == "attention_decode"; }
