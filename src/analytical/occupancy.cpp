@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <optional>
-#include <utility>
 
 namespace loom {
 namespace {
@@ -14,17 +12,6 @@ int64_t round_up(int64_t x, int64_t g) { return (x + g - 1) / g * g; }
 }  // namespace
 
 Occupancy occupancy(const GpuSpec& gpu, int threads, int regs_per_thread, int64_t smem_bytes) {
-  // A thread's last answer, kept by every input read below: analyze() asks for one config's occupancy up to three
-  // times in a row (residency, its demand model, finish).
-  struct Inputs {
-    int64_t regs_per_sm, smem_per_sm_bytes, smem_bytes;
-    int compute_capability, max_threads_per_sm, max_warps_per_sm, max_ctas_per_sm, threads, regs_per_thread;
-    bool operator==(const Inputs&) const = default;
-  };
-  const Inputs in{gpu.regs_per_sm,        gpu.smem_per_sm_bytes, smem_bytes,     gpu.compute_capability,
-                  gpu.max_threads_per_sm, gpu.max_warps_per_sm,  gpu.max_ctas_per_sm, threads, regs_per_thread};
-  thread_local std::optional<std::pair<Inputs, Occupancy>> last;
-  if (last && last->first == in) return last->second;
   Occupancy o;
   const int kBig = std::numeric_limits<int>::max();
   const int warps = std::max(1, (threads + 31) / 32);
@@ -54,7 +41,6 @@ Occupancy occupancy(const GpuSpec& gpu, int threads, int regs_per_thread, int64_
             : o.ctas_per_sm == o.by_threads ? "threads" : "ctas";
   if (gpu.max_warps_per_sm > 0)
     o.occupancy = std::min(1.0, double(o.ctas_per_sm) * warps / gpu.max_warps_per_sm);
-  last.emplace(in, o);
   return o;
 }
 
