@@ -115,7 +115,7 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   add("l2_partitions", gpu ? l2_partitions(*gpu) : 0);
   // FP32-accumulate fp16 tensor rate per SM per clock (what GEMM libraries get), 0 without tensor cores.
   add("log_tensor_fp16_per_clk", gpu ? log1(gpu->tensor_flops_per_clk_per_sm[static_cast<int>(Dtype::fp16)]) : 0);
-  add("hbm", gpu && gpu->dram_type.rfind("HBM", 0) == 0 ? 1 : 0);
+  add("hbm", gpu && gpu->dram_type.starts_with("HBM") ? 1 : 0);
   add("dram_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->effective_dram_bytes_per_s() / clk_sm : 0);
   add("l2_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->l2_bytes_per_s / clk_sm : 0);
 }

@@ -17,15 +17,16 @@ namespace {
 
 /// Reads one family's keys from a KernelSpec: rejects unknown keys up front, then parses on demand.
 /// A size parameter's value: a plain decimal integer in [1, kMaxElements].
-int64_t size_value(const std::string& where, const std::string& key, const std::string& v) {
+int64_t size_value(const std::string& where, std::string_view key_view, const std::string& v) {
+  auto key = [&] { return std::string(key_view); };  // for the messages only
   int64_t out = 0;
   const char* end = v.data() + v.size();
   auto [ptr, ec] = std::from_chars(v.data(), end, out);
-  if (ec == std::errc::result_out_of_range) throw InputError(where, key + "=" + v + " is too large (limit 2^40)");
+  if (ec == std::errc::result_out_of_range) throw InputError(where, key() + "=" + v + " is too large (limit 2^40)");
   if (ec != std::errc() || ptr != end)
-    throw InputError(where, key + "=" + v + " is not an integer; write a plain decimal number");
-  if (out <= 0) throw InputError(where, key + "=" + v + " must be > 0");
-  if (out > kMaxElements) throw InputError(where, key + "=" + v + " is too large (limit 2^40)");
+    throw InputError(where, key() + "=" + v + " is not an integer; write a plain decimal number");
+  if (out <= 0) throw InputError(where, key() + "=" + v + " must be > 0");
+  if (out > kMaxElements) throw InputError(where, key() + "=" + v + " is too large (limit 2^40)");
   return out;
 }
 
@@ -101,29 +102,30 @@ class Params {
     }
   }
 
-  /// The key's value, or null (one map look-up for has-then-read).
-  const std::string* find(const std::string& key) const {
-    auto it = spec_.params.find(key);
-    return it == spec_.params.end() ? nullptr : &it->second;
+  /// The key's value, or null: a scan of the few parameters, by length first (no key string is built).
+  const std::string* find(std::string_view key) const {
+    for (const auto& [k, v] : spec_.params)
+      if (k.size() == key.size() && std::string_view(k) == key) return &v;
+    return nullptr;
   }
 
-  bool has(const std::string& key) const { return find(key) != nullptr; }
+  bool has(std::string_view key) const { return find(key) != nullptr; }
 
-  const std::string& raw(const std::string& key) const {
+  const std::string& raw(std::string_view key) const {
     if (const std::string* v = find(key)) return *v;
-    throw InputError(spec_.where, spec_.family + " needs " + key + "=; e.g. '" + example() + "'");
+    throw InputError(spec_.where, spec_.family + " needs " + std::string(key) + "=; e.g. '" + example() + "'");
   }
 
   /// A required positive integer no larger than kMaxElements.
-  int64_t size(const std::string& key) const { return parse_size(key, raw(key)); }
-  int64_t size_or(const std::string& key, int64_t fallback) const {
+  int64_t size(std::string_view key) const { return parse_size(key, raw(key)); }
+  int64_t size_or(std::string_view key, int64_t fallback) const {
     const std::string* v = find(key);
     return v ? parse_size(key, *v) : fallback;
   }
 
-  bool flag(const std::string& key) const {
+  bool flag(std::string_view key) const {
     const std::string& v = raw(key);
-    if (v != "0" && v != "1") throw InputError(spec_.where, key + "=" + v + " must be 0 or 1");
+    if (v != "0" && v != "1") throw InputError(spec_.where, std::string(key) + "=" + v + " must be 0 or 1");
     return v == "1";
   }
 
@@ -142,7 +144,7 @@ class Params {
   }
 
   template <class Options = std::initializer_list<std::string_view>>  // the default for a braced list of literals
-  std::string choice(const std::string& key, const Options& options, std::string_view fallback) const {
+  std::string choice(std::string_view key, const Options& options, std::string_view fallback) const {
     const std::string* found = find(key);
     if (!found) {
       if (fallback.empty()) raw(key);  // throws "needs key="
@@ -151,7 +153,8 @@ class Params {
     const std::string& v = *found;
     for (const auto& o : options)
       if (o == v) return v;
-    throw InputError(spec_.where, key + "=" + v + " is not valid for " + spec_.family + "; use one of: " + join(options));
+    throw InputError(spec_.where, std::string(key) + "=" + v + " is not valid for " + spec_.family + "; use one of: " +
+                                      join(options));
   }
 
   std::optional<std::string> config() const {
@@ -161,7 +164,7 @@ class Params {
   }
 
  private:
-  int64_t parse_size(const std::string& key, const std::string& v) const { return size_value(spec_.where, key, v); }
+  int64_t parse_size(std::string_view key, const std::string& v) const { return size_value(spec_.where, key, v); }
 
   std::string example() const {
     static const std::map<std::string, std::string> examples = {
