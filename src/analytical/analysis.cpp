@@ -3,6 +3,7 @@
 #include "analytical/analysis.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -50,10 +51,17 @@ Demand build(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c, bool
 
 namespace {
 
+/// "%.0f%%" of f * 100: std::to_chars with a precision prints exactly what printf does (C locale), without
+/// printf's format parsing.
 std::string pct(double f) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.0f%%", f * 100);
-  return buf;
+  char buf[400];  // %.0f of any finite double fits (at most 309 digits and a sign)
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf - 1, f * 100, std::chars_format::fixed, 0);
+  if (ec != std::errc()) {  // not reached for finite values; printf's own spelling otherwise
+    std::snprintf(buf, sizeof buf, "%.0f%%", f * 100);
+    return buf;
+  }
+  *end++ = '%';
+  return std::string(buf, end);
 }
 
 Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool notes) {
@@ -77,7 +85,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
     Occupancy occ = occupancy(gpu, d.config.threads, d.config.regs_per_thread, d.config.smem_bytes);
     L.ctas_per_sm = occ.ctas_per_sm;
     L.occupancy = occ.occupancy;
-    L.occupancy_limit = d.ctas < sms ? "grid" : occ.limit;
+    if (notes) L.occupancy_limit = d.ctas < sms ? "grid" : occ.limit;  // a scored candidate is not printed
     const int64_t slots = int64_t(sms) * std::max(1, occ.ctas_per_sm);
     L.waves = (d.ctas + slots - 1) / slots;
     L.last_wave_fill = double(d.ctas - (L.waves - 1) * slots) / slots;
@@ -226,12 +234,12 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     best.config_pinned = true;
     best.config_reason = "pinned by config=" + d.config_suffix_reason;
   } else {
-    std::vector<TileConfig> cands = candidate_configs(s, gpu);
+    // The candidates (not copied: nothing below asks for another list), then split-K variants, scored in that order.
+    const std::vector<TileConfig>& cands = candidate_configs_view(s, gpu);
+    std::vector<TileConfig> split;
     if (s.family == Family::gemm && s.impl != "cutlass") {  // split-K variants when the tiles leave SMs idle
       const ConfigTable& table = config_table(s.family);
-      const size_t base = cands.size();
-      for (size_t i = 0; i < base; ++i) {
-        const TileConfig c = cands[i];  // a copy: push_back below may reallocate
+      for (const TileConfig& c : cands) {
         int64_t tiles = s.batch * ((s.m + c.bm - 1) / c.bm) * ((s.n + c.bn - 1) / c.bn);
         if (tiles >= gpu.sms) continue;
         for (int sk : table.split_k) {
@@ -240,7 +248,7 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
           v.split_k = sk;
           if (!config_fits(v, table, s, gpu, nullptr)) continue;
           v.name = config_name(table, v);  // named only when kept (config_fits does not read the name)
-          cands.push_back(std::move(v));
+          split.push_back(std::move(v));
         }
       }
     }
@@ -248,17 +256,20 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     int n = 0;
     const TileConfig* chosen = nullptr;
     double t_cur = 0, w_cur = 0, area_cur = 0;
-    for (const auto& c : cands) {
-      if (!resident(gpu, c)) continue;
-      const Analysis a = finish(gpu, s, build(gpu, s, c, false), false);
-      ++n;
-      const double t_new = a.latency_us, w_new = a.launch.tile_waste, area = double(c.bm) * c.bn;
-      // Lower predicted time wins; within 1%, less padding (tile waste), then the larger tile (fewer, fuller
-      // CTAs), as cuBLAS prefers.
-      const bool tie = t_new <= t_cur * 1.01;
-      if (!chosen || t_new < t_cur * 0.99 || (tie && w_new < w_cur - 0.01) ||
-          (tie && std::abs(w_new - w_cur) <= 0.01 && area > area_cur))
-        chosen = &c, t_cur = t_new, w_cur = w_new, area_cur = area;
+    const std::vector<TileConfig>* lists[] = {&cands, &split};
+    for (const std::vector<TileConfig>* list : lists) {
+      for (const auto& c : *list) {
+        if (!resident(gpu, c)) continue;
+        const Analysis a = finish(gpu, s, build(gpu, s, c, false), false);
+        ++n;
+        const double t_new = a.latency_us, w_new = a.launch.tile_waste, area = double(c.bm) * c.bn;
+        // Lower predicted time wins; within 1%, less padding (tile waste), then the larger tile (fewer, fuller
+        // CTAs), as cuBLAS prefers.
+        const bool tie = t_new <= t_cur * 1.01;
+        if (!chosen || t_new < t_cur * 0.99 || (tie && w_new < w_cur - 0.01) ||
+            (tie && std::abs(w_new - w_cur) <= 0.01 && area > area_cur))
+          chosen = &c, t_cur = t_new, w_cur = w_new, area_cur = area;
+      }
     }
     if (!chosen)
       throw InputError(s.where, "no " + family_name(s.family) + " config fits gpu '" + gpu.name +

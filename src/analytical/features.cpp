@@ -3,14 +3,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+#include <string_view>
+#include <iterator>
 
 #include "kernels/shape.h"
 
 namespace loom {
 namespace {
 
-const char* const kPipes[] = {"tensor", "fma", "sfu", "alu", "smem", "l2", "dram", "link"};
+constexpr const char* kPipes[] = {"tensor", "fma", "sfu", "alu", "smem", "l2", "dram", "link"};
+static_assert(std::string_view(kPipes[4]) == "smem" && std::string_view(kPipes[5]) == "l2",
+              "emit() takes the first five pipes as the per-SM ones");
 
 double log1(double x) { return std::log(std::max(0.0, x) + 1.0); }
 
@@ -40,17 +43,31 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   auto add = [&](const char* name, double v) { sink(name, "", std::isfinite(v) ? v : 0.0); };
   auto add2 = [&](const char* prefix, const char* suffix, double v) { sink(prefix, suffix, std::isfinite(v) ? v : 0.0); };
   const double ceil_us = a ? a->ceiling_us : 0;
-  for (const char* p : kPipes) {
+  // Each pipe's load, found in one pass over a->pipes (the last load of a name wins, as a search per pipe did).
+  const PipeLoad* loads[std::size(kPipes)] = {};
+  if (a)
+    for (size_t k = 0; k < a->pipes.size(); ++k) {
+      const PipeLoad& pl = a->pipes[k];
+      if (k < std::size(kPipes) && pl.pipe == kPipes[k]) {  // analyze() lists them in kPipes order
+        loads[k] = &pl;
+        continue;
+      }
+      for (size_t i = 0; i < std::size(kPipes); ++i)
+        if (pl.pipe == kPipes[i]) {
+          loads[i] = &pl;
+          break;
+        }
+    }
+  for (size_t pi = 0; pi < std::size(kPipes); ++pi) {
+    const char* p = kPipes[pi];
     double t = 0, busiest = 0, total = 0;
-    if (a)
-      for (const auto& pl : a->pipes)
-        if (pl.pipe == p) t = pl.time_us, busiest = pl.busiest_sm, total = pl.total;
+    if (const PipeLoad* pl = loads[pi]) t = pl->time_us, busiest = pl->busiest_sm, total = pl->total;
     // log of time relative to the ceiling (0 = this pipe is the bottleneck; -20 = unused)
     add2("rel_log_time_", p, (t > 0 && ceil_us > 0) ? std::log(t / ceil_us) : -20.0);
     add2("log_time_us_", p, log1(t));
     // busiest-SM demand vs the mean SM's (wave quantization / imbalance), per-SM pipes only
     double mean = (a && gpu && gpu->sms > 0) ? total / gpu->sms : 0;
-    bool per_sm = std::strcmp(p, "l2") != 0 && std::strcmp(p, "dram") != 0 && std::strcmp(p, "link") != 0;
+    const bool per_sm = pi < 5;  // kPipes: the per-SM pipes, then l2, dram and link (chip-wide)
     add2("busiest_over_mean_", p, (per_sm && mean > 0) ? busiest / mean : 0.0);
   }
   const LaunchInfo* L = a ? &a->launch : nullptr;
@@ -84,8 +101,13 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   // One-hot over the families the efficiency model knew when these features were fixed (gemm .. all_reduce): the
   // newer collective families (all_gather, reduce_scatter, send_recv) are predicted by the collective fits, not by
   // the efficiency model, and adding columns would change every trained model's feature list.
+  const std::vector<std::string>& families = family_names();
+  size_t fam = families.size();  // a's family's index (names are unique: at most one matches)
+  if (a)
+    for (size_t i = 0; i < families.size() && fam == families.size(); ++i)
+      if (a->family == families[i]) fam = i;
   for (size_t i = 0; i <= static_cast<size_t>(Family::all_reduce); ++i)
-    add2("family_", family_names()[i].c_str(), (a && a->family == family_names()[i]) ? 1 : 0);
+    add2("family_", families[i].c_str(), fam == i ? 1 : 0);
   // Architecture features (appended: older models find their features by name, see Predictor).
   const double clk_sm = gpu ? gpu->sustained_clock_mhz * 1e6 * gpu->sms : 0;
   add("tensor_path", gpu ? tensor_path(*gpu) : 0);
@@ -93,7 +115,7 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   add("l2_partitions", gpu ? l2_partitions(*gpu) : 0);
   // FP32-accumulate fp16 tensor rate per SM per clock (what GEMM libraries get), 0 without tensor cores.
   add("log_tensor_fp16_per_clk", gpu ? log1(gpu->tensor_flops_per_clk_per_sm[static_cast<int>(Dtype::fp16)]) : 0);
-  add("hbm", gpu && gpu->dram_type.rfind("HBM", 0) == 0 ? 1 : 0);
+  add("hbm", gpu && gpu->dram_type.starts_with("HBM") ? 1 : 0);
   add("dram_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->effective_dram_bytes_per_s() / clk_sm : 0);
   add("l2_bytes_per_clk_per_sm", clk_sm > 0 ? gpu->l2_bytes_per_s / clk_sm : 0);
 }

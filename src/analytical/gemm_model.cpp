@@ -206,10 +206,12 @@ Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c,
   d.dram_bytes = a_reads + tr.b_reads + tr.c_writes + rows_total * 4 + (d.dram_bytes - tr.a_reads - tr.b_reads -
                                                                          tr.c_writes);
   d.working_set_bytes = d.min_dram_bytes;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "uniform routing: %lld of %lld experts active, %lld rows each (BLOCK_M %d)",
-                (long long)experts, (long long)s.experts, (long long)rows, c.bm);
-  if (notes) d.notes.push_back(buf);
+  if (notes) {  // a scored candidate (notes = false) formats nothing
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "uniform routing: %lld of %lld experts active, %lld rows each (BLOCK_M %d)",
+                  (long long)experts, (long long)s.experts, (long long)rows, c.bm);
+    d.notes.push_back(buf);
+  }
   return d;
 }
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <string_view>
 
 #include "hw/gpu_spec.h"
 
@@ -10,7 +10,7 @@ namespace loom {
 
 struct Occupancy {
   int ctas_per_sm = 0;    ///< 0 = the CTA cannot be resident at all
-  std::string limit;      ///< "regs" | "smem" | "threads" | "ctas" (first of these reaching the minimum)
+  std::string_view limit;  ///< "regs" | "smem" | "threads" | "ctas" (first of these reaching the minimum)
   int by_regs = 0, by_smem = 0, by_threads = 0, by_ctas = 0;
   double occupancy = 0;   ///< resident warps / max warps per SM
 };

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/dtype.h"
 
@@ -80,7 +81,7 @@ struct GpuSpec {
   double fp32_flops_per_s() const { return fp32_flops_per_clk_per_sm * sms * clock_hz(); }
   /// True when ECC is on and the memory stores its check bits in band (GDDR*: no side-band ECC chips), which costs
   /// DRAM bandwidth and 1/16 of the capacity; HBM keeps ECC side-band at no bandwidth cost.
-  bool inline_ecc() const { return dram_ecc == "on" && dram_type.rfind("GDDR", 0) == 0; }
+  bool inline_ecc() const { return std::string_view(dram_ecc) == "on" && dram_type.starts_with("GDDR"); }
   /// DRAM bandwidth the analytical model uses: the datasheet figure, less the in-band ECC cost where it applies.
   /// The cost is the 15% slowdown measured with ECC on vs off on an A40 and an RTX 4090 (Chaos support,
   /// "ECC State for Nvidia GPUs", 2024), taken as bandwidth: 1 / 1.15.

@@ -2,8 +2,10 @@
 #include "kernels/config_space.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <regex>
+#include <string_view>
 
 #include "core/error.h"
 
@@ -20,7 +22,7 @@ const char* name_format(const std::string& naming) {
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 bool contains(const std::vector<std::string>& v, const std::string& x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
+  return std::any_of(v.begin(), v.end(), [&](const std::string& e) { return std::string_view(e) == x; });
 }
 
 const TileEntry* find_tile(const ConfigTable& t, int bm, int bn, int bk, int warps) {
@@ -31,11 +33,14 @@ const TileEntry* find_tile(const ConfigTable& t, int bm, int bn, int bk, int war
 
 /// Smallest entry of `options` >= want (or the largest one).
 int snap_up(const std::vector<int>& options, int64_t want) {
-  std::vector<int> s = options;
-  std::sort(s.begin(), s.end());
-  for (int o : s)
-    if (o >= want) return o;
-  return s.back();
+  int up = 0, largest = 0;  // one pass, no sorted copy
+  bool found = false;
+  for (size_t i = 0; i < options.size(); ++i) {
+    const int o = options[i];
+    if (i == 0 || o > largest) largest = o;
+    if (o >= want && (!found || o < up)) up = o, found = true;
+  }
+  return found ? up : largest;
 }
 
 bool is_decode(const ConfigTable& t) { return t.family == "attention_decode"; }
@@ -43,17 +48,26 @@ bool is_decode(const ConfigTable& t) { return t.family == "attention_decode"; }
 }  // namespace
 
 std::string config_name(const ConfigTable& table, const TileConfig& c) {
-  const std::string& n = table.naming;
-  if (n == "tile")
-    return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + "_s" +
-           std::to_string(c.stages) + "_w" + std::to_string(c.warps) +
-           (c.split_k > 1 ? "_sk" + std::to_string(c.split_k) : "");
-  if (n == "attention")
-    return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "_w" + std::to_string(c.warps) +
-           (c.splits > 0 ? "_sp" + std::to_string(c.splits) : "");
-  if (n == "rows") return "r" + std::to_string(c.rows_per_cta) + "_w" + std::to_string(c.warps);
-  if (n == "flat") return "w" + std::to_string(c.warps) + "_e" + std::to_string(c.elems_per_thread);
-  return c.name;
+  // Written into one buffer (std::to_chars prints an int as std::to_string does): one allocation at most.
+  const std::string_view n = table.naming;
+  char buf[96];
+  char* p = buf;
+  auto text = [&](std::string_view t) { p = std::copy(t.begin(), t.end(), p); };
+  auto num = [&](int v) { p = std::to_chars(p, buf + sizeof buf, v).ptr; };
+  if (n == "tile") {
+    num(c.bm), text("x"), num(c.bn), text("x"), num(c.bk), text("_s"), num(c.stages), text("_w"), num(c.warps);
+    if (c.split_k > 1) text("_sk"), num(c.split_k);
+  } else if (n == "attention") {
+    num(c.bm), text("x"), num(c.bn), text("_w"), num(c.warps);
+    if (c.splits > 0) text("_sp"), num(c.splits);
+  } else if (n == "rows") {
+    text("r"), num(c.rows_per_cta), text("_w"), num(c.warps);
+  } else if (n == "flat") {
+    text("w"), num(c.warps), text("_e"), num(c.elems_per_thread);
+  } else {
+    return c.name;
+  }
+  return std::string(buf, p);
 }
 
 TileConfig parse_config(const ConfigTable& table, Family f, const std::string& name, const std::string& where) {
@@ -127,19 +141,23 @@ const std::string& config_arch(const GpuSpec& gpu) {
 
 bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, const GpuSpec& gpu, std::string* why) {
   const std::string& arch = config_arch(gpu);
+  // Compared as string_views: the length first, no strlen or out-of-line compare per probe.
+  const std::string_view naming = table.naming, arch_v = arch;
   const double in_bytes = dtype_bytes(s.dtype);
   c.threads = 32 * c.warps;
-  if (table.naming == "tile" || table.naming == "attention") {
+  if (naming == "tile" || naming == "attention") {
     const TileEntry* e = find_tile(table, c.bm, c.bn, c.bk, c.warps);
     if (!e) return refuse(why, [&] { return std::string("tile not in the config space"); });
     if (!contains(e->archs, arch))
       return refuse(why, [&] { return "tile not available on architecture '" + arch + "'"; });
     if (!e->dtypes.empty() && std::find(e->dtypes.begin(), e->dtypes.end(), s.dtype) == e->dtypes.end())
       return refuse(why, [&] { return "tile does not run dtype=" + std::string(dtype_name(s.dtype)); });
-    c.mma = e->mma == "auto" ? ((arch == "hopper" || arch == "blackwell") && c.bm % 64 == 0 ? "wgmma" : "mma_sync")
-                             : e->mma;
-    if (table.naming == "tile") {
-      if ((c.mma == "simt") != (s.dtype == Dtype::fp32))
+    if (std::string_view(e->mma) == "auto")
+      c.mma = (arch_v == "hopper" || arch_v == "blackwell") && c.bm % 64 == 0 ? "wgmma" : "mma_sync";
+    else
+      c.mma = e->mma;
+    if (naming == "tile") {
+      if ((std::string_view(c.mma) == "simt") != (s.dtype == Dtype::fp32))
         return refuse(why, [&] {
           return std::string(c.mma == "simt" ? "SIMT (FMA-pipe) tiles run fp32 only" : "tensor-core tiles do not run dtype=fp32");
         });
@@ -164,10 +182,10 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
       if (c.splits > 0 && c.splits > (s.seq_kv + c.bn - 1) / c.bn)
         return refuse(why, [&] { return "more splits than KV blocks (" + std::to_string((s.seq_kv + c.bn - 1) / c.bn) + ")"; });
     }
-  } else if (table.naming == "rows") {
+  } else if (naming == "rows") {
     c.regs_per_thread = table.regs_base;
     c.smem_bytes = 128 * c.rows_per_cta;
-  } else if (table.naming == "flat") {
+  } else if (naming == "flat") {
     c.regs_per_thread = table.regs_base + std::min(2 * c.elems_per_thread, 16);  // loads beyond 8 are not all live
     c.smem_bytes = 0;
   } else {
@@ -225,11 +243,50 @@ std::vector<TileConfig> cutlass_fp8_configs(const KernelShape& s, const GpuSpec&
   return {};
 }
 
+/// Everything config_fits reads while candidate_configs probes a tile or attention family's candidate list,
+/// besides the list and its table: GPU limits and architecture, dtype, the K extent of split-K checks, head_dim and
+/// seq_kv. A split check fails only at small sizes (split_k > ceil(k / bk) iff k <= (split_k - 1) * bk; splits >
+/// ceil(seq_kv / bn) iff seq_kv <= (splits - 1) * bn), so k and seq_kv count only up to the list's largest such
+/// bound: above it every size gives the same answers.
+struct CandidateKey {
+  const ConfigTable* table = nullptr;
+  const std::vector<TileConfig>* list = nullptr;
+  std::string arch;
+  int max_threads_per_block = 0, max_regs_per_thread = 0;
+  int64_t smem_per_block_bytes = 0;
+  Dtype dtype = Dtype::fp32;
+  Family family = Family::gemm;
+  int64_t k = 0, head_dim = 0, seq_kv = 0;
+  bool operator==(const CandidateKey&) const = default;
+};
+
+CandidateKey candidate_key(const ConfigTable& table, const std::vector<TileConfig>& list, const KernelShape& s,
+                           const GpuSpec& gpu) {
+  CandidateKey key;
+  key.table = &table, key.list = &list, key.arch = config_arch(gpu);
+  key.max_threads_per_block = gpu.max_threads_per_block, key.max_regs_per_thread = gpu.max_regs_per_thread;
+  key.smem_per_block_bytes = gpu.smem_per_block_bytes;
+  key.dtype = s.dtype, key.family = s.family;
+  int64_t k_cap = 1, seq_cap = 1;
+  for (const TileConfig& c : list) {
+    k_cap = std::max<int64_t>(k_cap, int64_t(c.split_k - 1) * c.bk + 1);
+    if (c.splits > 0) seq_cap = std::max<int64_t>(seq_cap, int64_t(c.splits - 1) * c.bn + 1);
+  }
+  const int64_t k = s.family == Family::moe ? (s.moe_w2 ? s.inter : s.hidden) : s.k;
+  key.k = std::min(k, k_cap), key.seq_kv = std::min(s.seq_kv, seq_cap), key.head_dim = s.head_dim;
+  return key;
+}
+
 }  // namespace
 
 std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& gpu) {
+  return candidate_configs_view(s, gpu);
+}
+
+const std::vector<TileConfig>& candidate_configs_view(const KernelShape& s, const GpuSpec& gpu) {
+  thread_local std::vector<TileConfig> scratch;  // the list of a path without a memo
   const ConfigTable& table = config_table(s.family);
-  if (s.family == Family::gemm && s.impl == "cutlass") return cutlass_fp8_configs(s, gpu, table);
+  if (s.family == Family::gemm && s.impl == "cutlass") return scratch = cutlass_fp8_configs(s, gpu, table);
   std::vector<TileConfig> out;
   auto add = [&](TileConfig c) {  // named only when it fits (config_fits does not read the name)
     if (!config_fits(c, table, s, gpu, nullptr)) return;
@@ -245,11 +302,18 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
       else if (s.path->path == "sm75") arch = "turing";
     }
     auto it = table.parsed_candidates.find(arch);
-    if (it == table.parsed_candidates.end()) return valid_configs(s, gpu);
+    if (it == table.parsed_candidates.end()) return scratch = valid_configs(s, gpu);
+    // The same probes on the same inputs give the same list: a thread's recent lists are kept by everything the
+    // probes read (CandidateKey), compared in full.
+    const CandidateKey key = candidate_key(table, it->second, s, gpu);
+    thread_local std::vector<std::pair<CandidateKey, std::vector<TileConfig>>> memo;
+    for (const auto& [k, list] : memo)
+      if (k == key) return list;
     out.reserve(it->second.size());
     thread_local std::vector<int> st;  // reused: no allocation per candidate
+    const bool tile = std::string_view(table.naming) == "tile";
     for (const TileConfig& c : it->second) {
-      if (table.naming == "tile") {  // lower the stage count until the operand ring fits
+      if (tile) {  // lower the stage count until the operand ring fits
         const std::vector<int>& all = table.stages.at(find_tile(table, c.bm, c.bn, c.bk, c.warps)->mma);
         st.assign(all.begin(), all.end());
         std::sort(st.rbegin(), st.rend());
@@ -269,7 +333,9 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
         if (config_fits(t, table, s, gpu, nullptr)) out.push_back(std::move(t));
       }
     }
-    return out;
+    if (memo.size() >= 256) memo.clear();  // distinct keys are few (architecture, dtype, head_dim, capped sizes)
+    memo.emplace_back(key, std::move(out));
+    return memo.back().second;
   }
   // Row, elementwise and collective kernels: the launch the library computes from the shape.
   TileConfig c;
@@ -310,84 +376,7 @@ std::vector<TileConfig> candidate_configs(const KernelShape& s, const GpuSpec& g
       break;
   }
   add(c);
-  return out;
-}
-
-std::vector<TileConfig> valid_configs(const KernelShape& s, const GpuSpec& gpu) {
-  const ConfigTable& table = config_table(s.family);
-  std::vector<TileConfig> out;
-  auto add = [&](TileConfig c) {  // named only when it fits (config_fits does not read the name)
-    if (!config_fits(c, table, s, gpu, nullptr)) return;
-    c.name = config_name(table, c);
-    out.push_back(std::move(c));
-  };
-  if (table.naming == "tile") {
-    for (const auto& e : table.tiles)
-      for (int st : table.stages.at(e.mma))
-        for (int sk : table.split_k) {
-          TileConfig c;
-          c.bm = e.bm, c.bn = e.bn, c.bk = e.bk, c.warps = e.warps, c.stages = st, c.split_k = sk;
-          add(c);
-        }
-  } else if (table.naming == "attention") {
-    std::vector<int> splits = {0};
-    if (is_decode(table)) splits = {1, 2, 4, 8, 16, 32, 64};
-    for (const auto& e : table.tiles)
-      for (int sp : splits) {
-        TileConfig c;
-        c.bm = e.bm, c.bn = e.bn, c.warps = e.warps, c.kv_stages = e.kv_stages, c.splits = sp;
-        add(c);
-      }
-  } else if (table.naming == "rows") {
-    for (int r : table.rows_per_cta)
-      for (int w : table.warps) {
-        TileConfig c;
-        c.rows_per_cta = r, c.warps = w;
-        add(c);
-      }
-  } else if (table.naming == "flat") {
-    for (int w : table.warps)
-      for (int e : table.elems_per_thread) {
-        TileConfig c;
-        c.warps = w, c.elems_per_thread = e;
-        add(c);
-      }
-  } else {
-    for (const auto& name : table.fixed) {
-      TileConfig c;
-      c.name = name;
-      add(c);
-    }
-  }
-  return out;
-}
-
-ConfigSpace config_space(const GpuSpec& gpu, const KernelSpec& spec) {
-  KernelShape s = parse_shape(spec, gpu);
-  ConfigSpace out;
-  out.family = spec.family;
-  for (const auto& c : valid_configs(s, gpu)) out.configs.push_back(c.name);
-  for (const auto& c : candidate_configs(s, gpu)) out.candidates.push_back(c.name);
-  return out;
-}
-
-ConfigSplit split_config(const std::string& family, const std::string& config) {
-  int f = -1;
-  for (size_t i = 0; i < family_names().size(); ++i)
-    if (family_names()[i] == family) f = static_cast<int>(i);
-  if (f < 0) throw InputError("config", "unknown kernel family '" + family + "'");
-  const ConfigTable& table = config_table(static_cast<Family>(f));
-  TileConfig c = parse_config(table, static_cast<Family>(f), config, "config");
-  const std::string& n = table.naming;
-  if (n == "tile")
-    return {std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
-                (c.split_k > 1 ? "_sk" + std::to_string(c.split_k) : ""),
-            "s" + std::to_string(c.stages) + "_w" + std::to_string(c.warps)};
-  if (n == "attention")
-    return {std::to_string(c.bm) + "x" + std::to_string(c.bn) + (c.splits > 0 ? "_sp" + std::to_string(c.splits) : ""),
-            "w" + std::to_string(c.warps)};
-  if (n == "rows") return {"r" + std::to_string(c.rows_per_cta), "w" + std::to_string(c.warps)};
-  return {c.name, ""};
+  return scratch = std::move(out);
 }
 
 }  // namespace loom

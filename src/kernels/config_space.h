@@ -91,6 +91,8 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& sha
 TileConfig pinned_config(const KernelShape& shape, const GpuSpec& gpu);
 /// The architecture's default candidates that fit (stage counts lowered until they fit the GPU's smem).
 std::vector<TileConfig> candidate_configs(const KernelShape& shape, const GpuSpec& gpu);
+/// The same list without a copy: valid until this thread's next candidate_configs(_view) call.
+const std::vector<TileConfig>& candidate_configs_view(const KernelShape& shape, const GpuSpec& gpu);
 /// Every config of the table that fits shape on gpu (family order).
 std::vector<TileConfig> valid_configs(const KernelShape& shape, const GpuSpec& gpu);
 

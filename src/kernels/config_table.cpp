@@ -1,6 +1,7 @@
 // Loads kernels/<family>.yaml config-space files with yaml-cpp; strict keys, errors as FILE:LINE.
 #include <yaml-cpp/yaml.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -180,16 +181,24 @@ ConfigTable load_config_table(const std::string& path) {
 }
 
 const ConfigTable& config_table(Family f) {
+  // A family's table is loaded once and never replaced (map nodes do not move): once loaded it is read without
+  // the lock, through its published address.
+  static std::atomic<const ConfigTable*> loaded[static_cast<int>(Family::send_recv) + 1] = {};
+  std::atomic<const ConfigTable*>& fast = loaded[static_cast<int>(f)];
+  if (const ConfigTable* t = fast.load(std::memory_order_acquire)) return *t;
   static std::mutex mu;
   static std::map<Family, ConfigTable> cache;
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(f);
-  if (it != cache.end()) return it->second;
-  std::string path = kernels_dir() + "/" + family_name(f) + ".yaml";
-  ConfigTable t = load_config_table(path);
-  if (t.family != family_name(f))
-    throw InputError(path + ":1", "file declares family '" + t.family + "', expected '" + family_name(f) + "'");
-  return cache.emplace(f, std::move(t)).first->second;
+  if (it == cache.end()) {
+    std::string path = kernels_dir() + "/" + family_name(f) + ".yaml";
+    ConfigTable t = load_config_table(path);
+    if (t.family != family_name(f))
+      throw InputError(path + ":1", "file declares family '" + t.family + "', expected '" + family_name(f) + "'");
+    it = cache.emplace(f, std::move(t)).first;
+  }
+  fast.store(&it->second, std::memory_order_release);
+  return it->second;
 }
 
 }  // namespace loom

@@ -2,6 +2,8 @@
 #include "kernels/kernel_spec.h"
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
@@ -45,22 +47,36 @@ std::string printable(std::string_view s) {
 }  // namespace
 
 std::string KernelSpec::to_string() const {
-  std::string out = family;
-  std::vector<const std::string*> done;  // keys written (map keys are unique: their addresses identify them)
-  done.reserve(params.size());
-  auto emit = [&](const std::string& k) {
-    auto it = params.find(k);
-    if (it == params.end() || std::find(done.begin(), done.end(), &it->first) != done.end()) return;
+  std::string out;
+  size_t len = family.size();
+  for (const auto& [k, v] : params) len += k.size() + v.size() + 2;
+  out.reserve(len);
+  out += family;
+  auto put = [&](const std::string& k, const std::string& v) {
     out += ' ';
-    out += it->first;
+    out += k;
     out += '=';
-    out += it->second;
-    done.push_back(&it->first);
+    out += v;
   };
-  for (const auto& k : key_order(family)) emit(k);
-  for (const auto& [k, v] : params)
-    if (k != "config") emit(k);
-  emit("config");
+  // The family's keys in documentation order (each listed once, "config" never, at most 8), then the rest in map
+  // order with config last: one pass over the map puts each key in its slot.
+  const std::vector<std::string>& order = key_order(family);
+  const std::pair<const std::string, std::string>* slot[8] = {};
+  const std::pair<const std::string, std::string>* config = nullptr;
+  for (const auto& kv : params) {
+    const std::string_view k = kv.first;
+    size_t j = 0;
+    while (j < order.size() && j < std::size(slot) && k != order[j]) ++j;
+    if (j < order.size() && j < std::size(slot)) slot[j] = &kv;
+    else if (k == "config") config = &kv;
+  }
+  for (const auto* kv : slot)
+    if (kv) put(kv->first, kv->second);
+  for (const auto& kv : params) {
+    if (&kv == config || std::find(std::begin(slot), std::end(slot), &kv) != std::end(slot)) continue;
+    put(kv.first, kv.second);
+  }
+  if (config) put(config->first, config->second);
   return out;
 }
 

@@ -3,38 +3,61 @@
 
 #include <algorithm>
 #include <charconv>
-#include <map>
+#include <initializer_list>
+#include <iterator>
 #include <limits>
+#include <map>
+#include <stdexcept>
+#include <string_view>
 
 #include "core/error.h"
 
 namespace loom {
 namespace {
 
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 /// Reads one family's keys from a KernelSpec: rejects unknown keys up front, then parses on demand.
 /// A size parameter's value: a plain decimal integer in [1, kMaxElements].
-int64_t size_value(const std::string& where, const std::string& key, const std::string& v) {
+int64_t size_value(const std::string& where, std::string_view key_view, const std::string& v) {
+  auto key = [&] { return std::string(key_view); };  // for the messages only
   int64_t out = 0;
   const char* end = v.data() + v.size();
   auto [ptr, ec] = std::from_chars(v.data(), end, out);
-  if (ec == std::errc::result_out_of_range) throw InputError(where, key + "=" + v + " is too large (limit 2^40)");
+  if (ec == std::errc::result_out_of_range) throw InputError(where, key() + "=" + v + " is too large (limit 2^40)");
   if (ec != std::errc() || ptr != end)
-    throw InputError(where, key + "=" + v + " is not an integer; write a plain decimal number");
-  if (out <= 0) throw InputError(where, key + "=" + v + " must be > 0");
-  if (out > kMaxElements) throw InputError(where, key + "=" + v + " is too large (limit 2^40)");
+    throw InputError(where, key() + "=" + v + " is not an integer; write a plain decimal number");
+  if (out <= 0) throw InputError(where, key() + "=" + v + " must be > 0");
+  if (out > kMaxElements) throw InputError(where, key() + "=" + v + " is too large (limit 2^40)");
+  return out;
+}
+
+/// A family's keys: at most 8 of its own plus config, impl and l2 (string literals: no allocation per row).
+class KeyList {
+ public:
+  KeyList(std::initializer_list<std::string_view> keys) {
+    for (std::string_view k : keys) push_back(k);
+  }
+  void push_back(std::string_view k) {
+    if (n_ == std::size(keys_)) throw std::logic_error("KeyList: too many keys");
+    keys_[n_++] = k;
+  }
+  const std::string_view* begin() const { return keys_; }
+  const std::string_view* end() const { return keys_ + n_; }
+
+ private:
+  std::string_view keys_[12];
+  size_t n_ = 0;
+};
+
+template <class List>
+std::string join(const List& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + std::string(s);
   return out;
 }
 
 class Params {
  public:
-  Params(const KernelSpec& spec, std::vector<std::string> keys) : spec_(spec) {
-    keys.reserve(keys.size() + 3);
+  Params(const KernelSpec& spec, KeyList keys) : spec_(spec) {
     keys.push_back("config");
     // impl= says which implementation runs the kernel: the production library (cuBLAS/cuDNN), PyTorch's native
     // kernels, loom's own, or (gemm dtype=fp8 only) the CUTLASS w8a8 scaled GEMM that vLLM and SGLang run. The
@@ -73,34 +96,40 @@ class Params {
       throw InputError(spec.where, "impl=paged exists for attention_decode only");
     for (const auto& [k, v] : spec.params) {
       bool known = false;
-      for (const auto& key : keys) known = known || key == k;
+      for (std::string_view key : keys) known = known || key == k;
       if (!known)
         throw InputError(spec.where, "unknown key '" + k + "' for " + spec.family + "; valid keys: " + join(keys));
     }
   }
 
-  bool has(const std::string& key) const { return spec_.params.count(key) != 0; }
+  /// The key's value, or null: a scan of the few parameters, by length first (no key string is built).
+  const std::string* find(std::string_view key) const {
+    for (const auto& [k, v] : spec_.params)
+      if (k.size() == key.size() && std::string_view(k) == key) return &v;
+    return nullptr;
+  }
 
-  const std::string& raw(const std::string& key) const {
-    auto it = spec_.params.find(key);
-    if (it == spec_.params.end())
-      throw InputError(spec_.where, spec_.family + " needs " + key + "=; e.g. '" + example() + "'");
-    return it->second;
+  bool has(std::string_view key) const { return find(key) != nullptr; }
+
+  const std::string& raw(std::string_view key) const {
+    if (const std::string* v = find(key)) return *v;
+    throw InputError(spec_.where, spec_.family + " needs " + std::string(key) + "=; e.g. '" + example() + "'");
   }
 
   /// A required positive integer no larger than kMaxElements.
-  int64_t size(const std::string& key) const { return parse_size(key, raw(key)); }
-  int64_t size_or(const std::string& key, int64_t fallback) const {
-    return has(key) ? parse_size(key, raw(key)) : fallback;
+  int64_t size(std::string_view key) const { return parse_size(key, raw(key)); }
+  int64_t size_or(std::string_view key, int64_t fallback) const {
+    const std::string* v = find(key);
+    return v ? parse_size(key, *v) : fallback;
   }
 
-  bool flag(const std::string& key) const {
+  bool flag(std::string_view key) const {
     const std::string& v = raw(key);
-    if (v != "0" && v != "1") throw InputError(spec_.where, key + "=" + v + " must be 0 or 1");
+    if (v != "0" && v != "1") throw InputError(spec_.where, std::string(key) + "=" + v + " must be 0 or 1");
     return v == "1";
   }
 
-  Dtype dtype(const std::vector<Dtype>& allowed) const {
+  Dtype dtype(std::initializer_list<Dtype> allowed) const {
     const std::string& v = raw("dtype");
     auto d = parse_dtype(v);
     bool ok = false;
@@ -114,25 +143,28 @@ class Params {
     return *d;
   }
 
-  std::string choice(const std::string& key, const std::vector<std::string>& options,
-                     const std::string& fallback) const {
-    if (!has(key)) {
+  template <class Options = std::initializer_list<std::string_view>>  // the default for a braced list of literals
+  std::string choice(std::string_view key, const Options& options, std::string_view fallback) const {
+    const std::string* found = find(key);
+    if (!found) {
       if (fallback.empty()) raw(key);  // throws "needs key="
-      return fallback;
+      return std::string(fallback);
     }
-    const std::string& v = raw(key);
+    const std::string& v = *found;
     for (const auto& o : options)
       if (o == v) return v;
-    throw InputError(spec_.where, key + "=" + v + " is not valid for " + spec_.family + "; use one of: " + join(options));
+    throw InputError(spec_.where, std::string(key) + "=" + v + " is not valid for " + spec_.family + "; use one of: " +
+                                      join(options));
   }
 
   std::optional<std::string> config() const {
-    if (!has("config")) return std::nullopt;
-    return raw("config");
+    const std::string* v = find("config");
+    if (!v) return std::nullopt;
+    return *v;
   }
 
  private:
-  int64_t parse_size(const std::string& key, const std::string& v) const { return size_value(spec_.where, key, v); }
+  int64_t parse_size(std::string_view key, const std::string& v) const { return size_value(spec_.where, key, v); }
 
   std::string example() const {
     static const std::map<std::string, std::string> examples = {
@@ -171,8 +203,7 @@ void check_gpu_dtype(const KernelSpec& spec, const GpuSpec& gpu, Dtype d) {
                                      "`)");
 }
 
-const std::vector<Dtype> kFloat16 = {Dtype::fp16, Dtype::bf16};
-const std::vector<Dtype> kFloatAll = {Dtype::fp32, Dtype::fp16, Dtype::bf16};
+const std::initializer_list<Dtype> kFloatAll = {Dtype::fp32, Dtype::fp16, Dtype::bf16};
 
 void check_heads(const KernelSpec& spec, const KernelShape& s) {
   if (s.heads % s.kv_heads != 0)
@@ -214,8 +245,10 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
   s.where = spec.where;
   if (auto it = spec.params.find("l2"); it != spec.params.end()) s.l2_warm = it->second == "warm";
   int idx = -1;
-  for (size_t i = 0; i < family_names().size(); ++i)
-    if (family_names()[i] == spec.family) idx = static_cast<int>(i);
+  const std::vector<std::string>& families = family_names();
+  const std::string_view family = spec.family;  // compared length first, names are unique: the first match
+  for (size_t i = 0; i < families.size() && idx < 0; ++i)
+    if (family == families[i]) idx = static_cast<int>(i);
   if (idx < 0)
     throw InputError(spec.where, "unknown kernel family '" + spec.family + "'; valid families: " + join(family_names()));
   s.family = static_cast<Family>(idx);
@@ -304,8 +337,8 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
     case Family::rms_norm:
     case Family::layer_norm:
     case Family::softmax: {
-      Params p(spec, s.family == Family::rms_norm ? std::vector<std::string>{"rows", "cols", "dtype", "residual"}
-                                                  : std::vector<std::string>{"rows", "cols", "dtype"});
+      Params p(spec, s.family == Family::rms_norm ? KeyList{"rows", "cols", "dtype", "residual"}
+                                                  : KeyList{"rows", "cols", "dtype"});
       s.rows = p.size("rows"), s.cols = p.size("cols");
       if (p.has("residual")) {
         const std::string& r = p.raw("residual");
@@ -351,7 +384,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
     case Family::send_recv: {
       // send_recv: one message from one GPU to a peer of the same node (a pipeline stage's hand-over): 2 GPUs.
       const bool p2p = s.family == Family::send_recv;
-      Params p(spec, p2p ? std::vector<std::string>{"bytes"} : std::vector<std::string>{"bytes", "gpus"});
+      Params p(spec, p2p ? KeyList{"bytes"} : KeyList{"bytes", "gpus"});
       s.bytes = p.size("bytes"), s.gpus = p2p ? 2 : p.size("gpus");
       if (s.gpus > gpu.gpus_per_node && gpu.gpus_per_node > 0)
         throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + " exceeds the " +

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "core/error.h"
 #include "kernels/config_space.h"
 #include "kernels/gemm_paths.h"
+#include "kernels/shape.h"
 #include "test_gpus.h"
 
 namespace loom {
@@ -130,6 +132,52 @@ TEST(ConfigSpace, BadYamlReportsFileAndLine) {
   EXPECT_NE(e.find("malformed YAML"), std::string::npos) << e;
   e = load_error("family: gemm\nnaming: tile\nnaming: rows\n");
   EXPECT_NE(e.find("bad.yaml:3: duplicate key 'naming' (first at line 2)"), std::string::npos) << e;
+}
+
+/// A candidate list as text (every field the probes set), computed on a fresh thread: an empty memo.
+std::string list_text(const std::vector<TileConfig>& l) {
+  std::string t;
+  for (const auto& c : l)
+    t += c.name + "/" + c.mma + "/" + std::to_string(c.stages) + "/" + std::to_string(c.threads) + "/" +
+         std::to_string(c.regs_per_thread) + "/" + std::to_string(c.smem_bytes) + " ";
+  return t;
+}
+
+// candidate_configs keeps a thread's recent lists by everything its probes read: a list it serves equals the list
+// computed afresh whatever came before it (other GPUs, dtypes, head_dims, split-K extents), and an edited GPU (same
+// object) gets its own list.
+TEST(ConfigSpace, CandidateMemoServesFreshLists) {
+  const std::vector<GpuSpec> gpus = {test::test_h100(), test::test_a100()};
+  const std::vector<std::string> texts = {
+      "gemm m=4096 n=4096 k=4096 dtype=bf16", "gemm m=64 n=4096 k=8 dtype=bf16", "gemm m=4096 n=4096 k=4096 dtype=tf32",
+      "gemm m=512 n=1024 k=4096 dtype=fp32", "gemm m=100 n=4098 k=4097 dtype=bf16",
+      "moe tokens=64 experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16",
+      "moe tokens=64 experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16 stage=w2",
+      "attention_prefill batch=1 heads=32 kv_heads=8 seq=4096 head_dim=64 causal=1 dtype=bf16",
+      "attention_prefill batch=1 heads=32 kv_heads=8 seq=4096 head_dim=256 causal=1 dtype=bf16",
+      "attention_decode batch=8 heads=32 kv_heads=8 seq_kv=100 head_dim=128 dtype=bf16",
+      "attention_decode batch=8 heads=32 kv_heads=8 seq_kv=9000 head_dim=128 dtype=bf16"};
+  std::vector<std::pair<const GpuSpec*, KernelShape>> cases;
+  for (const auto& g : gpus)
+    for (const auto& t : texts) cases.emplace_back(&g, parse_shape(parse_kernel_spec(t), g));
+  auto fresh = [](const KernelShape& s, const GpuSpec& g) {
+    std::string out;
+    std::thread([&] { out = list_text(candidate_configs(s, g)); }).join();
+    return out;
+  };
+  std::vector<std::string> want;
+  for (const auto& [g, s] : cases) want.push_back(fresh(s, *g));
+  std::thread([&] {  // one thread, every case twice in reverse order: the second call of each is served
+    for (size_t i = cases.size(); i-- > 0;)
+      for (int r = 0; r < 2; ++r) EXPECT_EQ(list_text(candidate_configs(cases[i].second, *cases[i].first)), want[i]) << i;
+  }).join();
+  GpuSpec g = test::test_h100();
+  const KernelShape s = parse_shape(parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=bf16"), g);
+  const std::string before = list_text(candidate_configs(s, g));
+  g.smem_per_block_bytes = 64 * 1024;  // the same object, smaller shared memory: fewer stages fit
+  const std::string after = list_text(candidate_configs(s, g));
+  EXPECT_NE(after, before);
+  EXPECT_EQ(after, fresh(s, g));
 }
 
 }  // namespace
