@@ -124,6 +124,12 @@ TEST(ConfigSpace, BadYamlReportsFileAndLine) {
                  "  - {tile: 128x256x64, warps: 8, mma: wgmma, archs: [hoper]}\n");
   EXPECT_NE(e.find("unknown architecture 'hoper'"), std::string::npos) << e;
   e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
+                 "  - {tile: 8x64x64, warps: 4, mma: wgmma, archs: [hopper], dtypes: [bf16, bf61]}\n");
+  EXPECT_NE(e.find("bad.yaml:5: unknown dtype 'bf61'"), std::string::npos) << e;
+  e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
+                 "  - {tile: 8x64x64, warps: 4, mma: wgmma, archs: [hopper], dtypes: bf16}\n");
+  EXPECT_NE(e.find("bad.yaml:5"), std::string::npos) << e;
+  e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
                  "  - {tile: 128x256x64, warps: 8, mma: wgmma, archs: [hopper]}\ncandidates:\n  hopper: [64x64x64_s2_w4]\n");
   EXPECT_NE(e.find("bad.yaml:7"), std::string::npos) << e;
   EXPECT_NE(e.find("no tile 64x64x64"), std::string::npos) << e;
