@@ -126,19 +126,23 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
   }
   const int64_t row_blocks = cdiv(group, c.bm);  // CTAs per (batch, kv head) to cover the GQA group
   const int64_t n_blocks = cdiv(s.seq_kv, c.bn);
-  Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes);
   if (c.splits == 0) {
     // FlashAttention-2 num_splits_heuristic (csrc/flash_attn/flash_api.cpp): no split if the grid fills 80% of
-    // the slots; else the fewest splits reaching 85% of the best wave efficiency n_waves / ceil(n_waves).
-    const int64_t bnm = s.batch * s.kv_heads * row_blocks;
-    const int64_t slots = int64_t(gpu.sms) * std::max(1, occ.ctas_per_sm);
+    // the slots; else the fewest splits reaching 85% of the best wave efficiency n_waves / ceil(n_waves). Its inputs
+    // are FA2's own, not the tile's: 2 CTAs per SM as slots, KV blocks of FA2's split-KV kernel (256 columns for
+    // head_dim <= 64, 128 up to 128, else 64), and a decode GQA group folded into the query rows (64 per M block).
+    // Checked against the grids FA2 launches on an H100 (scripts/torch/fa2_splits_check.py, 48 TP-layout cases:
+    // traces/checks/fa2_splits_h100.json).
+    const int64_t fa2_bn = s.head_dim <= 64 ? 256 : s.head_dim <= 128 ? 128 : 64;
+    const int64_t fa2_blocks = cdiv(s.seq_kv, fa2_bn);
+    const int64_t bnm = s.batch * s.kv_heads * cdiv(group, 64);
+    const int64_t slots = 2 * int64_t(gpu.sms);
     int best = 1;
     if (bnm < 0.8 * slots) {
-      const int max_splits = static_cast<int>(std::min<int64_t>({128, slots, n_blocks}));
-      // As in FA2, the best efficiency is taken over eligible split counts only (a split count that leaves the
-      // per-split block count unchanged is never launched): else a well-filled but ineligible count can raise the
-      // bar above every eligible one and the heuristic falls back to 1 split (a 16-CTA grid on 132 SMs).
-      auto eligible = [&](int sp) { return sp == 1 || cdiv(n_blocks, sp) != cdiv(n_blocks, sp - 1); };
+      const int max_splits = static_cast<int>(std::min<int64_t>({128, slots, fa2_blocks}));
+      // The best efficiency is taken over eligible split counts only (a split count that leaves the per-split block
+      // count unchanged is never launched), as FA2 does.
+      auto eligible = [&](int sp) { return sp == 1 || cdiv(fa2_blocks, sp) != cdiv(fa2_blocks, sp - 1); };
       std::vector<double> eff(max_splits + 1, 0.0);
       double max_eff = 0;
       for (int sp = 1; sp <= max_splits; ++sp) {
@@ -154,6 +158,7 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
         }
       }
     }
+    best = static_cast<int>(std::min<int64_t>(best, n_blocks));  // never more splits than the tile's KV blocks
     c.splits = best;
     d.config_suffix_reason = "; " + std::to_string(best) + " KV splits by the FA2 num_splits_heuristic";
   }
