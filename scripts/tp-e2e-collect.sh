@@ -2,7 +2,7 @@
 # Device batch for issues 11/13 (kind nvidia-h200-x2): the CUPTI collector, then scripts/torch/e2e/tp_e2e.py on
 # both GPUs (a Llama-3-8B-shaped model at TP 2: eager prefill, eager decode, CUDA-graph decode) under it.
 # Results under $OUT: tp2.cases.csv + tp2.lct.gz (rank 0: what `loom validate --e2e` reads), rank 1's case list
-# and trace, run.log. NVLink multicast stays off (the lent machines forbid it).
+# and trace, run.log. NGPU=N (with CUDA_VISIBLE_DEVICES naming N GPUs) runs TP N on part of a larger node. NVLink multicast stays off (the lent machines forbid it).
 #   run(command="bash scripts/tp-e2e-collect.sh", kind="nvidia-h200-x2")
 set -u
 O=${OUT:-/tmp/out}; mkdir -p "$O"; L=$O/run.log
@@ -12,7 +12,7 @@ t0=$(date +%s)
 gpu_build build-gpu "$O/build.log" loom_cupti || echo "collector build failed" | tee -a "$L"
 LIB=$PWD/build-gpu/src/collector/libloom_cupti.so
 echo "build $(( $(date +%s)-t0 )) s" | tee -a "$L"
-n=$(nvidia-smi -L | wc -l)
+n=${NGPU:-$(nvidia-smi -L | wc -l)}  # NGPU=2 with CUDA_VISIBLE_DEVICES=0,1: TP 2 on a larger node
 export PYTHONPATH=$PWD/scripts/torch/e2e:$PWD/scripts/torch
 CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB LOOM_TRACE_OUT=$O/tp$n.lct timeout 500 \
   torchrun --standalone --nproc_per_node "$n" scripts/torch/e2e/tp_e2e.py --out "$O/tp$n" --max-seconds 300 "$@" \

@@ -1,0 +1,40 @@
+#!/bin/bash
+# One device batch for a node of 4 (or more) GPUs, kind nvidia-h200-x4 (issues 11 and 16): how the node is linked,
+# the collective sweep on every GPU (scripts/collectives-collect.sh: NCCL all_reduce fp16/bf16, all_gather,
+# reduce_scatter, symmetric-memory one-shot/two-shot all-reduce), then the traced tensor-parallel Llama-3-8B step
+# (scripts/tp-e2e-collect.sh: eager prefill, eager decode, CUDA-graph decode) at TP = every GPU and at TP 2 on two of
+# them. Each stage has its own time cap, and one failing stage leaves the others; the machine returns at most 8
+# files, so each stage's folder comes back as one tarball:
+#   $OUT/coll.tar.gz   <gpu>-<n>gpu/{rank*.csv,all_reduce.csv}, node.txt, nccl-info.txt, run.log
+#   $OUT/tp<n>.tar.gz  tp<n>.cases.csv + tp<n>.lct.gz (rank 0's trace, what `loom validate --e2e` reads), the
+#                      other ranks' case lists, run.log, build.log;   $OUT/tp2.tar.gz the same at TP 2
+#   $OUT/log.txt       what each stage printed, with its wall time
+#   bash scripts/device-slim.sh out; run(command="bash scripts/multi-gpu-collect.sh", kind="nvidia-h200-x4",
+#                                        timeout_s=600); bash scripts/device-slim.sh back
+# COLL_SECONDS, TP_SECONDS (per TP degree) cap the stages (defaults 120 and 150).
+set -u
+O=${OUT:-/tmp/out}; mkdir -p "$O"; LOG=$O/log.txt; t0=$(date +%s)
+stamp() { echo "== $1: $(( $(date +%s)-t0 )) s" | tee -a "$LOG"; }
+n=$(nvidia-smi -L | wc -l)
+stamp "start on $n GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1))"
+
+mkdir -p /tmp/coll
+OUT=/tmp/coll MAX_SECONDS=${COLL_SECONDS:-120} timeout $(( ${COLL_SECONDS:-120} + 90 )) \
+  bash scripts/collectives-collect.sh >> "$LOG" 2>&1
+stamp "collectives rc=$?"
+tar -czf "$O/coll.tar.gz" -C /tmp/coll . 2>>"$LOG"
+
+tp_stage() {  # tp_stage N: tp-e2e-collect.sh on the first N GPUs, into $O/tpN.tar.gz
+  local k=$1 d=/tmp/tp$1 devs
+  devs=$(seq -s, 0 $(( k-1 )))
+  mkdir -p "$d"
+  CUDA_VISIBLE_DEVICES=$devs NGPU=$k OUT=$d timeout $(( ${TP_SECONDS:-150} + 150 )) \
+    bash scripts/tp-e2e-collect.sh --max-seconds "${TP_SECONDS:-150}" >> "$LOG" 2>&1
+  stamp "tp $k rc=$?"
+  rm -f "$d"/tp"$k".rank[1-9]*.lct.gz  # rank 0's trace is the one validate reads; the others' case lists stay
+  tar -czf "$O/tp$k.tar.gz" -C "$d" . 2>>"$LOG"
+}
+tp_stage "$n"
+[ "$n" -gt 2 ] && tp_stage 2
+ls -la "$O" | tee -a "$LOG"
+stamp "done"
