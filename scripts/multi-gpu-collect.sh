@@ -11,30 +11,54 @@
 #   $OUT/log.txt       what each stage printed, with its wall time
 #   bash scripts/device-slim.sh out; run(command="bash scripts/multi-gpu-collect.sh", kind="nvidia-h200-x4",
 #                                        timeout_s=600); bash scripts/device-slim.sh back
-# COLL_SECONDS, TP_SECONDS (per TP degree) cap the stages (defaults 120 and 150).
+# COLL_SECONDS, TP_SECONDS (per TP degree) cap the stages (defaults 120 and 150). STAGES picks and orders them
+# (default "coll tpN tp2"; "nop2p" adds NCCL all_reduce with peer-to-peer off, as on PCIe boards without P2P, into
+# $OUT/nop2p.tar.gz); MODEL=llama-3-70b traces that model instead (files tp<n>-<model>.*).
 set -u
 O=${OUT:-/tmp/out}; mkdir -p "$O"; LOG=$O/log.txt; t0=$(date +%s)
 stamp() { echo "== $1: $(( $(date +%s)-t0 )) s" | tee -a "$LOG"; }
 n=$(nvidia-smi -L | wc -l)
 stamp "start on $n GPUs ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1))"
 
-mkdir -p /tmp/coll
-OUT=/tmp/coll MAX_SECONDS=${COLL_SECONDS:-120} timeout $(( ${COLL_SECONDS:-120} + 90 )) \
-  bash scripts/collectives-collect.sh >> "$LOG" 2>&1
-stamp "collectives rc=$?"
-tar -czf "$O/coll.tar.gz" -C /tmp/coll . 2>>"$LOG"
+coll_stage() {
+  mkdir -p /tmp/coll
+  OUT=/tmp/coll MAX_SECONDS=${COLL_SECONDS:-120} timeout $(( ${COLL_SECONDS:-120} + 90 )) \
+    bash scripts/collectives-collect.sh >> "$LOG" 2>&1
+  stamp "collectives rc=$?"
+  tar -czf "$O/coll.tar.gz" -C /tmp/coll . 2>>"$LOG"
+}
+
+nop2p_stage() {  # NCCL all_reduce through host memory (NCCL_P2P_DISABLE=1) at n and at 2 GPUs
+  local k d=/tmp/nop2p
+  mkdir -p $d
+  export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+  for k in $n 2; do
+    CUDA_VISIBLE_DEVICES=$(seq -s, 0 $(( k-1 ))) NCCL_P2P_DISABLE=1 timeout 150 torchrun --standalone \
+      --nproc_per_node $k scripts/torch/collectives.py --out $d/h200-${k}gpu-nop2p --ops all_reduce --max-log2 28 \
+      --max-seconds 100 >> "$LOG" 2>&1
+    stamp "nop2p $k GPUs rc=$?"
+  done
+  tar -czf "$O/nop2p.tar.gz" -C $d . 2>>"$LOG"
+}
 
 tp_stage() {  # tp_stage N: tp-e2e-collect.sh on the first N GPUs, into $O/tpN.tar.gz
   local k=$1 d=/tmp/tp$1 devs
   devs=$(seq -s, 0 $(( k-1 )))
   mkdir -p "$d"
   CUDA_VISIBLE_DEVICES=$devs NGPU=$k OUT=$d timeout $(( ${TP_SECONDS:-150} + 150 )) \
-    bash scripts/tp-e2e-collect.sh --max-seconds "${TP_SECONDS:-150}" >> "$LOG" 2>&1
-  stamp "tp $k rc=$?"
+    bash scripts/tp-e2e-collect.sh --max-seconds "${TP_SECONDS:-150}" ${MODEL:+--model $MODEL} >> "$LOG" 2>&1
+  stamp "tp $k ${MODEL:-llama-3-8b} rc=$?"
   rm -f "$d"/tp"$k".rank[1-9]*.lct.gz  # rank 0's trace is the one validate reads; the others' case lists stay
-  tar -czf "$O/tp$k.tar.gz" -C "$d" . 2>>"$LOG"
+  if [ -n "${MODEL:-}" ]; then for f in "$d"/tp"$k".*; do mv "$f" "${f/tp$k./tp$k-$MODEL.}"; done; fi
+  tar -czf "$O/tp$k${MODEL:+-$MODEL}.tar.gz" -C "$d" . 2>>"$LOG"
 }
-tp_stage "$n"
-[ "$n" -gt 2 ] && tp_stage 2
+for s in ${STAGES:-coll tp$n tp2}; do
+  case $s in
+    coll) coll_stage;;
+    nop2p) nop2p_stage;;
+    tp[0-9]*) [ "${s#tp}" -le "$n" ] && tp_stage "${s#tp}";;
+    *) echo "unknown stage $s" | tee -a "$LOG";;
+  esac
+done
 ls -la "$O" | tee -a "$LOG"
 stamp "done"

@@ -9,7 +9,8 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import loom_torch  # noqa: E402
 
-# Dimensions from the models' published config.json files (meta-llama/Llama-3.2-1B, meta-llama/Meta-Llama-3-8B).
+# Dimensions from the models' published config.json files (meta-llama/Llama-3.2-1B, meta-llama/Meta-Llama-3-8B,
+# meta-llama/Meta-Llama-3-70B, as models/presets holds them).
 # rope scaling (llama3 type) is left out: it changes inv_freq values, not the kernels that run.
 PRESETS = {
     "llama-3.2-1b": dict(vocab_size=128256, hidden_size=2048, intermediate_size=8192, num_hidden_layers=16,
@@ -18,6 +19,9 @@ PRESETS = {
     "llama-3-8b": dict(vocab_size=128256, hidden_size=4096, intermediate_size=14336, num_hidden_layers=32,
                        num_attention_heads=32, num_key_value_heads=8, head_dim=128, max_position_embeddings=8192,
                        rms_norm_eps=1e-5, rope_theta=500000.0, tie_word_embeddings=False),
+    "llama-3-70b": dict(vocab_size=128256, hidden_size=8192, intermediate_size=28672, num_hidden_layers=80,
+                        num_attention_heads=64, num_key_value_heads=8, head_dim=128, max_position_embeddings=8192,
+                        rms_norm_eps=1e-5, rope_theta=500000.0, tie_word_embeddings=False),
 }
 
 
