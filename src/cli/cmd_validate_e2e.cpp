@@ -17,15 +17,32 @@ namespace loom::cli {
 
 namespace {
 
-/// "prefill b1 s128 eager", "decode b8 c512 graph".
+std::string tp_tag(const E2eCaseSpec& s) { return s.tp > 1 ? " tp" + std::to_string(s.tp) : ""; }
+
+/// Eager tensor-parallel steps: a collective kernel there also waits for the slowest rank's host, so their GPU time
+/// is compared without the collectives (measured and predicted alike); CUDA-graph steps keep them.
+bool compute_only(const E2eCaseSpec& s) { return s.tp > 1 && s.mode != "cuda_graph"; }
+double gpu_time(const E2eRow& r, const MeasuredStep& m) {
+  return compute_only(r.spec) ? m.gpu_us - m.collective_us : m.gpu_us;
+}
+double gpu_time(const E2eRow& r, const PredictedStep& p) {
+  return compute_only(r.spec) ? p.gpu_us - p.collective_us : p.gpu_us;
+}
+
+/// "prefill b1 s128 eager", "decode b8 c512 graph", "decode b1 c512 eager tp4*" (* = GPU time without collectives).
 std::string case_label(const E2eCaseSpec& s) {
   return s.phase + " b" + std::to_string(s.batch) + (s.phase == "prefill" ? " s" : " c") + std::to_string(s.length) +
-         (s.mode == "cuda_graph" ? " graph" : " eager");
+         (s.mode == "cuda_graph" ? " graph" : " eager") + tp_tag(s) + (compute_only(s) ? "*" : "");
 }
 
 std::string kind(const E2eRow& r) {
-  return r.spec.phase == "prefill" ? "prefill eager" : (r.spec.mode == "cuda_graph" ? "decode graph" : "decode eager");
+  return std::string(r.spec.phase == "prefill" ? "prefill eager"
+                                               : (r.spec.mode == "cuda_graph" ? "decode graph" : "decode eager")) +
+         (r.spec.tp > 1 ? " tp>1" : "");
 }
+
+/// Summary rows per GPU keep single-GPU runs apart from tensor-parallel ones.
+std::string gpu_group(const E2eRow& r) { return r.gpu_key + (r.spec.tp > 1 ? " tp>1" : ""); }
 
 std::string pct(double v) { return (v >= 0 ? "+" : "") + fmt(v, 1) + "%"; }
 
@@ -33,10 +50,11 @@ struct Mape {
   double gpu_learned = 0, gpu_analytical = 0, wall = 0, gpu_cross = 0;
   int n = 0, n_cross = 0;
   void add(const E2eRow& r) {
-    gpu_learned += std::fabs(error_pct(r.learned.gpu_us, r.measured.gpu_us));
-    gpu_analytical += std::fabs(error_pct(r.analytical.gpu_us, r.measured.gpu_us));
+    const double m = gpu_time(r, r.measured);
+    gpu_learned += std::fabs(error_pct(gpu_time(r, r.learned), m));
+    gpu_analytical += std::fabs(error_pct(gpu_time(r, r.analytical), m));
     wall += std::fabs(error_pct(r.learned.wall_us, r.measured.wall_us));
-    if (r.cross) gpu_cross += std::fabs(error_pct(r.cross->gpu_us, r.measured.gpu_us)), ++n_cross;
+    if (r.cross) gpu_cross += std::fabs(error_pct(gpu_time(r, *r.cross), m)), ++n_cross;
     ++n;
   }
   double g() const { return n ? gpu_learned / n : 0; }
@@ -91,7 +109,7 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
 
   std::map<std::string, Mape> per_gpu, per_kind;
   for (const auto& r : rep.rows) {
-    per_gpu[r.gpu_key].add(r);
+    per_gpu[gpu_group(r)].add(r);
     per_kind[r.gpu_key + " " + kind(r)].add(r);
   }
   std::vector<std::string> failures;
@@ -110,20 +128,24 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
     j["cases"] = nlohmann::json::array();
     for (const auto& r : rep.rows) {
       auto step = [](const PredictedStep& p) {
-        return nlohmann::json{{"gpu_us", p.gpu_us}, {"wall_us", p.wall_us}, {"kernels", p.kernels}};
+        return nlohmann::json{{"gpu_us", p.gpu_us}, {"wall_us", p.wall_us}, {"kernels", p.kernels},
+                              {"collective_us", p.collective_us}};
       };
       j["cases"].push_back({{"gpu", r.gpu_key}, {"case", case_label(r.spec)}, {"case_id", r.measured.case_id},
                             {"spec", r.measured.spec}, {"source", r.source}, {"profile", r.profile}, {"mode", r.mode},
+                            {"tp", r.spec.tp},
+                            {"gpu_error_basis", compute_only(r.spec) ? "without_collectives" : "all_kernels"},
                             {"measured", {{"gpu_us", r.measured.gpu_us}, {"wall_us", r.measured.wall_us},
-                                          {"kernels", r.measured.kernels}, {"reps", r.measured.reps}}},
+                                          {"kernels", r.measured.kernels}, {"reps", r.measured.reps},
+                                          {"collective_us", r.measured.collective_us}}},
                             {"learned", step(r.learned)}, {"analytical", step(r.analytical)},
-                            {"gpu_error_pct", error_pct(r.learned.gpu_us, r.measured.gpu_us)},
-                            {"analytical_gpu_error_pct", error_pct(r.analytical.gpu_us, r.measured.gpu_us)},
+                            {"gpu_error_pct", error_pct(gpu_time(r, r.learned), gpu_time(r, r.measured))},
+                            {"analytical_gpu_error_pct", error_pct(gpu_time(r, r.analytical), gpu_time(r, r.measured))},
                             {"wall_error_pct", error_pct(r.learned.wall_us, r.measured.wall_us)},
                             {"families", families_json(r)}});
       if (r.cross) {
         j["cases"].back()["cross"] = step(*r.cross);
-        j["cases"].back()["cross_gpu_error_pct"] = error_pct(r.cross->gpu_us, r.measured.gpu_us);
+        j["cases"].back()["cross_gpu_error_pct"] = error_pct(gpu_time(r, *r.cross), gpu_time(r, r.measured));
       }
     }
     auto summary = [](const Mape& m) {
@@ -145,10 +167,11 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
     t.right_align = {false, false, true, true, true, true, true, true, true, true, true, true, true, true};
     for (const auto& r : rep.rows) {
       const auto& m = r.measured;
-      t.add({case_label(r.spec), r.gpu_key, fmt(m.gpu_us, 1), fmt(r.learned.gpu_us, 1),
-             pct(error_pct(r.learned.gpu_us, m.gpu_us)), fmt(r.analytical.gpu_us, 1),
-             pct(error_pct(r.analytical.gpu_us, m.gpu_us)), r.cross ? fmt(r.cross->gpu_us, 1) : "-",
-             r.cross ? pct(error_pct(r.cross->gpu_us, m.gpu_us)) : "-", fmt(m.wall_us, 1), fmt(r.learned.wall_us, 1),
+      const double mg = gpu_time(r, m), lg = gpu_time(r, r.learned), ag = gpu_time(r, r.analytical);
+      const double cg = r.cross ? gpu_time(r, *r.cross) : 0;
+      t.add({case_label(r.spec), r.gpu_key, fmt(mg, 1), fmt(lg, 1), pct(error_pct(lg, mg)), fmt(ag, 1),
+             pct(error_pct(ag, mg)), r.cross ? fmt(cg, 1) : "-", r.cross ? pct(error_pct(cg, mg)) : "-",
+             fmt(m.wall_us, 1), fmt(r.learned.wall_us, 1),
              pct(error_pct(r.learned.wall_us, m.wall_us)), fmt(m.kernels, 0) + "/" + std::to_string(r.learned.kernels),
              fmt(m.kernels > 0 ? (m.wall_us - m.gpu_us) / m.kernels : 0, 1)});
     }
@@ -167,7 +190,8 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
            " kernel model, profile " + (rep.rows.empty() ? opt.profile : rep.rows.front().profile) + "; " + cross_name +
            ": the model trained on " + (rep.cross_train_gpu.empty() ? "one GPU" : rep.cross_train_gpu) +
            "'s corpus only" + (rep.cross_models_dir.empty() ? " (not found)" : " (" + rep.cross_models_dir + ")") +
-           "):\n" + s.text());
+           "; tp>1: tensor-parallel runs, rank 0's trace; * eager TP steps: GPU time without the collective "
+           "kernels, which there also wait for the slowest rank's host):\n" + s.text());
       std::set<std::string> shown;
       for (const auto& r : rep.rows) {
         const std::string k = kind(r);

@@ -13,11 +13,10 @@ namespace loom {
 
 namespace {
 
-/// HF StaticCache + sdpa launches, besides the cache copies and attention, small kernels per step (cache_position
-/// arithmetic, the causal mask) and per layer (arange, two long adds, two fills and a `where` building the layer's
-/// mask): counted in traces/e2e/*/graph_decode.lct.gz (transformers 5.17).
-constexpr int kStaticCacheStepOps = 5;
-constexpr int kStaticCacheLayerOps = 6;
+// HF StaticCache + sdpa launches, besides the cache copies and attention, small kernels per step (cache_position
+// arithmetic, the causal mask: the profile's static_cache_step_ops, 5) and per layer (arange, two long adds, two
+// fills and a `where` building the layer's mask: static_cache_layer_ops, 6), counted in
+// traces/e2e/*/graph_decode.lct.gz (transformers 5.17).
 
 /// Shape of one request group: `count` requests with `q` new tokens attending to `kv` keys. A decode group holds
 /// every decoding request of the step with `kv` their mean key count: engines run ragged decode attention as one
@@ -65,7 +64,7 @@ class Builder {
     add("embed", -1, eltwise("copy", tokens_, H));  // embedding gather: one read, one write per element
     // Per-step bookkeeping kernels (HF: position ids, rotary inv_freq x positions, cos/sin tables; StaticCache adds
     // cache-position and mask kernels): each touches a few hundred bytes, so each costs a launch.
-    const int small = p_.step_small_ops + (p_.kv_cache == "static" ? kStaticCacheStepOps : 0);
+    const int small = p_.step_small_ops + (p_.kv_cache == "static" ? p_.static_cache_step_ops : 0);
     for (int i = 0; i < small; ++i) add("step_small_op", -1, eltwise("copy", 1, 128, "fp32"));
     all_reduce("embed_all_reduce", -1, tokens_ * H);
     // Layers of one kind (first or not, MoE or dense) launch the same shapes: build each kind once and stamp it.
@@ -86,8 +85,8 @@ class Builder {
     norm("final_norm", -1, tokens_, H, /*residual=*/true);
     const int64_t logit_rows = (p_.lm_head == "last_token" || w_.phase != Phase::prefill) ? w_.batch() : tokens_;
     add("lm_head", -1, gemm(logit_rows, s_.vocab, H));
-    // vLLM gathers the vocab-sharded logits; an all-gather of X bytes moves as much as a ring all-reduce of X/2.
-    all_reduce("logits_gather", -1, logit_rows * m_.vocab / 2);
+    // The vocab-sharded logits are gathered (vLLM's tensor_model_parallel_gather; tp_e2e.py's all_gather).
+    all_gather("logits_gather", -1, logit_rows * m_.vocab);
     if (p_.sampler == "softmax") add("sampler_softmax", -1, kspec("softmax", {{"rows", logit_rows}, {"cols", m_.vocab}}));
     if (p_.sampler == "argmax") add("sampler_argmax", -1, eltwise("argmax", logit_rows, m_.vocab));
     return std::move(ops_);
@@ -118,7 +117,7 @@ class Builder {
     k.family = family;
     k.where = where();
     for (const auto& [key, v] : params) k.params[key] = std::to_string(v);
-    if (family != "all_reduce") k.params["dtype"] = dtype.empty() ? dtype_ : dtype;
+    if (family != "all_reduce" && family != "all_gather") k.params["dtype"] = dtype.empty() ? dtype_ : dtype;
     return k;
   }
   KernelSpec gemm(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
@@ -153,6 +152,14 @@ class Builder {
     add(name, layer, std::move(k));
   }
 
+  /// NCCL all_gather of a tensor of `elements` (the whole gathered tensor) over the TP group.
+  void all_gather(const std::string& name, int layer, int64_t elements) {
+    if (w_.tp == 1) return;
+    KernelSpec k = kspec("all_gather", {{"gpus", w_.tp}});
+    k.params["bytes"] = std::to_string(static_cast<int64_t>(elements * dtype_bytes(m_.dtype)));
+    add(name, layer, std::move(k));
+  }
+
   /// An RMSNorm over (rows x cols) as the profile launches it. `residual`: a residual add precedes it.
   void norm(const std::string& name, int layer, int64_t rows, int64_t cols, bool residual) {
     if (p_.norm == "fused_residual") {  // vLLM fused_add_rms_norm: one kernel
@@ -175,8 +182,10 @@ class Builder {
   void attention(int l) {
     const int64_t hd = m_.head_dim, hq = s_.q_heads, hkv = s_.kv_heads;
     if (p_.attention == "flash" && p_.kv_cache == "static" && w_.phase == Phase::decode) {
-      // sdpa over the whole preallocated cache with the StaticCache mask; K/V were expanded to every query head.
-      KernelSpec k = kspec("attention_decode", {{"batch", w_.batch()}, {"heads", hq}, {"kv_heads", hq},
+      // sdpa over the whole preallocated cache with the StaticCache mask; K/V expanded to every query head, or
+      // read once per kv head where SDPA does the grouping (static_cache_gqa: native).
+      const int64_t kv = p_.static_cache_gqa == "native" ? hkv : hq;
+      KernelSpec k = kspec("attention_decode", {{"batch", w_.batch()}, {"heads", hq}, {"kv_heads", kv},
                                                 {"seq_kv", cache_len()}, {"head_dim", hd}});
       k.params["mask"] = "1";
       add("attention", l, std::move(k));
@@ -244,8 +253,9 @@ class Builder {
       // query heads (repeat_kv: a copy of batch x heads x keys x head_dim for K and for V) when hq != hkv.
       add("kv_cache.index_copy_k", l, eltwise("copy_strided", tokens_ * hkv, hd));
       add("kv_cache.index_copy_v", l, eltwise("copy_strided", tokens_ * hkv, hd));
-      for (int i = 0; i < kStaticCacheLayerOps; ++i) add("static_cache.small_op", l, eltwise("copy", 1, 128, "fp32"));
-      if (hq != hkv && p_.attention == "flash") {  // attention: eager already charges its own repeat_kv
+      for (int i = 0; i < p_.static_cache_layer_ops; ++i)
+        add("static_cache.small_op", l, eltwise("copy", 1, 128, "fp32"));
+      if (hq != hkv && p_.attention == "flash" && p_.static_cache_gqa == "repeat") {  // attention: eager already charges its own repeat_kv
         add("attn.repeat_k", l, eltwise("expand_copy", w_.batch() * hq * cache_len(), hd));
         add("attn.repeat_v", l, eltwise("expand_copy", w_.batch() * hq * cache_len(), hd));
       }

@@ -95,7 +95,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
   p.name = fs::path(source).stem().string();
   static const std::vector<std::string> keys = {
       "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm", "norm_ops", "norm_row_ops",
-      "step_small_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode", "graph_gap_us",
+      "step_small_ops", "static_cache_gqa", "static_cache_step_ops", "static_cache_layer_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode", "graph_gap_us",
       "host_overhead_us", "new_kv_length_host_us", "eager_input_host_us", "graph_input_host_us", "host_cpu_speed", "memory_utilization", "megakernel_schedule", "scheduler", "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes", "prefill_attention"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
   for (const auto& kv : root) {
@@ -119,6 +119,9 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "norm_ops") p.norm_ops = op_list(source, key, v);
     else if (key == "norm_row_ops") p.norm_row_ops = static_cast<int>(number(source, key, v, 0, 64));
     else if (key == "step_small_ops") p.step_small_ops = static_cast<int>(number(source, key, v, 0, 1000));
+    else if (key == "static_cache_gqa") p.static_cache_gqa = choice(source, key, v, {"repeat", "native"});
+    else if (key == "static_cache_step_ops") p.static_cache_step_ops = static_cast<int>(number(source, key, v, 0, 1000));
+    else if (key == "static_cache_layer_ops") p.static_cache_layer_ops = static_cast<int>(number(source, key, v, 0, 64));
     else if (key == "activation") p.activation = choice(source, key, v, {"fused", "separate"});
     else if (key == "moe") p.moe = choice(source, key, v, {"fused", "per_expert"});
     else if (key == "lm_head") p.lm_head = choice(source, key, v, {"last_token", "full_sequence"});

@@ -54,6 +54,12 @@ struct ServingProfile {
   std::vector<std::string> norm_ops;   ///< full-tensor elementwise ops ("op" or "op:dtype") when norm=elementwise
   int norm_row_ops = 0;                ///< (rows x 1) fp32 elementwise ops (+eps, rsqrt) when norm=elementwise
   int step_small_ops = 0;              ///< tiny kernels once per step (position ids, rotary cos/sin tables)
+  /// kv_cache=static: how the decode attention meets grouped-query heads. "repeat": transformers'
+  /// sdpa_attention_forward expands K and V to every query head (repeat_kv copies, attention without GQA);
+  /// "native": SDPA's enable_gqa (no copies, attention over the kv heads).
+  std::string static_cache_gqa = "repeat";
+  int static_cache_step_ops = 5;   ///< kv_cache=static: tiny kernels once per step (HF StaticCache: cache position, mask)
+  int static_cache_layer_ops = 6;  ///< kv_cache=static: tiny kernels per layer (HF StaticCache bookkeeping, mask)
   std::string activation = "fused";    ///< "fused": silu_mul | "separate": silu then mul
   std::string moe = "fused";           ///< "fused": moe w13, silu_mul, moe w2 | "per_expert": GEMMs per expert
   std::string lm_head = "last_token";  ///< "last_token": logits of the last position | "full_sequence"

@@ -71,6 +71,10 @@ std::string trace_family(const std::string& f) {
   return f;  // gemm, elementwise, softmax, rms_norm, moe, all_reduce: the classifier uses the same names
 }
 
+bool is_collective_family(const std::string& f) {
+  return f == "all_reduce" || f == "all_gather" || f == "reduce_scatter" || f == "send_recv";
+}
+
 namespace {
 
 double median_of(std::vector<double> v) { return v.empty() ? 0.0 : quantile(std::move(v), 0.5); }
@@ -113,19 +117,21 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
     MeasuredStep m;
     m.case_id = row.case_id;
     m.spec = row.spec;
-    std::vector<double> gpu, wall, count;
+    std::vector<double> gpu, wall, count, comm;
     std::vector<std::map<std::string, FamilyTime>> fams;
     for (const LctRange* r : reps) {
       if (r->start_ns < c.start_ns || r->end_ns > c.end_ns) continue;
       auto lo = std::lower_bound(kernels.begin(), kernels.end(), r->start_ns,
                                  [](const LctKernel* k, int64_t t) { return k->start_ns < t; });
-      double sum = 0;
+      double sum = 0, sum_comm = 0;
       int n = 0;
       std::map<std::string, FamilyTime> f;
       for (auto it = lo; it != kernels.end() && (*it)->start_ns < r->end_ns; ++it) {
         sum += (*it)->duration_us();
         ++n;
-        FamilyTime& ft = f[family_of((*it)->name)];
+        const std::string& fam = family_of((*it)->name);
+        if (is_collective_family(fam)) sum_comm += (*it)->duration_us();
+        FamilyTime& ft = f[fam];
         ft.gpu_us += (*it)->duration_us();
         ft.launches += 1;
       }
@@ -135,6 +141,7 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
         if (p->start_ns >= r->start_ns && p->end_ns <= r->end_ns) ph = p;
       const LctRange& w = ph ? *ph : *r;
       gpu.push_back(sum);
+      comm.push_back(sum_comm);
       wall.push_back(double(w.end_ns - w.start_ns) * 1e-3);
       count.push_back(n);
       fams.push_back(std::move(f));
@@ -147,6 +154,7 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
     m.gpu_us = median_of(gpu);
     m.wall_us = median_of(wall);
     m.kernels = median_of(count);
+    m.collective_us = median_of(comm);
     std::vector<size_t> order(gpu.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return gpu[a] < gpu[b]; });
@@ -170,7 +178,9 @@ PredictedStep predict(const GpuSpec& gpu, const ModelConfig& model, const Servin
     const KernelSpec& spec = k.shape->parts.front();
     const auto op = spec.params.find("op");
     const bool reduce = spec.family == "elementwise" && op != spec.params.end() && is_row_reduction(op->second);
-    FamilyTime& f = p.families[reduce ? "reduce" : trace_family(k.family())];
+    const std::string fam = reduce ? "reduce" : trace_family(k.family());
+    if (is_collective_family(fam)) p.collective_us += k.gpu_us;
+    FamilyTime& f = p.families[fam];
     f.gpu_us += k.gpu_us;
     f.launches += 1;
   }
@@ -237,6 +247,7 @@ E2eReport validate_e2e(const E2eOptions& opt) {
     rep.cross_train_gpu = opt.cross_train_gpu;
   }
   const ServingProfile base = load_profile(opt.profile);
+  std::optional<ServingProfile> manual_profile;
   for (const auto& path : lists) {
     const std::string lct_path = lct_beside(path);
     if (lct_path.empty()) throw InputError(path, "no .lct(.gz) trace of the same name beside it; copy the run's trace");
@@ -255,7 +266,12 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       row.gpu_key = *key;
       row.spec = parse_e2e_spec(m.spec, path + ": case " + std::to_string(m.case_id));
       const ModelConfig model = load_model(row.spec.model);
-      ServingProfile profile = base;
+      // tp_e2e.py captures its CUDA-graph decode with llama_model.ManualDecoder (decode_impl=manual_static_kv):
+      // plain PyTorch over a static cache, described by models/profiles/torch-static.yaml.
+      const auto impl = cases.meta.find("decode_impl");
+      const bool manual = impl != cases.meta.end() && impl->second == "manual_static_kv" && row.spec.mode == "cuda_graph";
+      if (manual && !manual_profile) manual_profile = load_profile("torch-static");
+      ServingProfile profile = manual ? *manual_profile : base;
       // The trace's rep is exactly one forward pass: a prefill rep samples nothing (no sampler kernel); a decode
       // rep ends with the greedy argmax of the hf profiles' `sampler: argmax`.
       if (row.spec.phase == "prefill") profile.sampler = "none";

@@ -45,8 +45,15 @@ struct MeasuredStep {
   double gpu_us = 0;       ///< median over reps of the summed kernel durations
   double wall_us = 0;      ///< median over reps of the loom.phase range (loom.rep if absent)
   double kernels = 0;      ///< median launches per rep
+  /// Median over reps of the collective kernels' durations (all_reduce, all_gather, reduce_scatter, send_recv). In
+  /// an eager TP step a collective kernel also waits for the slowest rank's host to launch its part, so for those
+  /// steps only gpu_us - collective_us measures the GPU's own work.
+  double collective_us = 0;
   std::map<std::string, FamilyTime> families;  ///< of the rep whose GPU time is the median (lower middle)
 };
+
+/// True for the trace families of communication kernels.
+bool is_collective_family(const std::string& family);
 
 /// Measures every case of `cases` in `lct`. Cases without a range or reps are left out and named in `skipped`
 /// ("case 3: no loom.case range"). Throws InputError when the two files name different GPUs.
@@ -56,6 +63,7 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
 /// One step predicted by loom's e2e model (GPU time, wall time, launches, per-family kernel time).
 struct PredictedStep {
   double gpu_us = 0, wall_us = 0;
+  double collective_us = 0;  ///< of gpu_us, the collective kernels
   int kernels = 0;
   std::map<std::string, FamilyTime> families;  ///< keyed by the trace classifier's family names
 };

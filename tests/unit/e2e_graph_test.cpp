@@ -118,6 +118,35 @@ TEST(E2eGraph, HfEagerIsUnfused) {
   EXPECT_FALSE(named(b, "input_norm.op0").empty());
 }
 
+TEST(E2eGraph, StaticCacheProfiles) {
+  // hf-sdpa's StaticCache expands K/V to the query heads (repeat_kv copies, attention without GQA) and launches 6
+  // bookkeeping kernels a layer; torch-static (tp_e2e.py's ManualDecoder) uses SDPA's enable_gqa, a fused
+  // F.rms_norm and 3 mask kernels a layer.
+  const ModelConfig m = load_model("llama-3-70b");  // 64 heads, 8 KV heads
+  ServingProfile hf = load_profile("hf-sdpa");
+  hf.kv_cache = "static";
+  const ServingProfile manual = load_profile("torch-static");
+  Workload w = decode_workload(8, {512}, 4);
+  w.static_cache_len = 541;
+  const auto a = build_op_graph(m, hf, w), b = build_op_graph(m, manual, w);
+  EXPECT_EQ(P(named(a, "attention").at(0), "kv_heads"), "16");  // expanded to the 16 query heads of a TP-4 shard
+  EXPECT_EQ(P(named(b, "attention").at(0), "kv_heads"), "2");
+  EXPECT_EQ(P(named(b, "attention").at(0), "seq_kv"), "541");
+  EXPECT_EQ(named(a, "attn.repeat_k").size(), 1u);
+  EXPECT_TRUE(named(b, "attn.repeat_k").empty());
+  EXPECT_EQ(named(a, "static_cache.small_op").size(), 6u);
+  EXPECT_EQ(named(b, "static_cache.small_op").size(), 3u);
+  EXPECT_EQ(named(b, "input_norm").at(0)->family(), "rms_norm");
+  // The vocab-sharded logits are all-gathered: 8 rows x 128256 x 2 bytes over 4 GPUs.
+  const Op* g = named(b, "logits_gather", -1).at(0);
+  EXPECT_EQ(g->family(), "all_gather");
+  EXPECT_EQ(P(g, "bytes"), std::to_string(8 * 128256 * 2));
+  EXPECT_EQ(P(g, "gpus"), "4");
+  EXPECT_THROW(parse_profile("static_cache_gqa: split\n", "p.yaml"), InputError);
+  EXPECT_THROW(parse_profile("static_cache_layer_ops: -1\n", "p.yaml"), InputError);
+  EXPECT_THROW(parse_profile("static_cache_step_ops: .nan\n", "p.yaml"), InputError);
+}
+
 TEST(E2eGraph, MoeLayers) {
   const ModelConfig m = load_model("mixtral-8x7b");
   const auto ops = build_op_graph(m, load_profile("vllm"), decode_workload(4, {1000}, 2));

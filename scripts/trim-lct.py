@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Shrinks a collector trace (.lct / .lct.gz) to what `loom validate --e2e` and `loom trace import` read: the NVTX
+ranges, and the kernel, memcpy and memset records that start inside a `loom.rep` range (warm-up launches, model
+building and graph capture are dropped). `--reps N` keeps only the first N reps of every case (their ranges too).
+The header is kept and `#end records=` is rewritten; `#trimmed=` records what was done. Used for the tensor-parallel
+end-to-end traces (traces/e2e/h200/tp*), whose full traces are 4-10 MB each.
+
+  python3 scripts/trim-lct.py IN.lct.gz OUT.lct.gz [--reps 7]
+"""
+import argparse
+import bisect
+import gzip
+import sys
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("src")
+    p.add_argument("dst")
+    p.add_argument("--reps", type=int, default=0, help="reps kept per case (0 = all)")
+    a = p.parse_args()
+    opener = gzip.open if a.src.endswith(".gz") else open
+    with opener(a.src, "rt") as f:
+        lines = f.read().split("\n")
+    if not lines or lines[0] != "#loom-cupti 1":
+        sys.exit("trim-lct: %s: not a loom collector trace (first line is not '#loom-cupti 1')" % a.src)
+    if not any(l.startswith("#end ") for l in lines[-3:]):
+        sys.exit("trim-lct: %s: truncated trace (no #end line); nothing written" % a.src)
+    header = [l for l in lines if l.startswith("#") and not l.startswith("#end ")]
+    end = [l for l in lines if l.startswith("#end ")][-1]
+    dropped = end.split("dropped=")[1] if "dropped=" in end else "0"
+    recs = [l for l in lines if l and not l.startswith("#")]
+    ranges = [l.split("\t") for l in recs if l.startswith("R\t")]
+    cases = sorted((int(r[1]), int(r[2])) for r in ranges if r[4].startswith("loom.case="))
+    reps = sorted((int(r[1]), int(r[2])) for r in ranges if r[4] == "loom.rep")
+    keep = []
+    for c0, c1 in cases:
+        inside = [r for r in reps if c0 <= r[0] and r[1] <= c1]
+        keep += inside[:a.reps] if a.reps > 0 else inside
+    keep.sort()
+    starts = [r[0] for r in keep]
+
+    def in_kept(t0, t1=None):
+        i = bisect.bisect_right(starts, t0) - 1
+        if i < 0:
+            return False
+        r = keep[i]
+        return r[0] <= t0 < r[1] if t1 is None else (r[0] <= t0 and t1 <= r[1])
+
+    out = []
+    for l in recs:
+        f = l.split("\t", 4)
+        if f[0] == "R":
+            # case ranges stay; any other range (reps, phases, NCCL's own) only inside a kept rep
+            if l.split("\t")[4].startswith("loom.case=") or in_kept(int(f[1]), int(f[2])):
+                out.append(l)
+        elif f[0] in ("K", "C", "S"):
+            if in_kept(int(f[1])):
+                out.append(l)
+        else:
+            out.append(l)
+    header.append("#trimmed=scripts/trim-lct.py: records inside loom.rep ranges only%s; %d of %d records kept"
+                  % (", first %d reps per case" % a.reps if a.reps else "", len(out), len(recs)))
+    text = "\n".join(header + out + ["#end records=%d dropped=%s" % (len(out), dropped)]) + "\n"
+    with gzip.GzipFile(a.dst, "wb", compresslevel=9, mtime=0) as g:
+        g.write(text.encode())
+    print("%s: %d -> %d records" % (a.dst, len(recs), len(out)))
+
+
+if __name__ == "__main__":
+    main()
