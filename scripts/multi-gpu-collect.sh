@@ -13,7 +13,7 @@
 #                                        timeout_s=600); bash scripts/device-slim.sh back
 # COLL_SECONDS, TP_SECONDS (per TP degree) cap the stages (defaults 120 and 150). STAGES picks and orders them
 # (default "coll tpN tp2"; "nop2p" adds NCCL all_reduce with peer-to-peer off, as on PCIe boards without P2P, into
-# $OUT/nop2p.tar.gz); MODEL=llama-3-70b traces that model instead (files tp<n>-<model>.*).
+# $OUT/nop2p.tar.gz; "host": scripts/torch/tp_host_cost.py at 2 and n GPUs, into $OUT/host.tar.gz); MODEL=llama-3-70b traces that model instead, TP_SHAPES=BxL,... other shapes, TAG names them (files tp<n>-<model>-<tag>.*).
 set -u
 O=${OUT:-/tmp/out}; mkdir -p "$O"; LOG=$O/log.txt; t0=$(date +%s)
 stamp() { echo "== $1: $(( $(date +%s)-t0 )) s" | tee -a "$LOG"; }
@@ -41,21 +41,37 @@ nop2p_stage() {  # NCCL all_reduce through host memory (NCCL_P2P_DISABLE=1) at n
   tar -czf "$O/nop2p.tar.gz" -C $d . 2>>"$LOG"
 }
 
+host_stage() {  # host cost of eager TP launches: scripts/torch/tp_host_cost.py at 2 and n GPUs, twice each
+  local k i d=/tmp/host
+  mkdir -p $d
+  export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+  PYTHONPATH=scripts/torch timeout 60 python3 scripts/torch/host_cost.py > $d/tp1.txt 2>&1
+  for i in 1 2; do for k in 2 $n; do
+    CUDA_VISIBLE_DEVICES=$(seq -s, 0 $(( k-1 ))) PYTHONPATH=scripts/torch timeout 120 torchrun --standalone \
+      --nproc_per_node $k scripts/torch/tp_host_cost.py --out $d/run$i >> "$LOG" 2>&1
+    stamp "host $k GPUs run $i rc=$?"
+  done; done
+  tar -czf "$O/host.tar.gz" -C $d . 2>>"$LOG"
+}
+
 tp_stage() {  # tp_stage N: tp-e2e-collect.sh on the first N GPUs, into $O/tpN.tar.gz
   local k=$1 d=/tmp/tp$1 devs
   devs=$(seq -s, 0 $(( k-1 )))
   mkdir -p "$d"
   CUDA_VISIBLE_DEVICES=$devs NGPU=$k OUT=$d timeout $(( ${TP_SECONDS:-150} + 150 )) \
-    bash scripts/tp-e2e-collect.sh --max-seconds "${TP_SECONDS:-150}" ${MODEL:+--model $MODEL} >> "$LOG" 2>&1
+    bash scripts/tp-e2e-collect.sh --max-seconds "${TP_SECONDS:-150}" ${MODEL:+--model $MODEL} \
+    ${TP_SHAPES:+--shapes $TP_SHAPES} >> "$LOG" 2>&1
   stamp "tp $k ${MODEL:-llama-3-8b} rc=$?"
   rm -f "$d"/tp"$k".rank[1-9]*.lct.gz  # rank 0's trace is the one validate reads; the others' case lists stay
-  if [ -n "${MODEL:-}" ]; then for f in "$d"/tp"$k".*; do mv "$f" "${f/tp$k./tp$k-$MODEL.}"; done; fi
-  tar -czf "$O/tp$k${MODEL:+-$MODEL}.tar.gz" -C "$d" . 2>>"$LOG"
+  local sfx=${MODEL:+-$MODEL}${TAG:+-$TAG}
+  if [ -n "$sfx" ]; then for f in "$d"/tp"$k".*; do mv "$f" "${f/tp$k./tp$k$sfx.}"; done; fi
+  tar -czf "$O/tp$k$sfx.tar.gz" -C "$d" . 2>>"$LOG"
 }
 for s in ${STAGES:-coll tp$n tp2}; do
   case $s in
     coll) coll_stage;;
     nop2p) nop2p_stage;;
+    host) host_stage;;
     tp[0-9]*) [ "${s#tp}" -le "$n" ] && tp_stage "${s#tp}";;
     *) echo "unknown stage $s" | tee -a "$LOG";;
   esac

@@ -91,6 +91,8 @@ def build_tp_model(name, rank, world):
 def main():
     p = llama_model.e2e_args(__doc__)
     p.set_defaults(model="llama-3-8b")
+    p.add_argument("--shapes", default="", help="batch x length list, e.g. 1x4096,64x2048 (default: %s)"
+                   % ",".join("%dx%d" % s for s in EAGER))
     args = p.parse_args()
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     local = int(os.environ.get("LOCAL_RANK", rank))
@@ -99,6 +101,13 @@ def main():
     t0 = time.time()
     model, cfg, meta, vocab = build_tp_model(args.model, rank, world)
     shapes = QUICK if args.quick else EAGER
+    if args.shapes:
+        try:
+            shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
+        except ValueError:
+            raise SystemExit("--shapes: '%s' is not a list of BATCHxLENGTH" % args.shapes)
+        if any(len(s) != 2 or min(s) < 1 for s in shapes):
+            raise SystemExit("--shapes: '%s' is not a list of BATCHxLENGTH" % args.shapes)
     steps = args.steps or args.reps
     extra = steps + args.warmup + 16
     meta.update({"mode": "eager+cuda_graph", "batch_seq": json.dumps(shapes), "decode_steps": steps,
