@@ -96,7 +96,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
   static const std::vector<std::string> keys = {
       "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm", "norm_ops", "norm_row_ops",
       "step_small_ops", "static_cache_gqa", "static_cache_step_ops", "static_cache_layer_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode", "graph_gap_us",
-      "host_overhead_us", "new_kv_length_host_us", "eager_input_host_us", "graph_input_host_us", "host_cpu_speed", "memory_utilization", "megakernel_schedule", "scheduler", "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes", "prefill_attention"};
+      "host_overhead_us", "collective_host_us", "new_kv_length_host_us", "eager_input_host_us", "graph_input_host_us", "host_cpu_speed", "memory_utilization", "megakernel_schedule", "scheduler", "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes", "prefill_attention"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
   for (const auto& kv : root) {
     if (!kv.first.IsScalar()) throw InputError(where(source, kv.first), "keys must be plain names");
@@ -130,6 +130,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "prefill_mode") p.prefill_mode = choice(source, key, v, modes);
     else if (key == "graph_gap_us") p.graph_gap_us = number(source, key, v, 0, 1000);
     else if (key == "host_overhead_us") p.host_overhead_us = number(source, key, v, 0, 100000);
+    else if (key == "collective_host_us") p.collective_host_us = number(source, key, v, 0, 1e6);
     else if (key == "new_kv_length_host_us") p.new_kv_length_host_us = number(source, key, v, 0, 1e7);
     else if (key == "eager_input_host_us") p.eager_input_host_us = number(source, key, v, 0, 1e7);
     else if (key == "graph_input_host_us") p.graph_input_host_us = number(source, key, v, 0, 1e7);

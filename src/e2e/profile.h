@@ -58,6 +58,9 @@ struct ServingProfile {
   /// sdpa_attention_forward expands K and V to every query head (repeat_kv copies, attention without GQA);
   /// "native": SDPA's enable_gqa (no copies, attention over the kv heads).
   std::string static_cache_gqa = "repeat";
+  /// Host time an eager collective costs beyond its launch (c10d bookkeeping and the wait for the slowest rank's
+  /// host, which sets an eager TP step's pace), on the reference host; 0 = a collective is a plain launch.
+  double collective_host_us = 0;
   int static_cache_step_ops = 5;   ///< kv_cache=static: tiny kernels once per step (HF StaticCache: cache position, mask)
   int static_cache_layer_ops = 6;  ///< kv_cache=static: tiny kernels per layer (HF StaticCache bookkeeping, mask)
   std::string activation = "fused";    ///< "fused": silu_mul | "separate": silu then mul

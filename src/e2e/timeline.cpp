@@ -195,6 +195,10 @@ void clear_kernel_cost_cache() {
 
 namespace {
 
+bool collective_family(const std::string& f) {
+  return f == "all_reduce" || f == "all_gather" || f == "reduce_scatter" || f == "send_recv";
+}
+
 /// simulate_step; `steal` (the ops themselves, or null) lets each KernelTiming take its op's name and shape;
 /// `timeline` = false keeps only the step's totals (no KernelTiming per launch).
 StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<Op>* steal,
@@ -240,6 +244,8 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
         if (!planned && profile.new_kv_length_host_us > 0 && shape.parts.front().family == "attention_decode")
           host_us += profile.new_kv_length_host_us * host_scale, planned = true;
         host_us += launch_us;
+        if (profile.collective_host_us > 0 && collective_family(shape.parts.front().family))
+          host_us += profile.collective_host_us * host_scale;
         k.issue_us = host_us;
         k.start_us = std::max(host_us, i == 0 ? 0.0 : prev_end_us + profile.graph_gap_us);
         k.end_us = k.start_us + k.gpu_us;

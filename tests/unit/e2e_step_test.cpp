@@ -100,6 +100,30 @@ TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
   EXPECT_GT(b.wall_time_us, a.wall_time_us);
 }
 
+TEST_F(E2eStep, EagerCollectivesCostHostTime) {
+  // collective_host_us: an eager step's collective launches each cost that much more host time (scaled like the
+  // profile's other host costs); a CUDA-graph step does not pay it.
+  const ModelConfig m = load_model("llama-3-8b");
+  ServingProfile p = load_profile("hf-sdpa");
+  const Workload w = prefill_workload(1, {64}, {}, 2);
+  p.collective_host_us = 0;
+  const auto a = predict_step(gpu, m, p, w, ExecMode::eager).timing;
+  const auto ga = predict_step(gpu, m, p, w, ExecMode::graph).timing;
+  p.collective_host_us = 500;
+  const auto b = predict_step(gpu, m, p, w, ExecMode::eager).timing;
+  const auto gb = predict_step(gpu, m, p, w, ExecMode::graph).timing;
+  int collectives = 0;
+  for (const auto& k : b.kernels) {
+    const std::string f = k.family();
+    collectives += f == "all_reduce" || f == "all_gather";
+  }
+  EXPECT_EQ(collectives, 2 * 32 + 2);  // two a layer, the embedding's, the logits gather
+  const double scale = host_time_scale(p, gpu.host_cpu_speed);
+  EXPECT_NEAR(b.kernels.back().issue_us - a.kernels.back().issue_us, 500 * scale * collectives, 1e-6);
+  EXPECT_GT(b.wall_time_us, a.wall_time_us);
+  EXPECT_DOUBLE_EQ(gb.wall_time_us, ga.wall_time_us);
+}
+
 TEST_F(E2eStep, InputPreparationPrecedesTheFirstLaunch) {
   // eager_input_host_us / graph_input_host_us: host time before the step's first launch while the GPU idles. A graph
   // step's wall grows by exactly that (the replay waits); an eager step's launches are all issued that much later.
