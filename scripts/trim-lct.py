@@ -13,24 +13,39 @@ import gzip
 import sys
 
 
+def die(msg):
+    print("trim-lct: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("src")
     p.add_argument("dst")
     p.add_argument("--reps", type=int, default=0, help="reps kept per case (0 = all)")
     a = p.parse_args()
+    if a.reps < 0:
+        die("--reps %d: give 0 (all) or a positive count" % a.reps)
     opener = gzip.open if a.src.endswith(".gz") else open
-    with opener(a.src, "rt") as f:
-        lines = f.read().split("\n")
+    try:
+        with opener(a.src, "rt", encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        die("%s: cannot read (%s); give a collector trace (.lct or .lct.gz)" % (a.src, e))
     if not lines or lines[0] != "#loom-cupti 1":
-        sys.exit("trim-lct: %s: not a loom collector trace (first line is not '#loom-cupti 1')" % a.src)
+        die("%s:1: not a loom collector trace (first line is not '#loom-cupti 1')" % a.src)
     if not any(l.startswith("#end ") for l in lines[-3:]):
-        sys.exit("trim-lct: %s: truncated trace (no #end line); nothing written" % a.src)
+        die("%s: truncated trace (no #end line); nothing written" % a.src)
     header = [l for l in lines if l.startswith("#") and not l.startswith("#end ")]
     end = [l for l in lines if l.startswith("#end ")][-1]
     dropped = end.split("dropped=")[1] if "dropped=" in end else "0"
     recs = [l for l in lines if l and not l.startswith("#")]
     ranges = [l.split("\t") for l in recs if l.startswith("R\t")]
+    for n, l in enumerate(recs):
+        f = l.split("\t")
+        if f[0] in ("K", "C", "S", "R") and (len(f) < 5 or not f[1].isdigit() or not f[2].isdigit()):
+            die("%s: record %d ('%s...'): fewer than 5 fields or a start/end that is not an integer"
+                % (a.src, n + 1, l[:40]))
     cases = sorted((int(r[1]), int(r[2])) for r in ranges if r[4].startswith("loom.case="))
     reps = sorted((int(r[1]), int(r[2])) for r in ranges if r[4] == "loom.rep")
     keep = []

@@ -105,9 +105,9 @@ def main():
         try:
             shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
         except ValueError:
-            raise SystemExit("--shapes: '%s' is not a list of BATCHxLENGTH" % args.shapes)
+            p.error("--shapes: '%s' is not a list of BATCHxLENGTH" % args.shapes)
         if any(len(s) != 2 or min(s) < 1 for s in shapes):
-            raise SystemExit("--shapes: '%s' is not a list of BATCHxLENGTH" % args.shapes)
+            p.error("--shapes: '%s' is not a list of BATCHxLENGTH" % args.shapes)
     steps = args.steps or args.reps
     extra = steps + args.warmup + 16
     meta.update({"mode": "eager+cuda_graph", "batch_seq": json.dumps(shapes), "decode_steps": steps,
