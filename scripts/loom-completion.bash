@@ -21,7 +21,7 @@ _loom() {
     --format) COMPREPLY=($(compgen -W "table json csv" -- "$cur")); return ;;
     --phase) COMPREPLY=($(compgen -W "prefill decode" -- "$cur")); return ;;
     --mode) COMPREPLY=($(compgen -W "eager graph megakernel" -- "$cur")); return ;;
-    --profile) COMPREPLY=($(compgen -W "vllm sglang hf-eager hf-sdpa" -- "$cur")); return ;;
+    --profile) COMPREPLY=($(compgen -W "vllm sglang hf-eager hf-sdpa torch-static loom-cb" -- "$cur")); return ;;
     --kernel-model) COMPREPLY=($(compgen -W "learned analytical" -- "$cur")); return ;;
     --clock) COMPREPLY=($(compgen -W "boost sustained auto" -- "$cur")); return ;;
     --router) COMPREPLY=($(compgen -W "round_robin least_outstanding" -- "$cur")); return ;;
