@@ -70,7 +70,9 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   const serving::Slo slo = args.has("--slo") ? serving::parse_slo(args.get("--slo"), "--slo") : serving::Slo{};
   const ModelConfig model = load_model(args.require("--model"));
   const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
-  const auto predictor = kernel_predictor(args);
+  const ServingPredictors sp = serving_predictors(args);
+  const KernelPredictor& predictor = sp.kernel;
+  cfg.step_sustained = sp.step_sustained;
   const std::vector<serving::Request> requests = requests_from(args);
   int64_t positions = 0, beyond = 0;
   for (const auto& q : requests) {

@@ -36,7 +36,10 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
   const std::string root = args.get("--traces", data_dir() + "/traces/serving/engine");
   const ModelConfig model = load_model(args.get("--model", "llama-3-8b"));
   const ServingProfile profile = load_profile(args.get("--profile", "loom-cb"));
-  const auto predictor = kernel_predictor(args);
+  const ServingPredictors sp = serving_predictors(args);
+  const KernelPredictor& predictor = sp.kernel;
+  serving::SimConfig sim_cfg;
+  sim_cfg.step_sustained = sp.step_sustained;
   const Catalog catalog = Catalog::load();
   namespace fs = std::filesystem;
   std::vector<fs::path> runs;
@@ -63,6 +66,7 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
     const serving::MeasuredRun run = serving::read_measured_run(dir.string());
     // Iterations: the step model at each measured batch composition vs the measured wall time of the step.
     serving::StepCost cost(gpu, model, profile, 1, predictor);
+    cost.set_step_clock(sp.step_sustained);
     StepErrors graph, eager;
     std::set<int64_t> seen_tokens;  // an eager step of a token count the run has not had pays the new-shape host cost
     for (const auto& it : run.iterations) {
@@ -79,7 +83,7 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
       e.signed_pct.push_back(err_pct(pred_ms, it.wall_ms()));
     }
     // Requests: simulate the same file.
-    const serving::SimResult sim = serving::simulate(gpu, model, profile, run.requests, {}, predictor);
+    const serving::SimResult sim = serving::simulate(gpu, model, profile, run.requests, sim_cfg, predictor);
     std::vector<double> mt, mp, pt, pp;
     double m_first = 1e300, m_last = 0;
     for (const auto& r : run.per_request) {

@@ -113,6 +113,11 @@ KernelPredictor kernel_predictor(const Args& args, std::optional<ClockMode> mode
   return as_kernel_predictor(predictor);  // pure: its costs are shared by every step of the command
 }
 
+ServingPredictors serving_predictors(const Args& args) {
+  if (parse_clock_mode(args.get("--clock", "boost")) != ClockMode::automatic) return {kernel_predictor(args), {}};
+  return {kernel_predictor(args, ClockMode::boost), kernel_predictor(args, ClockMode::sustained)};
+}
+
 void emit(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 std::string warning_lines(const std::vector<std::string>& warnings) {

@@ -41,6 +41,14 @@ nlohmann::json prediction_json(const Prediction& p);
 KernelPredictor kernel_predictor(const Args& args, std::optional<ClockMode> clock = std::nullopt,
                                  double sustained_weight = 1.0);
 
+/// The serving commands' predictors (simulate, validate --serving, whatif --rate): `kernel` as kernel_predictor, and
+/// under `--clock auto` kernel at boost plus `step_sustained`, the fully throttled predictor that each step past the
+/// GPU's throttle onset is partly priced with (the step decides, as in `loom e2e`; StepCost::set_step_clock).
+struct ServingPredictors {
+  KernelPredictor kernel, step_sustained;
+};
+ServingPredictors serving_predictors(const Args& args);
+
 /// Throws InputError(where, ...) when the kernel's operands (its compulsory DRAM bytes: each input and output
 /// once) exceed the GPU's memory: no such kernel can run on one GPU, so a latency for it would be fiction.
 

@@ -25,6 +25,8 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
     throw InputError(args.has("--batch") ? "--batch" : "--input-len",
                      "does not apply to capacity planning; the request stream sets batches (use --prompt-len)");
   serving::CapacityQuery q;
+  const ServingPredictors sp = serving_predictors(args);  // --clock auto: boost kernels, throttled past the onset per step
+  q.step_sustained = sp.step_sustained;
   q.slo = serving::parse_slo(args.get("--slo", "ttft=2s,tpot=50ms"), "--slo");
   q.pp = static_cast<int>(args.integer("--pp", 1, 64, 1));
   std::string stream;
@@ -67,7 +69,7 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
     for (size_t i = next++; i < total; i = next++) {
       const GpuSpec& g = gpus[i / tps.size()];
       const int tp = tps[i % tps.size()];
-      rows[i] = serving::capacity(g, tp, model, profile, q, predictor);
+      rows[i] = serving::capacity(g, tp, model, profile, q, sp.step_sustained ? sp.kernel : predictor);
       std::lock_guard<std::mutex> lock(mu);
       if (total > 4) progress.update(++done, total, g.name + " tp " + std::to_string(tp));
     }

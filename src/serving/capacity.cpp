@@ -32,6 +32,7 @@ CapacityRow capacity(const GpuSpec& gpu, int tp, const ModelConfig& model, const
     const ModelConfig stage = stage_model(model, q.pp);
     // 4% buckets: the search itself resolves the rate to 4%, and twice coarser buckets halve the shapes priced.
     StepCost cost(gpu, stage, profile, tp, predictor, 0.04);
+    cost.set_step_clock(q.step_sustained);
     SimConfig cfg;
     cfg.tp = tp;
     cfg.pp = q.pp;

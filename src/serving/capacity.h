@@ -18,6 +18,7 @@ struct CapacityQuery {
   Slo slo;                           ///< met when p99 TTFT and p99 TPOT are within it
   int pp = 1;
   int bisections = 7;
+  KernelPredictor step_sustained;    ///< `--clock auto` (SimConfig::step_sustained); empty = off
 };
 
 struct CapacityRow {

@@ -92,7 +92,10 @@ SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingPr
                                          std::to_string(sp.max_num_batched_tokens) + ") and chunked_prefill is off");
   }
   std::unique_ptr<StepCost> own;
-  if (!cfg.shared_cost) own = std::make_unique<StepCost>(gpu, stage, profile, cfg.tp, predictor);
+  if (!cfg.shared_cost) {
+    own = std::make_unique<StepCost>(gpu, stage, profile, cfg.tp, predictor);
+    own->set_step_clock(cfg.step_sustained);
+  }
   StepCost& cost = cfg.shared_cost ? *cfg.shared_cost : *own;
   const int64_t evaluations_before = cost.evaluations();
   out.requests.resize(requests.size());

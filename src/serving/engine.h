@@ -23,6 +23,9 @@ struct SimConfig {
   /// Step costs to reuse across simulations of the same GPU, model, profile, tp and pp (a capacity search);
   /// null = a fresh cache for this run.
   class StepCost* shared_cost = nullptr;
+  /// `--clock auto`: the kernel predictor fully throttled; each step past the GPU's onset is priced partly with it
+  /// (StepCost::set_step_clock). Empty: steps as the predictor says.
+  KernelPredictor step_sustained;
   /// Stop early once more than `abort_after` requests have a TTFT above `abort_ttft_ms` or a TPOT above
   /// `abort_tpot_ms` (a capacity search only needs to know that the p99 is lost); SimResult::aborted is then set.
   int64_t abort_after = -1;

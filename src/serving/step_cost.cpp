@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analytical/sustained_load.h"
+
 namespace loom::serving {
 
 int64_t bucket(int64_t x, double resolution) {
@@ -23,6 +25,21 @@ StepCost::StepCost(const GpuSpec& gpu, const ModelConfig& stage_model, const Ser
     if (it == kernel_memo_.end()) it = kernel_memo_.emplace(key, base(g, k)).first;
     return it->second;
   };
+}
+
+void StepCost::set_step_clock(KernelPredictor sustained) {
+  if (!sustained) {
+    predict_sustained_ = KernelPredictor{};
+    cache_.clear();
+    return;
+  }
+  predict_sustained_ = [this, base = std::move(sustained)](const GpuSpec& g, const KernelSpec& k) {
+    const std::string key = k.to_string();
+    auto it = sustained_memo_.find(key);
+    if (it == sustained_memo_.end()) it = sustained_memo_.emplace(key, base(g, k)).first;
+    return it->second;
+  };
+  cache_.clear();
 }
 
 int64_t StepCost::graph_batch(const BatchShape& b) const {
@@ -99,6 +116,14 @@ double StepCost::step_us(const BatchShape& b, double extra_host_us) {
   const StepTiming st = simulate_step(gpu_, ops, profile_, mode, model_.is_moe(), predict_);
   Cost c{st.wall_time_us, st.wall_time_us};
   if (mode == ExecMode::eager && !st.kernels.empty()) c.host_end_us = st.kernels.back().issue_us + st.kernels.back().gpu_us;
+  const double past = predict_sustained_ ? sustained_load_weight(gpu_, st.gpu_time_us, ClockMode::automatic) : 0.0;
+  if (past > 0) {  // the share of the step past the throttle onset runs at the sustained clock
+    const StepTiming ss = simulate_step(gpu_, ops, profile_, mode, model_.is_moe(), predict_sustained_);
+    Cost s{ss.wall_time_us, ss.wall_time_us};
+    if (mode == ExecMode::eager && !ss.kernels.empty()) s.host_end_us = ss.kernels.back().issue_us + ss.kernels.back().gpu_us;
+    c.wall_us += past * (s.wall_us - c.wall_us);
+    c.host_end_us += past * (s.host_end_us - c.host_end_us);
+  }
   return with_host(cache_.emplace(key, c).first->second);
 }
 

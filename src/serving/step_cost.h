@@ -36,6 +36,11 @@ class StepCost {
   /// shape the process has not run before): it delays the launches, so it shows only where the host, not the GPU,
   /// bounds the step. It is in the profile's host time (host_time_scale applies). Throws InputError when the step model rejects the shape.
   double step_us(const BatchShape& b, double extra_host_us = 0);
+  /// `--clock auto` for serving: the step as a whole decides, as in `loom e2e` (a step of many short kernels
+  /// throttles as one long kernel does). With `sustained` set (the kernel predictor fully throttled), a step whose
+  /// boost GPU time runs past the GPU's measured onset is priced boost + w x (sustained - boost), w = the share of
+  /// its GPU time past the onset (analytical/sustained_load.h). Unset (default): every step as the predictor says.
+  void set_step_clock(KernelPredictor sustained);
   /// The decode batch size a CUDA graph would run (the next capture size), or 0 when the step runs eagerly.
   int64_t graph_batch(const BatchShape& b) const;
   size_t cached_shapes() const { return cache_.size(); }
@@ -47,7 +52,7 @@ class StepCost {
   const ServingProfile& profile_;
   int tp_;
   double resolution_;
-  KernelPredictor predict_;
+  KernelPredictor predict_, predict_sustained_;
   /// A bucketed batch composition: decodes (or the CUDA-graph size), their keys, prefill chunks, chunk length and
   /// context, the step's tokens, and flags (graph, priced at the longest sequence).
   struct ShapeKey {
@@ -62,7 +67,7 @@ class StepCost {
       return static_cast<size_t>(h);
     }
   };
-  std::unordered_map<std::string, double> kernel_memo_;
+  std::unordered_map<std::string, double> kernel_memo_, sustained_memo_;
   struct Cost {
     double wall_us;      ///< the step's wall time
     double host_end_us;  ///< when the GPU could finish if it waited only for the host: last issue + last kernel

@@ -96,6 +96,36 @@ TEST(ServingEngine, CudaGraphPadding) {
   EXPECT_NEAR(static_cast<double>(bucket(10000)), 10000, 10000 * 0.011);
 }
 
+TEST(ServingEngine, StepClockThrottlesOnlyPastTheOnset) {
+  // --clock auto for serving: a step priced at boost; one whose GPU time runs past the GPU's onset is priced
+  // boost + w x (sustained - boost), w = (T - onset) / T. A stand-in predictor: every kernel 100 us at boost, 130 us
+  // throttled, so a step's sustained wall is known in closed form from its boost one.
+  Fixture f;
+  f.gpu.tensor_load_onset_s = 0.02;  // 20 ms
+  const KernelPredictor boost = [](const GpuSpec&, const KernelSpec&) { return 100.0; };
+  const KernelPredictor slow = [](const GpuSpec&, const KernelSpec&) { return 130.0; };
+  StepCost plain(f.gpu, f.model, f.profile, 1, boost), clocked(f.gpu, f.model, f.profile, 1, boost),
+      throttled(f.gpu, f.model, f.profile, 1, slow);
+  clocked.set_step_clock(slow);
+  BatchShape small;  // a few-token eager prefill: ~290 launches, ~29 ms of GPU time: past the onset
+  small.prefills = 1;
+  small.prefill_tokens = 16;
+  small.prefill_pairs = 16 * 17 / 2.0;
+  const double b = plain.step_us(small), s = throttled.step_us(small), a = clocked.step_us(small);
+  ASSERT_GT(b, 20000);
+  EXPECT_GT(a, b);
+  EXPECT_LT(a, s);
+  BatchShape decode;  // a CUDA-graph decode step of the same launches is as long: it throttles the same way
+  decode.decodes = 4;
+  decode.decode_kv = 4 * 100;
+  decode.decode_kv_max = 100;
+  EXPECT_GT(clocked.step_us(decode), plain.step_us(decode));
+  f.gpu.tensor_load_onset_s = 10;  // an onset no step reaches: boost
+  StepCost late(f.gpu, f.model, f.profile, 1, boost);
+  late.set_step_clock(slow);
+  EXPECT_DOUBLE_EQ(late.step_us(small), plain.step_us(small));
+}
+
 TEST(ServingEngine, ReplicasAndRouters) {
   Fixture f;
   const auto stream = at_rate(synthesize(400, 1, {}, parse_length_dist("800", "x"), parse_length_dist("100", "x"), 1), 60);
