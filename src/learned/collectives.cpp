@@ -75,6 +75,14 @@ double link_bw(const GpuSpec& g, const std::string& topology, const std::string&
   return topology == "nvlink-4gpu" ? g.nvlink_bytes_per_s * std::min(gpus - 1, 3) / 3.0 : g.nvlink_bytes_per_s;
 }
 
+/// NCCL's modelled latency of a ring of the Simple protocol (src/graph/tuning.cc: base 8.4 us plus, per step, 3.4 us
+/// over NVLink or 5.7 us over PCIe; all_reduce takes 2(g-1) steps, all_gather / reduce_scatter g-1, send_recv 1).
+/// Only ratios of it are used: a pooled large-message alpha is carried to another link and GPU count by them.
+double nccl_ring_simple_us(const std::string& op, const std::string& link, int gpus) {
+  const int steps = op == "all_reduce" ? 2 * (gpus - 1) : op == "send_recv" ? 1 : gpus - 1;
+  return 8.4 + steps * (link == "nvlink" ? 3.4 : 5.7);
+}
+
 /// The narrowest non-empty pool of `fits` (with a YAML link bandwidth) that passes one of `passes`, tried in order.
 template <class Pass>
 std::vector<const CollectiveFit*> first_pool(const std::vector<CollectiveFit>& fits, const std::vector<Pass>& passes) {
@@ -250,7 +258,8 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
   // and GPU count; same transport and architecture; for p2p, same transport and GPU count; same transport (a
   // host-staged ring is bound by the host's memory path, so its other GPU counts stay in). Latency, the alphas, the
   // small-message busbw and the break: same transport, architecture and GPU count; same transport and GPU count (a
-  // ring's hops and NCCL's protocol switch follow the GPU count); same transport.
+  // ring's hops and NCCL's protocol switch follow the GPU count); same transport. Large-message alphas are carried
+  // over by NCCL's ring latency model (nccl_ring_simple_us).
   const std::string tr = transport_of(link);
   using Pass = std::function<bool(const CollectiveFit&)>;
   const auto same_tr = [&](const CollectiveFit& f) { return transport_of(f.link) == tr; };
@@ -264,13 +273,17 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
       [&](const CollectiveFit& f) { return same_tr(f) && f.gpus == gpus; }, same_tr,
       [](const CollectiveFit&) { return true; }});
   std::vector<double> a_s, e_s, a_l, e_l, brk;
+  const std::string op = fits.empty() ? "all_reduce" : fits.front().op;
   for (const auto* f : lat) {
     a_s.push_back(f->small.alpha_us), e_s.push_back(f->small.busbw_bytes_per_s / f->link_bytes_per_s);
-    a_l.push_back(f->large.alpha_us), brk.push_back(double(f->break_bytes));
+    // The large-message alpha is the ring's Simple-protocol latency: scaled to this link's per-step latency and step
+    // count (the same where link and GPU count agree).
+    a_l.push_back(f->large.alpha_us * nccl_ring_simple_us(op, link, gpus) / nccl_ring_simple_us(op, f->link, f->gpus));
+    brk.push_back(double(f->break_bytes));
   }
   for (const auto* f : bw) e_l.push_back(f->large.busbw_bytes_per_s / f->link_bytes_per_s);
   CollectiveFit c;
-  if (!fits.empty()) c.op = fits.front().op;
+  c.op = op;
   c.gpus = gpus, c.link = link, c.link_bytes_per_s = link_bytes_per_s, c.topology = "calibrated";
   c.small = {median(a_s), median(e_s) * link_bytes_per_s};
   c.large = {median(a_l), median(e_l) * link_bytes_per_s};
