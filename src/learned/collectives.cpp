@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -47,19 +48,49 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
 }
 
-/// The link a topology rides on at `gpus` ranks: a pairwise NVLink bridge joins 2 GPUs, more go over PCIe.
+/// The link a topology rides on at `gpus` ranks. A pairwise NVLink bridge joins 2 GPUs; a ring over more alternates
+/// bridged pairs and PCIe hops between them (peer to peer: the node has peer access, as NVLink-bridged servers do), so
+/// PCIe bounds it ("pcie-p2p"). A PCIe-only node ("pcie": the public RTX boxes reach 35-58% of PCIe, as far below
+/// PCIe peer-to-peer's ~85% as NCCL's host-memory path) and NCCL with P2P off ("pcie-nop2p": loom's H200s with
+/// NCCL_P2P_DISABLE=1) stage through host memory across the CPU root complex: "pcie".
 std::string link_of(const std::string& topology, int gpus) {
   if (topology == "nvswitch" || topology == "nvlink-4gpu") return "nvlink";
-  if (topology == "pairwise-nvlink" && gpus <= 2) return "nvlink-bridge";
+  if (topology == "pairwise-nvlink") return gpus <= 2 ? "nvlink-bridge" : "pcie-p2p";
   return "pcie";
 }
+
+/// How a ring's bytes move: "p2p" (one GPU writes into the next one's memory: NVLink, or PCIe with peer access) or
+/// "host" (staged through host memory over PCIe). Efficiency (busbw / the bottleneck link's bandwidth) is pooled by it.
+std::string transport_of(const std::string& link) { return link == "pcie" ? "host" : "p2p"; }
+
+/// The YAML link a fit's link is a case of (an own fit counts only on the GPU's YAML link: an H200 measured with
+/// P2P off is not how an H200 node runs).
+std::string yaml_link_of(const std::string& link) { return link == "pcie-p2p" ? "pcie" : link; }
 
 /// The per-direction bandwidth a ring of `gpus` GPUs can use on `link`; 0 when the YAML does not give it (the
 /// catalogue holds no NVLink bridge of PCIe boards). On a 4-GPU NVLink mesh each peer has a third of the links.
 double link_bw(const GpuSpec& g, const std::string& topology, const std::string& link, int gpus) {
-  if (link == "pcie") return g.pcie_bytes_per_s;
+  if (link == "pcie" || link == "pcie-p2p") return g.pcie_bytes_per_s;
   if (link != "nvlink") return 0;
   return topology == "nvlink-4gpu" ? g.nvlink_bytes_per_s * std::min(gpus - 1, 3) / 3.0 : g.nvlink_bytes_per_s;
+}
+
+/// NCCL's modelled latency of a ring of the Simple protocol (src/graph/tuning.cc: base 8.4 us plus, per step, 3.4 us
+/// over NVLink or 5.7 us over PCIe; all_reduce takes 2(g-1) steps, all_gather / reduce_scatter g-1, send_recv 1).
+/// Only ratios of it are used: a pooled large-message alpha is carried to another link and GPU count by them.
+double nccl_ring_simple_us(const std::string& op, const std::string& link, int gpus) {
+  const int steps = op == "all_reduce" ? 2 * (gpus - 1) : op == "send_recv" ? 1 : gpus - 1;
+  return 8.4 + steps * (link == "nvlink" ? 3.4 : 5.7);
+}
+
+/// The narrowest non-empty pool of `fits` (with a YAML link bandwidth) that passes one of `passes`, tried in order.
+template <class Pass>
+std::vector<const CollectiveFit*> first_pool(const std::vector<CollectiveFit>& fits, const std::vector<Pass>& passes) {
+  std::vector<const CollectiveFit*> pool;
+  for (size_t p = 0; p < passes.size() && pool.empty(); ++p)
+    for (const auto& f : fits)
+      if (f.link_bytes_per_s > 0 && passes[p](f)) pool.push_back(&f);
+  return pool;
 }
 
 }  // namespace
@@ -183,11 +214,12 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
   const bool any = std::any_of(m.fits.begin(), m.fits.end(), mine);
   if (!any || gpus <= 1) return std::nullopt;
   const auto topo_rank = [](const std::string& t) { return t == "nvswitch" ? 0 : t == "pcie" ? 1 : 2; };
+  const std::string yaml_link = gpu.nvlink_bytes_per_s > 0 ? "nvlink" : "pcie";
   const CollectiveFit* own = nullptr;
   for (const auto& f : m.fits) {
     if (!mine(f)) continue;
     // A fit over a link the YAML lacks (an NVLink bridge on a PCIe board) describes another machine than this one.
-    if (f.gpu_key != gpu.name || !(f.link_bytes_per_s > 0)) continue;
+    if (f.gpu_key != gpu.name || !(f.link_bytes_per_s > 0) || yaml_link_of(f.link) != yaml_link) continue;
     // Closest GPU count first, then the full-node topology.
     auto score = [&](const CollectiveFit& x) { return std::abs(x.gpus - gpus) * 10 + topo_rank(x.topology); };
     if (!own || score(f) < score(*own)) own = &f;
@@ -205,7 +237,7 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
                         " (fit at gpus=" + std::to_string(own->gpus) + " used)";
     return e;
   }
-  const std::string link = gpu.nvlink_bytes_per_s > 0 ? "nvlink" : "pcie";
+  const std::string& link = yaml_link;
   std::vector<CollectiveFit> same_impl;
   for (const auto& x : m.fits)
     if (mine(x)) same_impl.push_back(x);
@@ -221,25 +253,37 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
 
 CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& architecture,
                              const std::string& link, double link_bytes_per_s, int gpus) {
-  // The narrowest pool that has fits: same link kind, architecture (NVLink generation, NCCL's tuning per SM
-  // version) and GPU count; then drop the GPU count, then the architecture, then the link kind.
-  std::vector<const CollectiveFit*> pool;
-  for (int pass = 0; pass < 5 && pool.empty(); ++pass)
-    for (const auto& f : fits) {
-      if (!(f.link_bytes_per_s > 0)) continue;
-      const bool same_link = f.link == link, same_arch = f.architecture == architecture, same_g = f.gpus == gpus;
-      const bool ok[5] = {same_link && same_arch && same_g, same_link && same_arch, same_link && same_g, same_link,
-                          true};
-      if (ok[pass]) pool.push_back(&f);
-    }
+  // Two pools, each the narrowest that has fits (medians over it). Bandwidth, the large-message busbw / link
+  // bandwidth: same transport (p2p or through host), architecture (NVLink generation, NCCL's tuning per SM version)
+  // and GPU count; same transport and architecture; for p2p, same transport and GPU count; same transport (a
+  // host-staged ring is bound by the host's memory path, so its other GPU counts stay in). Latency, the alphas, the
+  // small-message busbw and the break: same transport, architecture and GPU count; same transport and GPU count (a
+  // ring's hops and NCCL's protocol switch follow the GPU count); same transport. Large-message alphas are carried
+  // over by NCCL's ring latency model (nccl_ring_simple_us).
+  const std::string tr = transport_of(link);
+  using Pass = std::function<bool(const CollectiveFit&)>;
+  const auto same_tr = [&](const CollectiveFit& f) { return transport_of(f.link) == tr; };
+  const auto bw = first_pool(fits, std::vector<Pass>{
+      [&](const CollectiveFit& f) { return same_tr(f) && f.architecture == architecture && f.gpus == gpus; },
+      [&](const CollectiveFit& f) { return same_tr(f) && f.architecture == architecture; },
+      [&](const CollectiveFit& f) { return same_tr(f) && tr == "p2p" && f.gpus == gpus; }, same_tr,
+      [](const CollectiveFit&) { return true; }});
+  const auto lat = first_pool(fits, std::vector<Pass>{
+      [&](const CollectiveFit& f) { return same_tr(f) && f.architecture == architecture && f.gpus == gpus; },
+      [&](const CollectiveFit& f) { return same_tr(f) && f.gpus == gpus; }, same_tr,
+      [](const CollectiveFit&) { return true; }});
   std::vector<double> a_s, e_s, a_l, e_l, brk;
-  for (const auto* f : pool) {
+  const std::string op = fits.empty() ? "all_reduce" : fits.front().op;
+  for (const auto* f : lat) {
     a_s.push_back(f->small.alpha_us), e_s.push_back(f->small.busbw_bytes_per_s / f->link_bytes_per_s);
-    a_l.push_back(f->large.alpha_us), e_l.push_back(f->large.busbw_bytes_per_s / f->link_bytes_per_s);
+    // The large-message alpha is the ring's Simple-protocol latency: scaled to this link's per-step latency and step
+    // count (the same where link and GPU count agree).
+    a_l.push_back(f->large.alpha_us * nccl_ring_simple_us(op, link, gpus) / nccl_ring_simple_us(op, f->link, f->gpus));
     brk.push_back(double(f->break_bytes));
   }
+  for (const auto* f : bw) e_l.push_back(f->large.busbw_bytes_per_s / f->link_bytes_per_s);
   CollectiveFit c;
-  if (!fits.empty()) c.op = fits.front().op;
+  c.op = op;
   c.gpus = gpus, c.link = link, c.link_bytes_per_s = link_bytes_per_s, c.topology = "calibrated";
   c.small = {median(a_s), median(e_s) * link_bytes_per_s};
   c.large = {median(a_l), median(e_l) * link_bytes_per_s};

@@ -37,8 +37,10 @@ struct AlphaBeta {
 struct CollectiveFit {
   std::string op = "all_reduce";  ///< the kernel family: all_reduce, all_gather, reduce_scatter, send_recv
   std::string impl = "nccl";      ///< "nccl", or "custom": the engines' one-shot/two-shot kernel (faster per size)
-  std::string gpu_key, topology;  ///< topology: "nvswitch", "pairwise-nvlink", "pcie"
-  std::string link;               ///< the YAML link the topology rides on: "nvlink", "pcie" ("nvlink-bridge": not in YAML)
+  std::string gpu_key, topology;  ///< "nvswitch", "nvlink-4gpu", "pairwise-nvlink", "pcie", "pcie-nop2p" (P2P off)
+  /// The link that bounds the ring: "nvlink", "pcie-p2p" (PCIe hops of a pairwise-NVLink node beyond 2 GPUs: peer
+  /// to peer), "pcie" (through host memory: PCIe-only nodes, P2P off), "nvlink-bridge" (not in YAML)
+  std::string link;
   std::string architecture;       ///< the GPU's (its YAML's), for calibrating GPUs without a fit
   double link_bytes_per_s = 0;    ///< that link's per-direction bandwidth in the GPU's YAML
   int gpus = 0;
@@ -84,8 +86,9 @@ struct CollectiveEstimate {
 };
 
 /// The all_reduce latency of `bytes` over `gpus` GPUs of `gpu`: its own fit at that GPU count; its own fit at the
-/// nearest GPU count (flagged); else the YAML link bandwidth times the median efficiency of the fits on the same
-/// kind of link (flagged). Only fits of `impl` count. nullopt when the model has no fit of that impl at all.
+/// nearest GPU count (flagged); else the YAML link bandwidth times the median efficiency of the fits of the same
+/// transport (calibrated_fit; flagged). Own fits count only on the GPU's YAML link (NVLink if it has any, else
+/// PCIe). Only fits of `impl` count. nullopt when the model has no fit of that impl at all.
 std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, const GpuSpec& gpu, int gpus,
                                                       int64_t bytes, const std::string& impl = "nccl");
 
@@ -93,9 +96,11 @@ std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, 
 std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, const GpuSpec& gpu, const std::string& op,
                                                       int gpus, int64_t bytes, const std::string& impl = "nccl");
 
-/// The model of a GPU of `architecture` without a fit, on `link` ("nvlink" / "pcie") of `link_bytes_per_s`: the
-/// medians of each regime's alpha, efficiency (busbw / link bandwidth) and break over the fits on the same kind of
-/// link, narrowed to the same architecture and then the same GPU count where there are any.
+/// The model of a GPU of `architecture` without a fit, on `link` ("nvlink", "pcie-p2p", "pcie") of
+/// `link_bytes_per_s`: medians over the fits of the same transport (p2p: NVLink or PCIe peer to peer; host: PCIe
+/// through host memory). The large-message efficiency (busbw / link bandwidth) from the same architecture first
+/// (then the same GPU count, for p2p); the alphas, small-message efficiency and break from the same architecture
+/// and GPU count, then the same GPU count (latency follows the hops).
 CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& architecture,
                              const std::string& link, double link_bytes_per_s, int gpus);
 

@@ -16,7 +16,7 @@ namespace loom {
 namespace {
 
 struct Node {
-  std::string gpu_key, topology;  // topology: "nvswitch", "nvlink-4gpu", "pairwise-nvlink", "pcie"
+  std::string gpu_key, topology;  // "nvswitch", "nvlink-4gpu", "pairwise-nvlink", "pcie" (loom's: "pcie-nop2p")
 };
 
 /// The catalogue key and interconnect of a profiling folder. PipeWeave's folders name GPUs (its hardware/*.json:
@@ -121,12 +121,19 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
                c_b = column(hdr, "bytes", w0),
                c_g = column(hdr, "gpus", w0), c_rank = column(hdr, "rank", w0), c_k = column(hdr, "kernel", w0);
   const size_t c_run[3] = {column(hdr, "run1_us", w0), column(hdr, "run2_us", w0), column(hdr, "run3_us", w0)};
+  // collectives-collect.sh writes the NCCL_P2P_DISABLE=1 sweep into a folder ending in -nop2p: NCCL's bytes then go
+  // through host memory over PCIe, not over the node's NVLink ("pcie-nop2p").
+  bool nop2p = false;
+  for (const auto& part : std::filesystem::path(ctx.file)) {
+    const std::string d = part.string();
+    nop2p = nop2p || (d.size() > 6 && d.compare(d.size() - 6, 6, "-nop2p") == 0);
+  }
   const std::map<std::string, std::string> meta = {
       {"timing", "kernel time from the torch profiler (CUPTI activity records): per run the median of 11 back-to-back "
                  "launches behind a GPU spin; median of 3 runs; p10/p90 hold min/max"},
       {"kernel", "NCCL all_reduce (impl nccl), all_gather, reduce_scatter, send_recv, and torch.ops.symm_mem "
                  "one_shot/two_shot all_reduce (impl custom: the faster of the two per size)"},
-      {"topology", "nvswitch"},
+      {"topology", nop2p ? "pcie-nop2p" : "nvswitch"},
       {"repository", "this project: scripts/torch/collectives.py (scripts/collectives-collect.sh)"}};
   std::map<int64_t, CorpusRow> custom;  // bytes -> the faster custom row
   int64_t gpus = 0;
@@ -184,7 +191,7 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
     }
   }
   for (auto& [_, row] : custom) out.add(out.corpus_for(ctx.gpu_override, ctx.gpu_override, ctx, meta), std::move(row));
-  out.stem = "collectives-" + std::to_string(gpus) + "gpu";
+  out.stem = "collectives-" + std::to_string(gpus) + "gpu" + (nop2p ? "-nop2p" : "");
 }
 
 bool loom_collective_header(const std::vector<std::string>& h) {

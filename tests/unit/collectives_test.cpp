@@ -198,5 +198,51 @@ TEST(Collectives, FitsAreKeptApartByOp) {
   EXPECT_THROW(CollectiveModel::load(bad), InputError);
 }
 
+// Efficiency is pooled by transport: a PCIe ring with peer access (the pairwise-NVLink node's PCIe hops) takes the
+// NVLink fits' efficiency of its architecture, a PCIe-only node (through host memory) the host-staged fits' of any
+// GPU count; alphas follow the GPU count.
+TEST(Collectives, CalibrationPoolsByTransport) {
+  auto fit = [](const std::string& gpu, const std::string& arch, const std::string& link, int g, double eff, double alpha) {
+    CollectiveFit f;
+    f.gpu_key = gpu, f.architecture = arch, f.link = link, f.gpus = g, f.link_bytes_per_s = 100e9;
+    f.small = {alpha, eff * 50e9}, f.large = {2 * alpha, eff * 100e9}, f.break_bytes = 1 << 20;
+    return f;
+  };
+  const std::vector<CollectiveFit> fits = {fit("a", "ampere", "nvlink", 8, 0.7, 40), fit("h", "hopper", "nvlink", 4, 0.8, 10),
+                                           fit("r", "ada", "pcie", 2, 0.35, 5), fit("s", "blackwell", "pcie", 4, 0.45, 30)};
+  const CollectiveFit p2p = calibrated_fit(fits, "ampere", "pcie-p2p", 32e9, 4);
+  EXPECT_NEAR(p2p.large.busbw_bytes_per_s, 0.7 * 32e9, 1);  // the Ampere NVLink ring's efficiency
+  // Latency from the 4-GPU p2p fit (the Hopper one), its large alpha carried from NVLink to PCIe steps by NCCL's ring
+  // model: 8.4 us + 6 steps x 5.7 (PCIe) against x 3.4 (NVLink).
+  EXPECT_NEAR(p2p.large.alpha_us, 20 * (8.4 + 6 * 5.7) / (8.4 + 6 * 3.4), 1e-9);
+  EXPECT_NEAR(p2p.small.alpha_us, 10, 1e-9);
+  const CollectiveFit host = calibrated_fit(fits, "ampere", "pcie", 32e9, 4);
+  EXPECT_NEAR(host.large.busbw_bytes_per_s, 0.4 * 32e9, 1);  // both host-staged fits, 2 and 4 GPUs
+  EXPECT_NEAR(host.small.alpha_us, 30, 1e-9);                // the 4-GPU host fit's alpha
+}
+
+// An H200 measured with NCCL's P2P off (through host memory) is no own fit for an H200 node (NVLink in its YAML);
+// the importer marks that sweep by its folder.
+TEST(Collectives, NoP2pSweepIsNotAnOwnFit) {
+  const Catalog cat = Catalog::load();
+  CollectiveFit nv, host;
+  nv.gpu_key = host.gpu_key = "h200", nv.architecture = host.architecture = "hopper", nv.gpus = 2, host.gpus = 4;
+  nv.topology = "nvswitch", nv.link = "nvlink", nv.link_bytes_per_s = 450e9, nv.small = nv.large = {5, 300e9};
+  host.topology = "pcie-nop2p", host.link = "pcie", host.link_bytes_per_s = 64e9, host.small = host.large = {20, 25e9};
+  const int64_t b = 64 << 20;
+  auto e = estimate_all_reduce(CollectiveModel{{nv, host}}, cat.get("h200"), 4, b);
+  ASSERT_TRUE(e);
+  EXPECT_NEAR(e->latency_us, 5 + 1.5 * b / 300e9 * 1e6, 1e-6);  // the NVLink fit at 2 GPUs, not the P2P-off one at 4
+  EXPECT_NE(e->basis.find("nvswitch gpus=2"), std::string::npos) << e->basis;
+  PublicImportContext ctx;
+  ctx.gpu_override = "h200";
+  ctx.sms_for = [](const std::string&) { return int64_t(132); };
+  const std::string text = "op,impl,dtype,bytes,gpus,rank,run1_us,run2_us,run3_us,kernel\n"
+                           "all_reduce,nccl,float16,1048576,2,0,40,41,42,ncclDevKernel_AllReduce_Sum_f16_RING_LL\n";
+  PublicImport imp = import_public_text("loom", text, "raw/h200-2gpu-nop2p/rank0.csv", ctx);
+  EXPECT_EQ(imp.by_gpu.at("h200").meta.at("topology"), "pcie-nop2p");
+  EXPECT_EQ(imp.stem, "collectives-2gpu-nop2p");
+}
+
 }  // namespace
 }  // namespace loom
