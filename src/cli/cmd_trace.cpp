@@ -132,6 +132,9 @@ int paths_cmd(const Args& args) {
   if (pos.size() > 2) throw InputError(pos[2], "unexpected argument; usage: loom trace paths [TRACES_DIR] [-o FILE]");
   const std::string dir = pos.size() > 1 ? pos[1] : data_dir() + "/traces";
   const nlohmann::json t = build_gemm_path_table(read_corpus_dir(dir), Catalog::load());
+  // An empty table is no answer: written over kernels/gemm_paths.json it would silently drop every learned path.
+  if (t.value("rows_used", 0) == 0)
+    throw InputError(dir, "no traced whole-chip GEMMs with kernel names below it; give the corpus directory (e.g. traces/)");
   const std::string text = t.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (args.has("-o")) {
     trace_io::write_text(args.get("-o"), text);

@@ -89,6 +89,11 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
   if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& r) { return !r.error.empty(); }))
     throw InputError(rows.front().gpu + " tp " + std::to_string(rows.front().tp),
                      rows.front().error + (rows.size() > 1 ? " (and no other GPU / tp can run it)" : ""));
+  // No (GPU, tp) meets the SLO even at a trickle: the answer is "none", an error naming the SLO, not a table of
+  // zero rates with exit 0 (the CSV and JSON views carried no reason at all).
+  if (std::none_of(rows.begin(), rows.end(), [](const auto& r) { return r.error.empty() && r.max_rate > 0; }))
+    throw InputError("--slo", "'" + q.slo.text() + "' (p99) is missed by every GPU and tp here even at a trickle of "
+                              "requests; loosen the SLO, or add GPUs (--gpus) or tp degrees (--tp)");
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   if (args.format() == "json") {
     nlohmann::json a = nlohmann::json::array();

@@ -2,6 +2,7 @@
 #include "hw/catalog.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 
@@ -73,6 +74,9 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
     const bool pathlike = name_or_path.find('/') != std::string::npos ||
                           name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml");
     if (!is_file) {
+      std::error_code e;
+      if (pathlike && fs::status(name_or_path, e).type() == fs::file_type::none && e.value() == ELOOP)
+        throw InputError(name_or_path, "cannot open: " + e.message() + " (a link loop?); check the path");
       if (pathlike)
         throw InputError(name_or_path, fs::exists(name_or_path, ec)
                                            ? "not a regular file (a directory or device); give a GPU YAML file"
