@@ -193,6 +193,12 @@ def add_encodings(c):
       files=static)  # the cache's kernels were priced at 1e8 tokens, its memory at 64
     c("rv_static_cache_limit", EH + ["--batch", "64", "--cache-len", "100000000"], want=["--cache-len"], files=static)
     c("rv_static_cache_ok", EH + ["--batch", "1", "--cache-len", "4096"], "good", want=["fits"], files=static)
+    # Every output token of a simulation is kept (gap + iteration): 1e7 requests exhausted memory after minutes.
+    c("rv_sim_tokens_limit", S + ["--rate", "2", "--num-requests", "10000000"], want=["--num-requests"])
+    c("rv_sim_tokens_limit_outlen", S + ["--rate", "2", "--num-requests", "20000", "--output-len", "1000"],
+      want=["--output-len"])
+    c("rv_cap_tokens_limit", WC + ["--num-requests", "10000000"], want=["--num-requests"])
+    c("rv_sim_tokens_ok", S + ["--rate", "50", "--num-requests", "20000", "--output-len", "64", "--quiet"], "good")
     c("rv_profile_bom_crlf", E + ["--profile", "{T}/pb.yaml"], "good",
       files={"pb.yaml": b"\xef\xbb\xbf" + prof.replace(b"\n", b"\r\n")})
     c("rv_model_crlf", [x if x != "llama-3-8b" else "{T}/mc.json" for x in E], "good",

@@ -44,6 +44,12 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
     stream = std::to_string(s.count) + " synthetic requests, prompt " + args.get("--prompt-len", "1024") +
              ", output " + args.get("--output-len", "256") + ", " + args.get("--arrivals", "poisson");
   }
+  double out_tokens = 0;  // every simulation of the search runs this stream: its limit, named here, not per row
+  for (const auto& r : q.unit_stream) out_tokens += static_cast<double>(r.output_tokens);
+  if (out_tokens > static_cast<double>(serving::kMaxSimOutputTokens))
+    throw InputError(args.has("--requests") ? "--requests" : "--num-requests x --output-len",
+                     num_text(out_tokens) + " output tokens in one simulation is beyond loom's limit of 2^24; use a "
+                                            "shorter stream");
   std::vector<int> tps;
   std::stringstream ss(args.get("--tp", "1,2,4,8") + ",");  // the sentinel makes a trailing empty item visible
   for (std::string t; std::getline(ss, t, ',');) {
