@@ -258,6 +258,14 @@ def add_flags(c):
     c("rv_requests_twice", S + ["--requests", REQ, "--requests", "tests/data/serving/requests.jsonl"], want=["--requests"])
     c("rv_replay_twice", ["e2e", "--gpu", "h200", "--replay", CHROME, "--replay", "{T}/ev3.json"], want=["--replay"],
       files={"ev3.json": '{"traceEvents": []}'})
+    lct, cases = "traces/e2e/h200/graph_decode.lct.gz", "traces/e2e/h200/graph_decode.cases.csv"
+    c("rv_cases_twice", ["trace", "import", "--lct", lct, "--cases", cases, "--cases", cases, "-o", "{T}/ct.csv.gz"],
+      want=["--cases", "twice"])  # every case was imported twice
+    c("rv_cases_twice_spelling", ["trace", "import", "--lct", lct, "--cases", cases, "--cases", "./" + cases, "-o",
+                                  "{T}/ct2.csv.gz"], want=["--cases", "twice"])
+    c("rv_lct_twice", ["trace", "import", "--lct", lct, "--lct", lct, "--cases", cases, "-o", "{T}/ct3.csv.gz"],
+      want=["--lct", "twice"])
+    c("rv_from_file_twice", ["trace", "import", "--from", "neusight", NS, NS, "-o", "{T}/ft"], want=["twice"])
     c("rv_o_and_out", ["trace", "import", "--from", "neusight", NS, "-o", "{T}/a1", "--out", "{T}/a2"], want=["-o"])
     for n, argv, flag in (("predict_rate", P + ["--rate", "2"], "--rate"), ("predict_traces", P + ["--traces", "traces"], "--traces"),
                           ("e2e_kernel", E + ["--kernel", K], "--kernel"), ("sim_replay", SR + ["--replay", CHROME], "--replay"),
