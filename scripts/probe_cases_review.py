@@ -92,6 +92,12 @@ def add_names(c):
     c("rv_neusight_gpu_unknown_device", ["trace", "import", "--from", "neusight",
                                          "tests/data/public/neusight_unknown_device.csv", "--gpu", "t4", "-o", "{T}/oru"],
       "good")
+    for n, argv in (("tune", ["tune", "--gpu", "all", "--kernel", K]), ("calibrate", ["calibrate", CAL, "--gpu", "all"]),
+                    ("tune_list", ["tune", "--gpu", "h200,h100-sxm", "--kernel", K]),
+                    ("import", ["trace", "import", "--from", "neusight", "tests/data/public/neusight_unknown_device.csv",
+                                "--gpu", "all", "-o", "{T}/ga"])):  # said "unknown GPU 'all' (did you mean 'a10'?)"
+        c(f"rv_one_gpu_{n}", argv, want=["--gpu", "several GPUs"])
+    c("rv_gpu_all_in_list", ["predict", "--gpu", "h200,all", "--kernel", K], want=["--gpu", "give it alone"])
     c("rv_moe_tp_dup", MOE + ["{T}/mtp", "--tp", "1,1"], want=["--tp"])
     c("rv_moe_tp_dup2", MOE + ["{T}/mtp2", "--tp", "2,4,2"], want=["--tp"])
     # A length file that is a folder is a folder, not "no lengths"; a BOM'd one reads like any other text file.

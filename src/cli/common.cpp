@@ -47,6 +47,7 @@ std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args) {
     for (std::string n; std::getline(ss, n, ',');) {
       if (n.empty())
         throw InputError("--gpu", "'" + which.substr(0, 80) + "' has an empty item; give a comma list without gaps");
+      if (n == "all") throw InputError("--gpu", "'" + which.substr(0, 80) + "': all is every GPU; give it alone");
       names.push_back(n);
     }
   }
