@@ -120,6 +120,16 @@ def add_outputs(c):
     c("rv_replay_loom_trace_out", ["e2e", "--gpu", "h200", "--replay", "{T}/own.json"],
       files={"own.json": '{"displayTimeUnit":"ns","traceEvents":[{"cat":"gemm","dur":1.0,"name":"qkv","ph":"X",'
                          '"pid":1,"tid":3,"ts":4.0,"args":{"kernel":"gemm m=8 n=6144 k=4096 dtype=bf16"}}]}'})
+    rl = '{"title": "t", "rooflines": [{"gpu": "h200", "dram_bytes_per_s": %s, "ceilings": [{"name": "bf16", ' \
+         '"flops_per_s": %s}], "points": []}]}'
+    for n, text in (("neg_ceiling", rl % ("4.8e12", "-1e308")), ("zero_bw", rl % ("0", "9.9e14")),
+                    ("dup_key", (rl % ("4.8e12", "9.9e14"))[:-1] + ', "title": "x"}'),
+                    ("neg_scatter", '{"scatters": [{"title": "s", "points": [{"label": "k", "measured_us": -5, '
+                                    '"predicted_us": 3}]}]}')):  # drawn as charts of impossible numbers
+        c(f"rv_report_json_{n}", ["report", "--json-in", "{T}/rj_" + n + ".json", "-o", "{T}/rj.html"],
+          want=["rj_" + n + ".json"], files={"rj_" + n + ".json": text})
+    c("rv_report_e2e_dup_key", ["report", "--e2e", "{T}/e2e_dup.json", "-o", "{T}/rj2.html"], want=["duplicate key"],
+      files={"e2e_dup.json": '{"kernels": [], "kernels": []}'})
     c("rv_replay_gz_trunc", ["e2e", "--gpu", "h200", "--replay", "{T}/t.json.gz"],
       files={"t.json.gz": read("tests/data/trace/torch_profile_h200.json.gz")[:300]})
     c("rv_replay_gz_empty", ["e2e", "--gpu", "h200", "--replay", "{T}/z.json.gz"], files={"z.json.gz": b""})
