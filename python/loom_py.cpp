@@ -39,7 +39,13 @@ const loom::KernelPredictor& kernel_predictor(const std::string& model) {
   static std::map<std::string, loom::KernelPredictor> cache;
   auto it = cache.find(model);
   if (it == cache.end()) {
-    const loom::Predictor& pr = predictor(model);
+    const loom::Predictor* p = nullptr;
+    try {
+      p = &predictor(model);
+    } catch (const loom::InputError& e) {  // the CLI's --model; here it is e2e's kernel_model= (model= is the LLM)
+      throw loom::InputError(e.where() == "--model" ? "kernel_model" : e.where(), e.detail());
+    }
+    const loom::Predictor& pr = *p;
     it = cache.emplace(model, pr.learned() ? loom::as_kernel_predictor(pr) : loom::KernelPredictor{}).first;
   }
   return it->second;
@@ -64,7 +70,8 @@ py::dict prediction_dict(const loom::Prediction& p) {
 std::string cell_text(const py::handle& v) {
   if (v.is_none()) return "";
   if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "1" : "0";
-  if (py::isinstance<py::int_>(v)) return std::to_string(v.cast<long long>());
+  // As text, not through long long: 10**30 made pybind11 throw RuntimeError; the spec parser names it instead.
+  if (py::isinstance<py::int_>(v)) return py::str(v).cast<std::string>();
   if (py::isinstance<py::float_>(v)) {
     const double x = v.cast<double>();
     if (std::isnan(x)) return "";
@@ -91,6 +98,8 @@ std::vector<std::vector<std::pair<std::string, std::string>>> batch_rows(const p
       for (size_t c = 0; c < cols.size(); ++c) out[r].emplace_back(names[c].cast<std::string>(), cell_text(cols[c][r]));
     return out;
   }
+  if (!py::isinstance<py::iterable>(rows) || py::isinstance<py::str>(rows) || py::isinstance<py::dict>(rows))
+    throw loom::InputError("rows", "must be a list of dicts, a NumPy structured array or a pandas DataFrame");
   for (const auto& row : rows) {
     if (!py::isinstance<py::dict>(row)) throw loom::InputError("rows", "each row must be a dict (or pass a NumPy structured array / pandas DataFrame)");
     auto& cells = out.emplace_back();
@@ -100,11 +109,20 @@ std::vector<std::vector<std::pair<std::string, std::string>>> batch_rows(const p
 }
 
 py::dict predict_batch(const std::string& gpu_name, const py::object& rows, const std::string& model, int threads) {
+  if (threads < 1 || threads > 256)  // as the CLI's --threads: 0 or -3 ran on one thread, 10**6 was taken as given
+    throw loom::InputError("threads", std::to_string(threads) + " is not a thread count; give an integer from 1 to 256");
   const auto cells = batch_rows(rows);
   std::map<std::string, loom::GpuSpec> gpus;
-  auto gpu_of = [&](const std::string& name) -> const loom::GpuSpec* {
+  auto gpu_of = [&](const std::string& name, const std::string& where) -> const loom::GpuSpec* {
     auto it = gpus.find(name);
-    if (it == gpus.end()) it = gpus.emplace(name, catalog().get(name)).first;
+    if (it == gpus.end()) {
+      try {
+        it = gpus.emplace(name, catalog().get(name)).first;
+      } catch (const loom::InputError& e) {  // a `gpu` cell names its row, not gpu=
+        if (e.where() != "--gpu" || name == gpu_name) throw;
+        throw loom::InputError(where, e.detail());
+      }
+    }
     return &it->second;
   };
   std::vector<loom::KernelSpec> specs;
@@ -121,8 +139,8 @@ py::dict predict_batch(const std::string& gpu_name, const py::object& rows, cons
     }
     if (spec.family.empty()) throw loom::InputError(spec.where, "no `family`; every row needs one");
     if (g.empty()) throw loom::InputError(spec.where, "no GPU for this row; pass gpu= or a `gpu` column");
+    gp.push_back(gpu_of(g, spec.where + " gpu"));
     specs.push_back(std::move(spec));
-    gp.push_back(gpu_of(g));
   }
   std::vector<loom::Prediction> preds;
   {

@@ -9,13 +9,14 @@ invalid JSON, never a bad value silently accepted.
 Classes: clean (refused as the standard asks), ok (an odd but valid input accepted with sane output), crash, hang,
 silent (exit 0 but nan/inf/empty/invalid JSON/'error' in the output), accepted (a bad input accepted with exit 0),
 messy (refused, but not one 'loom: ' line), wrongmsg (refused cleanly but the line lacks the expected name),
-other (any other exit code). Exit status 1 when any case is in a defect class. Cases live in probe_cases.py."""
+refused (a valid input, expect='good', refused), other (any other exit code). Exit status 1 when any case is in a defect class. Cases live in probe_cases*.py; a case
+whose argv starts with '@python' runs its second item under python3 with PYTHONPATH=build/python."""
 import argparse, json, os, re, resource, subprocess, sys, tempfile, collections
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe_cases import build_cases  # noqa: E402
 
-DEFECTS = ("crash", "hang", "silent", "accepted", "messy", "wrongmsg", "other")
+DEFECTS = ("crash", "hang", "silent", "accepted", "messy", "wrongmsg", "refused", "other")
 SUSPICIOUS = re.compile(rb"(?<![A-Za-z_])(-?nan|-?inf(inity)?)(?![A-Za-z_])|\berror:|internal error", re.I)
 
 
@@ -29,6 +30,8 @@ def classify(case, rc, out, err, timed_out):
     if rc < 0 or rc == 3:
         return "crash", f"rc={rc} {err[-200:]!r}"
     lines = [l for l in err.split(b"\n") if l.strip()]
+    if rc == 2 and case.expect == "good":
+        return "refused", lines[0][:300].decode("utf-8", "replace") if lines else "exit 2"
     if rc == 2:
         if len(lines) != 1 or not lines[0].startswith(b"loom: "):
             return "messy", f"{len(lines)} stderr lines: {err[:300]!r}"
@@ -42,6 +45,9 @@ def classify(case, rc, out, err, timed_out):
     if case.expect == "bad":
         return "accepted", (out[:200] + b" | " + err[:200]).decode("utf-8", "replace")
     text = out
+    for want in case.want if case.expect == "good" else ():  # a valid input's answer must say it
+        if want.encode() not in text:
+            return "silent", f"want {want!r} in the output: {text[:200]!r}"
     if not text.strip() and not case.empty_ok:
         return "silent", "empty stdout"
     m = None if text.lstrip().startswith(b"<!DOCTYPE") else SUSPICIOUS.search(text)  # HTML: chart labels
@@ -77,21 +83,30 @@ def main():
                 path = os.path.join(tmp.encode() if isinstance(name, bytes) else tmp,
                                     name)
                 os.makedirs(os.path.dirname(path), exist_ok=True)
+                data = data if isinstance(data, bytes) else data.encode()
+                if os.path.lexists(path) and (os.path.islink(path) or data.startswith(b"@LINK@")):
+                    os.remove(path)
+                if data.startswith(b"@LINK@"):  # a symbolic link to the rest (loops: a -> b -> a)
+                    os.symlink(data[6:].decode(), path)
+                    continue
                 with open(path, "wb") as f:
-                    data = data if isinstance(data, bytes) else data.encode()
                     f.write(data.replace(b"@T@", tmp.encode()))
             argv = [loom] + case.argv
+            env = dict(os.environ, LOOM_HOME=repo)
+            if case.argv and case.argv[0] == "@python":  # the Python module: ValueError -> exit 2 + 'loom: ' line
+                argv = [sys.executable, "-c", case.argv[1]]
+                env["PYTHONPATH"] = os.path.join(os.path.dirname(loom), "python")
             timed_out = False
             try:
                 p = subprocess.run(argv, cwd=repo, stdin=subprocess.DEVNULL, capture_output=True, timeout=a.timeout,
-                                   env=dict(os.environ, LOOM_HOME=repo), preexec_fn=limit_memory)
+                                   env=env, preexec_fn=limit_memory)
                 rc, out, err = p.returncode, p.stdout, p.stderr
             except subprocess.TimeoutExpired as e:
                 rc, out, err, timed_out = -999, e.stdout or b"", e.stderr or b"", True
             cls, why = classify(case, rc, out, err, timed_out)
             tally[cls] += 1
             if cls in DEFECTS or a.v:
-                shown = " ".join(x.decode("utf-8", "backslashreplace") if isinstance(x, bytes) else x
+                shown = case.argv[1].split("r = ")[1].split("\n")[0] if argv[0] == sys.executable else " ".join(x.decode("utf-8", "backslashreplace") if isinstance(x, bytes) else x
                                  for x in case.argv).replace(tmp, "$T")
                 print(f"{cls:8s} {case.name}: loom {shown}\n         {why.replace(tmp, '$T')}")
         total = sum(tally.values())

@@ -1,6 +1,7 @@
 """The cases of scripts/probe-bad-inputs.py: every subcommand, with bad or odd flags and files (written under a
 scratch directory T before each run). expect='bad': must be refused (exit 2, one 'loom: ' line, naming `want`);
-expect='any': an odd but valid input, accepted with sane output or refused cleanly."""
+expect='any': an odd but valid input, accepted with sane output or refused cleanly; expect='good': a valid input that
+must be accepted with sane output."""
 import json, os
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -159,6 +160,7 @@ def build_cases(T):
 
     from probe_cases_serving import add_e2e_flags, add_profiles, add_serving, add_whatif
     from probe_cases_tools import add_misc, add_modes, add_report_trace
+    from probe_cases_review import add_review
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -169,6 +171,7 @@ def build_cases(T):
     add_report_trace(c)
     add_misc(c)
     add_modes(c, P, E, SR, W, WC)
+    add_review(c)
     return cs
 
 

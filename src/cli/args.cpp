@@ -28,6 +28,10 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
     std::string a = argv[i];
     // Long flags start with "--"; a short flag (e.g. "-o") counts only when the command lists it.
     if ((a.rfind("--", 0) != 0 && !known(flags_with_values, a) && !known(switches, a)) || a == "--") {
+      // An empty argument is no path, name or subcommand ("" from an unset shell variable): refused, not read as
+      // the current folder or a file named "".
+      if (a.empty())
+        throw InputError("'' (argument " + std::to_string(i + 1) + ")", "empty argument; give a value or drop it");
       positional_.push_back(a);
       continue;
     }
@@ -45,6 +49,9 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
         if (i + 1 >= argv.size()) throw InputError(a, "missing value; usage: " + a + " VALUE");
         value = argv[++i];
       }
+      // No flag takes an empty value: an empty path was written to the current folder or to stdout, an empty name
+      // read as "missing" elsewhere. Refused here, naming the flag.
+      if (value.empty()) throw InputError(a, "empty value; usage: " + a + " VALUE");
       values_[a].push_back(value);
     } else {
       std::vector<std::string> all = flags_with_values;

@@ -13,7 +13,8 @@ namespace loom::cli {
 class Args {
  public:
   /// Parses argv after the command words. `flags_with_values` lists flags that take a value; `switches` lists
-  /// flags that don't. Anything else starting with "--" is an error naming the flag and the valid ones.
+  /// flags that don't. Anything else starting with "--" is an error naming the flag and the valid ones; so is an
+  /// empty value ("--out ''") or an empty positional argument.
   Args(const std::vector<std::string>& argv, const std::vector<std::string>& flags_with_values,
        const std::vector<std::string>& switches = {});
 

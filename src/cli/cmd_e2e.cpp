@@ -139,9 +139,15 @@ std::string step_text(const StepPrediction& s, const ModelConfig& m, size_t top_
 /// `loom e2e --replay TRACE.json --gpu G [--from G0]`: a recorded PyTorch trace re-timed for another GPU.
 int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
   const ChromeTrace trace = read_chrome_trace(args.get("--replay"));
+  // No kernels is no answer: a 0 ms "replay" with exit 0 reads as "this trace ran nothing on the target".
+  if (trace.kernels.empty())
+    throw InputError(args.get("--replay"), "no GPU kernel events (\"cat\": \"kernel\" with ts, dur, name) to replay" +
+                                               (trace.skipped_events ? " (" + std::to_string(trace.skipped_events) +
+                                                                           " malformed events skipped)" : std::string()) +
+                                               "; record it with torch.profiler and ProfilerActivity.CUDA");
   std::optional<GpuSpec> source;
   if (args.has("--from")) {
-    source = catalog.get(args.get("--from"));
+    source = gpu_named(catalog, args.get("--from"), {}, "--from");
   } else if (!trace.device_name.empty()) {
     if (auto key = GpuNameTable::load_default().key_for(trace.device_name)) source = catalog.get(*key);
   }
@@ -249,6 +255,9 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     if (work.static_cache_len < longest)
       throw InputError("--cache-len", std::to_string(work.static_cache_len) +
                                           " is smaller than the context + new tokens; the cache must hold them");
+    if (double(work.static_cache_len) * double(work.batch()) > double(int64_t{1} << 30))  // as --context above
+      throw InputError("--cache-len", std::to_string(work.static_cache_len) + " x batch " + std::to_string(work.batch()) +
+                                          " KV positions is beyond loom's limit (2^30 a step); use a smaller cache");
   }
   int64_t positions = 0;
   for (size_t i = 0; i < work.context.size(); ++i) positions = std::max(positions, work.context[i] + work.new_tokens[i]);

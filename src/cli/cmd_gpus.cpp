@@ -75,7 +75,7 @@ int cmd_gpus(const Argv& argv) {
   }
   if (pos[0] != "show" || pos.size() != 2)
     throw InputError("gpus", "usage: loom gpus [show NAME] [--format table|json|csv]");
-  GpuSpec g = catalog.get(pos[1], set_overrides(args));
+  GpuSpec g = gpu_named(catalog, pos[1], set_overrides(args), "gpus show");
   Table t{{"field", "value", "unit"}, {}, {false, true, false}};
   for (const auto& f : describe(g)) t.add({f.key, f.value, f.unit});
   if (format == "json") {

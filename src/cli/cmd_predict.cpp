@@ -188,7 +188,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     const GpuSpec* gpu = nullptr;
     if (!row_gpu.empty()) {
       auto it = gpu_cache.find(row_gpu);
-      if (it == gpu_cache.end()) it = gpu_cache.emplace(row_gpu, catalog.get(row_gpu, set_overrides(args))).first;
+      if (it == gpu_cache.end()) it = gpu_cache.emplace(row_gpu, gpu_named(catalog, row_gpu, set_overrides(args), where)).first;
       gpu = &it->second;
     } else if (!default_gpus.empty()) {
       gpu = &default_gpus[0];

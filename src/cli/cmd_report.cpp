@@ -144,6 +144,13 @@ int cmd_report(const std::vector<std::string>& argv) {
                                  "of --validation/--e2e/--whatif/--simulate FILE and --gpu G --kernel SPEC (loom's outputs and "
                                  "model)");
   if (args.has("--kernel") && !args.has("--gpu")) args.require("--gpu");
+  // Flags only one input reads are refused elsewhere, not silently ignored (--sample drew 200 points whatever
+  // --scatter-max said).
+  if (args.has("--scatter-max") && !args.has("--validation"))
+    throw InputError("--scatter-max", "limits the points of --validation FILE's scatters; give it with --validation");
+  if (args.has("--roofline-max") && !(args.has("--validation") && args.has("--gpu")))
+    throw InputError("--roofline-max", "limits --validation FILE's kernels drawn on --gpu G's roofline; give it with both");
+  if (args.has("--set") && !args.has("--gpu")) throw InputError("--set", "overrides fields of --gpu G; give it with --gpu");
   if (args.has("--measured-us") && !args.has("--kernel"))
     throw InputError("--measured-us", "is the measured time of --kernel SPEC; give it with --gpu G --kernel SPEC");
 

@@ -52,9 +52,25 @@ int import_chrome(const Args& args) {
   return 0;
 }
 
+/// Throws InputError(what) when one file is given twice (also as another spelling of its path): its cases were
+/// imported twice (`--cases C --cases C`: "imported 10 of 10 cases" from 5, every row doubled in the corpus).
+void each_file_once(const std::vector<std::string>& files, const std::string& what) {
+  std::vector<std::filesystem::path> seen;
+  for (const auto& f : files) {
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::weakly_canonical(f, ec);
+    if (ec) p = std::filesystem::path(f).lexically_normal();
+    for (const auto& q : seen)
+      if (q == p) throw InputError(what, "'" + f.substr(0, 120) + "' is given twice; give each file once");
+    seen.push_back(p);
+  }
+}
+
 int import_run_cmd(const Args& args) {
   const auto lcts = args.all("--lct");
   const auto cases = args.all("--cases");
+  each_file_once(lcts, "--lct");
+  each_file_once(cases, "--cases");
   if (lcts.empty() || cases.empty()) throw InputError("trace import", "give --lct FILE (repeatable) and --cases FILE (repeatable)");
   ImportOptions opts;
   opts.lenient = args.has("--lenient");
@@ -89,6 +105,7 @@ int import_public_cmd(const Args& args) {
   const std::string format = args.format();  // checked before anything is written
   const auto& pos = args.positional();
   if (pos.size() < 2) throw InputError("trace import --from " + source, "give the input CSV file(s) after the options");
+  each_file_once(std::vector<std::string>(pos.begin() + 1, pos.end()), "trace import --from " + source);
   Catalog catalog = Catalog::load();
   GpuNameTable names = GpuNameTable::load_default();
   PublicImportContext ctx;
@@ -132,6 +149,9 @@ int paths_cmd(const Args& args) {
   if (pos.size() > 2) throw InputError(pos[2], "unexpected argument; usage: loom trace paths [TRACES_DIR] [-o FILE]");
   const std::string dir = pos.size() > 1 ? pos[1] : data_dir() + "/traces";
   const nlohmann::json t = build_gemm_path_table(read_corpus_dir(dir), Catalog::load());
+  // An empty table is no answer: written over kernels/gemm_paths.json it would silently drop every learned path.
+  if (t.value("rows_used", 0) == 0)
+    throw InputError(dir, "no traced whole-chip GEMMs with kernel names below it; give the corpus directory (e.g. traces/)");
   const std::string text = t.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (args.has("-o")) {
     trace_io::write_text(args.get("-o"), text);

@@ -32,6 +32,8 @@ std::vector<int> tp_list(const Args& args) {
   for (std::string t; std::getline(ss, t, ',');) {
     if (t.size() != 1 || t[0] < '1' || t[0] > '8')
       throw InputError("--tp", "'" + t + "' is not a tensor-parallel degree; use 1-8 or a list such as 1,2,4");
+    if (std::find(tps.begin(), tps.end(), t[0] - '0') != tps.end())  // as whatif: each degree once
+      throw InputError("--tp", "'" + t + "' is given twice; list each degree once");
     tps.push_back(t[0] - '0');
   }
   return tps;

@@ -95,6 +95,8 @@ std::string breakdown_text(const E2eRow& r) {
 int cmd_validate_e2e(const std::vector<std::string>& argv) {
   Args args(argv, {"--traces", "--profile", "--model-dir", "--cross-model-dir", "--format", "--max-error", "--breakdown"},
             {"--e2e"});
+  if (auto max = args.number("--max-error"); max && *max <= 0)  // -0 or 0 failed every GPU (exit 1), as a gate
+    throw InputError("--max-error", "must be a percentage > 0");
   args.no_positionals("validate");
   E2eOptions opt;
   opt.traces_dir = args.get("--traces", data_dir() + "/traces/e2e");

@@ -44,6 +44,8 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
   namespace fs = std::filesystem;
   std::vector<fs::path> runs;
   std::error_code ec;
+  if (!fs::is_directory(root, ec))
+    throw InputError("--traces", "'" + root + "' is not a directory; give the folder of measured runs (traces/serving/engine)");
   for (const auto& g : fs::directory_iterator(root, ec))
     if (g.is_directory())
       for (const auto& r : fs::directory_iterator(g.path()))

@@ -58,12 +58,7 @@ std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
         overrides.push_back(s);
       }
     }
-    try {
-      gpus.push_back(catalog.get(n, overrides));
-    } catch (const InputError& e) {  // the catalogue names --gpu; here the GPUs come from --gpus
-      if (e.where() != "--gpu") throw;
-      throw InputError("--gpus", e.detail());
-    }
+    gpus.push_back(gpu_named(catalog, n, overrides, "--gpus"));  // the catalogue names --gpu; here it is --gpus
   }
   return gpus;
 }

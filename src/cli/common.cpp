@@ -26,6 +26,16 @@ std::vector<std::string> set_overrides(const Args& args) {
   return sets;
 }
 
+GpuSpec gpu_named(const Catalog& catalog, const std::string& name, const std::vector<std::string>& overrides,
+                  const std::string& flag) {
+  try {
+    return catalog.get(name, overrides);
+  } catch (const InputError& e) {
+    if (e.where() != "--gpu" || flag == "--gpu") throw;
+    throw InputError(flag, e.detail());
+  }
+}
+
 std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args) {
   const std::string which = args.require("--gpu");
   const std::vector<std::string> overrides = set_overrides(args);
@@ -37,6 +47,7 @@ std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args) {
     for (std::string n; std::getline(ss, n, ',');) {
       if (n.empty())
         throw InputError("--gpu", "'" + which.substr(0, 80) + "' has an empty item; give a comma list without gaps");
+      if (n == "all") throw InputError("--gpu", "'" + which.substr(0, 80) + "': all is every GPU; give it alone");
       names.push_back(n);
     }
   }

@@ -23,6 +23,11 @@ namespace loom::cli {
 /// single GPU is an override of it, not a repeat.
 std::vector<std::string> set_overrides(const Args& args);
 
+/// catalog.get(name, overrides), with an unknown name reported against `flag` (the catalogue names --gpu; the name
+/// may come from --from, --gpus or `gpus show`).
+GpuSpec gpu_named(const Catalog& catalog, const std::string& name, const std::vector<std::string>& overrides,
+                  const std::string& flag);
+
 /// GPUs named by --gpu (a key, a YAML path, "all", or a comma list), each with every --set override applied.
 std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args);
 

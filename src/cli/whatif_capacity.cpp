@@ -46,6 +46,12 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
     stream = std::to_string(s.count) + " synthetic requests, prompt " + args.get("--prompt-len", "1024") +
              ", output " + args.get("--output-len", "256") + ", " + args.get("--arrivals", "poisson");
   }
+  double out_tokens = 0;  // every simulation of the search runs this stream: its limit, named here, not per row
+  for (const auto& r : q.unit_stream) out_tokens += static_cast<double>(r.output_tokens);
+  if (out_tokens > static_cast<double>(serving::kMaxSimOutputTokens))
+    throw InputError(args.has("--requests") ? "--requests" : "--num-requests x --output-len",
+                     num_text(out_tokens) + " output tokens in one simulation is beyond loom's limit of 2^24; use a "
+                                            "shorter stream");
   std::vector<int> tps;
   std::stringstream ss(args.get("--tp", "1,2,4,8") + ",");  // the sentinel makes a trailing empty item visible
   for (std::string t; std::getline(ss, t, ',');) {
@@ -91,6 +97,11 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
   if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& r) { return !r.error.empty(); }))
     throw InputError(rows.front().gpu + " tp " + std::to_string(rows.front().tp),
                      rows.front().error + (rows.size() > 1 ? " (and no other GPU / tp can run it)" : ""));
+  // No (GPU, tp) meets the SLO even at a trickle: the answer is "none", an error naming the SLO, not a table of
+  // zero rates with exit 0 (the CSV and JSON views carried no reason at all).
+  if (std::none_of(rows.begin(), rows.end(), [](const auto& r) { return r.error.empty() && r.max_rate > 0; }))
+    throw InputError("--slo", "'" + q.slo.text() + "' (p99) is missed by every GPU and tp here even at a trickle of "
+                              "requests; loosen the SLO, or add GPUs (--gpus) or tp degrees (--tp)");
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   if (args.format() == "json") {
     nlohmann::json a = nlohmann::json::array();

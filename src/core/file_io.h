@@ -16,7 +16,9 @@ std::string write_failed_message(int errnum);
 
 /// Throws InputError(path, "is a device ...") for a character or block device (/dev/zero, /dev/urandom, /dev/null,
 /// a disk): such a "file" never ends or holds no text, and a reader would consume memory and time before failing.
-/// Regular files, pipes (/dev/stdin, process substitution) and missing paths pass (the reader says what is wrong).
+/// A directory, a symbolic-link loop and an empty path are refused too, each by what it is (not as "no lines" or
+/// "not valid JSON"). Regular files, pipes (/dev/stdin, process substitution) and missing paths pass (the reader
+/// says what is wrong).
 void check_input_file(const std::string& path);
 
 /// Throws InputError(path, ...) before any long work when `path` cannot be a file loom writes: an existing

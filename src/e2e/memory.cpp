@@ -20,7 +20,11 @@ MemoryFit memory_fit(const GpuSpec& gpu, const ModelConfig& m, const ServingProf
   if (m.kv_heads < w.tp)
     params += static_cast<double>(m.layers) * 2.0 * m.hidden * m.head_dim * (1.0 - static_cast<double>(m.kv_heads) / w.tp);
   f.weights_bytes = params * bytes;
-  f.kv_cache_bytes = kv_bytes_per_token(m, w.tp) * static_cast<double>(w.kv_tokens());
+  // A static cache (HF StaticCache, --cache-len) is allocated at its full length for every request of the batch,
+  // whatever it holds: sized from the context alone, a 1e8-token cache "fit" in 8.5 MB.
+  const double kv_tokens = std::max(static_cast<double>(w.kv_tokens()),
+                                    static_cast<double>(w.static_cache_len) * static_cast<double>(w.batch()));
+  f.kv_cache_bytes = kv_bytes_per_token(m, w.tp) * kv_tokens;
   // Activations: one layer's widest live tensors for the step's tokens (QKV out, gate_up out, residual stream),
   // the logits in fp32, and for eager attention the full score matrix in the model dtype plus its fp32 softmax.
   int64_t tokens = w.tokens(), max_q = 0, max_kv = 0;

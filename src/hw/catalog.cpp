@@ -2,6 +2,7 @@
 #include "hw/catalog.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 
@@ -73,10 +74,17 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
     const bool pathlike = name_or_path.find('/') != std::string::npos ||
                           name_or_path.ends_with(".yaml") || name_or_path.ends_with(".yml");
     if (!is_file) {
+      std::error_code e;
+      if (pathlike && fs::status(name_or_path, e).type() == fs::file_type::none && e.value() == ELOOP)
+        throw InputError(name_or_path, "cannot open: " + e.message() + " (a link loop?); check the path");
       if (pathlike)
         throw InputError(name_or_path, fs::exists(name_or_path, ec)
                                            ? "not a regular file (a directory or device); give a GPU YAML file"
                                            : "no such GPU file; check the path");
+      // "all" and lists are expanded by commands that compare GPUs; here one GPU is asked for ("did you mean a10?").
+      if (name_or_path == "all" || name_or_path.find(',') != std::string::npos)
+        throw InputError("--gpu", "'" + name_or_path.substr(0, 80) + "' names several GPUs; this takes one (a catalogue "
+                                  "key or a GPU YAML file)");
       std::string list;
       for (const auto& n : names_) list += (list.empty() ? "" : ", ") + n;
       throw InputError("--gpu", "unknown GPU '" + name_or_path + "'" + did_you_mean(name_or_path, names_) +

@@ -57,6 +57,14 @@ class Obj {
     if (!v->is_number()) fail(path_ + "." + k, "expected a number, got " + std::string(v->type_name()));
     return v->get<double>();
   }
+  /// A number > 0 (a time, a rate, a FLOP/s peak: a chart drawn from 0 or -1e308 is no chart); nullopt if absent
+  /// and not required. `zero_ok`: >= 0 (a start time, a bar that takes no time).
+  std::optional<double> positive(const std::string& k, bool required = true, bool zero_ok = false) const {
+    auto v = opt_number(k, required);
+    if (v && !(zero_ok ? *v >= 0 : *v > 0))
+      fail(path_ + "." + k, num_text(*v) + (zero_ok ? " is negative" : " must be > 0"));
+    return v;
+  }
   bool boolean(const std::string& k) const {
     const json* v = get(k, false);
     if (!v) return false;

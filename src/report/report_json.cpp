@@ -2,6 +2,7 @@
 #include "report/report_json.h"
 
 #include "core/error.h"
+#include "core/json_strict.h"
 #include "report/json_obj.h"
 
 namespace loom::report {
@@ -97,27 +98,28 @@ Report report_from_json(const json& j, const std::string& where) {
   r.demo_data = o.boolean("demo_data");
   o.each("rooflines", [&](const json& e, const std::string& p) {
     Obj c(e, p, where, {"gpu", "ceilings", "dram_bytes_per_s", "l2_bytes_per_s", "points"});
-    RooflineChart rc{c.str("gpu", true), {}, c.number("dram_bytes_per_s"), c.number("l2_bytes_per_s", false), {}};
+    RooflineChart rc{c.str("gpu", true), {}, *c.positive("dram_bytes_per_s"),
+                     c.positive("l2_bytes_per_s", false, true).value_or(0.0), {}};
     c.each("ceilings", [&](const json& ce, const std::string& cp) {
       Obj cc(ce, cp, where, {"name", "flops_per_s"});
-      rc.ceilings.push_back({cc.str("name", true), cc.number("flops_per_s")});
+      rc.ceilings.push_back({cc.str("name", true), *cc.positive("flops_per_s")});
     });
     c.each("points", [&](const json& pe, const std::string& pp) {
       Obj pt(pe, pp, where,
              {"label", "family", "intensity_flop_per_byte", "predicted_flops_per_s", "measured_flops_per_s"});
-      rc.points.push_back({pt.str("label"), pt.str("family"), pt.number("intensity_flop_per_byte"),
-                           pt.number("predicted_flops_per_s"), pt.opt_number("measured_flops_per_s")});
+      rc.points.push_back({pt.str("label"), pt.str("family"), *pt.positive("intensity_flop_per_byte"),
+                           *pt.positive("predicted_flops_per_s"), pt.positive("measured_flops_per_s", false)});
     });
     r.rooflines.push_back(std::move(rc));
   });
   o.each("sol", [&](const json& e, const std::string& p) {
     Obj s(e, p, where, {"kernel", "gpu", "bottleneck", "ceiling_us", "measured_us", "bars"});
-    SolBars sb{s.str("kernel"), s.str("gpu"), s.str("bottleneck"), s.number("ceiling_us"), s.opt_number("measured_us"),
-               {}};
+    SolBars sb{s.str("kernel"), s.str("gpu"), s.str("bottleneck"), *s.positive("ceiling_us"),
+               s.positive("measured_us", false), {}};
     s.each("bars", [&](const json& be, const std::string& bp) {
       Obj b(be, bp, where, {"pipe", "time_us", "share_of_ceiling", "demand_text"});
-      sb.bars.push_back({b.str("pipe", true), b.number("time_us"), b.number("share_of_ceiling", false),
-                         b.str("demand_text")});
+      sb.bars.push_back({b.str("pipe", true), *b.positive("time_us", true, true),
+                         b.positive("share_of_ceiling", false, true).value_or(0.0), b.str("demand_text")});
     });
     r.sol.push_back(std::move(sb));
   });
@@ -129,8 +131,8 @@ Report report_from_json(const json& j, const std::string& where) {
     sc.max_drawn_per_panel = static_cast<size_t>(max_drawn);
     s.each("points", [&](const json& pe, const std::string& pp) {
       Obj pt(pe, pp, where, {"label", "family", "gpu", "measured_us", "predicted_us", "baseline_us"});
-      sc.points.push_back({pt.str("label"), pt.str("family"), pt.str("gpu"), pt.number("measured_us"),
-                           pt.number("predicted_us"), pt.opt_number("baseline_us")});
+      sc.points.push_back({pt.str("label"), pt.str("family"), pt.str("gpu"), *pt.positive("measured_us"),
+                           *pt.positive("predicted_us"), pt.positive("baseline_us", false)});
     });
     r.scatters.push_back(std::move(sc));
   });
@@ -139,8 +141,8 @@ Report report_from_json(const json& j, const std::string& where) {
     Timeline tl{t.str("title"), t.strings("lanes"), {}};
     t.each("events", [&](const json& ee, const std::string& ep) {
       Obj ev(ee, ep, where, {"name", "family", "start_us", "dur_us", "lane"});
-      tl.events.push_back({ev.str("name"), ev.str("family"), ev.number("start_us"), ev.number("dur_us"),
-                           ev.integer("lane")});
+      tl.events.push_back({ev.str("name"), ev.str("family"), *ev.positive("start_us", true, true),
+                           *ev.positive("dur_us", true, true), ev.integer("lane")});
     });
     r.timelines.push_back(std::move(tl));
   });
@@ -196,7 +198,12 @@ Report report_from_json(const json& j, const std::string& where) {
 
 json parse_json_text(const std::string& text, const std::string& where, const std::string& hint) {
   try {
-    return json::parse(text);
+    json j = json::parse(text);
+    // nlohmann keeps the last of a repeated key silently; loom's other JSON readers refuse it.
+    if (const auto dup = first_duplicate_key(text))
+      throw InputError(where + ":" + std::to_string(dup->second), "duplicate key '" + dup->first.substr(0, 60) +
+                                                                      "'; give it once");
+    return j;
   } catch (const json::parse_error& e) {
     throw InputError(where, "not valid JSON (byte " + std::to_string(e.byte) + "); " + hint);
   } catch (const json::exception& e) {  // e.g. out_of_range: a number beyond double ("1e406")

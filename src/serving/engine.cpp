@@ -81,6 +81,12 @@ SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingPr
   out.block_size = sp.block_size;
   out.kv_blocks = kv_blocks(gpu, stage, profile, cfg.tp, cfg.pp, out.kv_bytes_per_token);
   const int64_t capacity = out.kv_blocks * sp.block_size;
+  double output_tokens = 0;
+  for (const Request& r : requests) output_tokens += static_cast<double>(r.output_tokens);
+  if (output_tokens > static_cast<double>(kMaxSimOutputTokens))
+    throw InputError(cfg.requests_from == "--requests" ? "--requests" : "--num-requests x --output-len",
+                     num_text(output_tokens) + " output tokens in one simulation is beyond loom's limit of 2^24 (" +
+                         std::to_string(kMaxSimOutputTokens) + "); simulate fewer or shorter requests");
   for (const Request& r : requests) {
     const int64_t need = r.prompt_tokens + r.output_tokens;
     if (need > capacity)

@@ -55,7 +55,8 @@ Slo parse_slo(const std::string& text, const std::string& flag) {
     if (eq == std::string::npos || (key != "ttft" && key != "tpot"))
       throw InputError(flag, "'" + item + "' is not an SLO bound; write ttft=2s,tpot=50ms");
     const double s = parse_quantity(item.substr(eq + 1), UnitKind::time, flag + " " + key);
-    if (!std::isfinite(s) || s <= 0 || s > 1e6) throw InputError(flag, key + " must be a positive time");
+    if (!std::isfinite(s) || s <= 0 || s > 1e6)
+      throw InputError(flag, key + "=" + item.substr(eq + 1, 40) + " must be a positive time up to 1e6 s");
     auto& slot = key == "ttft" ? slo.ttft_ms : slo.tpot_ms;
     if (slot) throw InputError(flag, key + " is given twice");
     slot = s * 1e3;

@@ -204,6 +204,7 @@ LengthDist parse_length_dist(const std::string& text, const std::string& flag) {
     int lineno = 0;
     while (std::getline(in, line)) {
       ++lineno;
+      if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 BOM, as the CSV readers take it
       if (trim(line).empty()) continue;
       const std::string where = path + ":" + std::to_string(lineno);
       d.samples.push_back(whole(decimal(line, where, "length"), where, "length", 1, kMaxTokensPerRequest));

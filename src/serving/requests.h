@@ -19,6 +19,9 @@ struct Request {
 /// Hard limits on one request stream (documented in docs/serving.md): beyond them the input is refused.
 constexpr int64_t kMaxRequests = 10'000'000;
 constexpr int64_t kMaxTokensPerRequest = 10'000'000;
+/// Output tokens of one simulation (all requests): each is a kept inter-token gap and at most one kept iteration
+/// (~120 bytes); 2^24 of them take ~2 GB and seconds. Past it a run exhausted memory or ran for minutes.
+constexpr int64_t kMaxSimOutputTokens = int64_t{1} << 24;
 
 /// Reads FILE: CSV with the header `arrival_s,prompt_tokens,output_tokens[,cached_prefix_tokens]` (any column
 /// order, a UTF-8 BOM allowed) or, for *.jsonl, one JSON object per line with those keys. Requests come back

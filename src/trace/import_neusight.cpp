@@ -52,7 +52,13 @@ void read_neusight(trace_io::LineReader& r, const std::vector<std::string>& hdr,
     ++out.rows_in;
     const std::string& op = f[c.op];
     const std::string& device = f[c.device];
-    auto key = ctx.gpu_override.empty() ? ctx.names->key_for(device) : std::optional<std::string>(ctx.gpu_override);
+    auto key = ctx.names->key_for(device);
+    // --gpu names a device the table does not know; it does not relabel one the Device column names (a V100's
+    // rows filed as an H200's were silently taken).
+    if (!ctx.gpu_override.empty() && key && *key != ctx.gpu_override)
+      throw InputError(where, "Device '" + device.substr(0, 60) + "' is " + *key + ", not --gpu " + ctx.gpu_override +
+                                  "; drop --gpu (the Device column names the GPU)");
+    if (!ctx.gpu_override.empty()) key = ctx.gpu_override;
     if (!key)
       throw InputError(where, "device '" + device.substr(0, 60) + "' is not in " + ctx.names->path() +
                                   "; add a line 'NAME<TAB>catalogue key' or pass --gpu KEY");

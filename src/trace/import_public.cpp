@@ -142,6 +142,11 @@ double positive_number(const std::string& field, const std::string& name, const 
   const bool hex = field.find_first_of("xX") != std::string::npos;
   if (!v || hex || !std::isfinite(*v) || *v <= 0)
     throw InputError(where, name + " '" + field.substr(0, 40) + "' is not a positive number; fix the row");
+  // Every caller reads a measured duration (ms or us): 1e300 or 1e-300 is a corrupt cell, not a kernel, and would
+  // sit in the corpus as a point no model can fit.
+  if (*v < 1e-6 || *v > 1e7)
+    throw InputError(where, name + " '" + field.substr(0, 40) +
+                                "' is not a plausible duration (1e-6 to 1e7 in the file's unit); fix the row");
   return *v;
 }
 

@@ -74,7 +74,8 @@ std::vector<std::string> write_public_import(const PublicImport& imp, const std:
 namespace public_io {
 /// Column index of `name` in `header`; InputError(where) when absent.
 size_t column(const std::vector<std::string>& header, const std::string& name, const std::string& where);
-/// Strict positive finite number / positive integer of field `name`.
+/// Strict positive finite number (a measured duration: 1e-6 to 1e7 in the file's unit) / positive integer of
+/// field `name`.
 double positive_number(const std::string& field, const std::string& name, const std::string& where);
 int64_t positive_int(const std::string& field, const std::string& name, const std::string& where);
 /// "True"/"False" (also lower case).

@@ -34,6 +34,10 @@ T field(const nlohmann::json& j, const char* key, const std::string& where) {
 }  // namespace
 
 std::string tables_path(const std::string& gpu, const std::string& family) {
+  // The tables are per catalogue GPU: a YAML path made "models/tune/gpus/x.yaml-gemm.json" and a wrong refusal.
+  if (gpu.find('/') != std::string::npos || gpu.ends_with(".yaml") || gpu.ends_with(".yml"))
+    throw InputError("--gpu", "'" + gpu.substr(0, 80) + "' is a GPU file; tuning tables are per catalogue GPU "
+                              "(models/tune/<key>-<family>.json): give the catalogue key (see `loom gpus`)");
   return data_dir() + "/models/tune/" + gpu + "-" + family + ".json";
 }
 

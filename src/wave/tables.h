@@ -70,7 +70,7 @@ struct TuneTables {
   ConfigModel config_model;           ///< decisions use it when present (moe-triton targets)
 };
 
-/// The committed tables' path: <data_dir()>/models/tune/<gpu>-<family>.json.
+/// The committed tables' path: <data_dir()>/models/tune/<gpu>-<family>.json; InputError("--gpu") for a YAML path.
 std::string tables_path(const std::string& gpu, const std::string& family);
 nlohmann::ordered_json tables_to_json(const TuneTables& t);
 /// Parses tables JSON; throws InputError(where, ...) naming the bad field.

@@ -1,4 +1,5 @@
 """Tests of the Python module (run by ctest, label python): same numbers as the library, arrays out, ValueError in."""
+import os
 import unittest
 
 import loom
@@ -53,6 +54,22 @@ class LoomModuleTest(unittest.TestCase):
             loom.predict("h2\x1b00\n0", "gemm m=64 n=64 k=64 dtype=bf16")
         self.assertNotIn("\n", str(cm.exception))
         self.assertIn("'h2?00?0'", str(cm.exception))
+
+    def test_review_bad_inputs(self):  # issue 17, second probe: each was another exception or silently taken
+        row = {"family": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "bf16"}
+        for threads in (0, -3, 10**6):  # ran on one thread / as given
+            with self.assertRaisesRegex(ValueError, "threads: .* from 1 to 256"):
+                loom.predict_batch("h200", [row], threads=threads)
+        with self.assertRaisesRegex(ValueError, r"rows\[0\]: m=1000000000000000000000000000000"):  # RuntimeError
+            loom.predict_batch("h200", [dict(row, m=10**30)])
+        for rows in (5, None):  # TypeError from the iteration
+            with self.assertRaisesRegex(ValueError, "rows: must be a list of dicts"):
+                loom.predict_batch("h200", rows)
+        with self.assertRaisesRegex(ValueError, "^kernel_model: "):  # named --model, which is e2e's LLM argument
+            loom.e2e("h200", "llama-3-8b", "decode", kernel_model="foo")
+        with self.assertRaisesRegex(ValueError, "--gpu: .* catalogue key"):  # a path built from a YAML file name
+            loom.tune(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../gpus/h200.yaml"),
+                      "gemm m=4096 n=4096 k=4096 dtype=bf16")
 
     def test_diagnose_e2e_tune(self):
         d = loom.diagnose("h200", "gemm m=8 n=14336 k=4096 dtype=bf16")

@@ -40,6 +40,18 @@ TEST(E2eMemory, Llama70bFitsOnlyWithTp) {
   EXPECT_FALSE(memory_fit(memory_only_gpu(141), m, p, decode_workload(64, {32768}, 2)).fits);
 }
 
+TEST(E2eMemory, StaticCacheCountsItsFullLength) {  // issue 17: --cache-len priced the kernels, not the memory
+  const ModelConfig m = load_model("llama-3-8b");
+  const ServingProfile p = load_profile("hf-sdpa");
+  Workload w = decode_workload(2, {64}, 1);
+  const double held = memory_fit(memory_only_gpu(141), m, p, w).kv_cache_bytes;
+  EXPECT_NEAR(held, 2.0 * 65 * 131072.0, 1);
+  w.static_cache_len = 4096;  // allocated for both requests, whatever they hold
+  EXPECT_NEAR(memory_fit(memory_only_gpu(141), m, p, w).kv_cache_bytes, 2.0 * 4096 * 131072.0, 1);
+  w.static_cache_len = 100000000;
+  EXPECT_FALSE(memory_fit(memory_only_gpu(141), m, p, w).fits);
+}
+
 TEST(E2eMemory, KvBytesPerToken) {
   // Llama 3 8B: 32 layers x 2 (K, V) x 8 heads x 128 x 2 bytes = 128 KiB per token.
   EXPECT_DOUBLE_EQ(kv_bytes_per_token(load_model("llama-3-8b"), 1), 131072.0);

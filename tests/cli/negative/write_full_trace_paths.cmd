@@ -1,1 +1,1 @@
-trace paths tests/data/trace -o /dev/full
+trace paths traces/h200 -o /dev/full

@@ -1,0 +1,1 @@
+predict --gpu h200 --batch tests/data/batch_unknown_gpu_row.csv --format csv

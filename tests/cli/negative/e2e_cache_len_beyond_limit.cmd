@@ -1,0 +1,1 @@
+e2e --gpu h200 --model llama-3.2-1b --phase decode --batch 64 --context 100 --profile tests/cli/negative/static_profile.yaml --cache-len 100000000

@@ -1,0 +1,1 @@
+calibrate '' --gpu h100-sxm

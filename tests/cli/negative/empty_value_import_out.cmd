@@ -1,0 +1,1 @@
+trace import --from neusight tests/data/public/neusight_ok.csv -o ''

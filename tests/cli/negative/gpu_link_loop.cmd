@@ -1,0 +1,1 @@
+predict --gpu $(d=$(mktemp -d); ln -s $d/b $d/a.yaml; ln -s $d/a.yaml $d/b; echo $d/a.yaml) --kernel 'gemm m=64 n=64 k=64 dtype=bf16'

@@ -1,0 +1,1 @@
+e2e --gpu h200 --replay tests/data/trace/torch_profile_sample.json --from h999

@@ -1,0 +1,1 @@
+gpus show h999

@@ -1,0 +1,1 @@
+predict --gpu h200 --batch $(d=$(mktemp -d); ln -s $d/b $d/a; ln -s $d/a $d/b; echo $d/a)

@@ -1,0 +1,1 @@
+e2e --gpu h200 --replay tests/data/trace/no_kernels.json --format json

@@ -1,0 +1,1 @@
+report --json-in tests/data/report/report_duplicate_key.json -o /tmp/loom-neg-report.html

@@ -1,0 +1,1 @@
+simulate --gpu h200 --model llama-3.2-1b --rate 2 --num-requests 10000000

@@ -1,0 +1,1 @@
+trace paths tests/data/public -o /tmp/loom-neg-paths.json

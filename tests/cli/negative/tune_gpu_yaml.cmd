@@ -1,0 +1,1 @@
+tune --gpu gpus/h200.yaml --kernel 'gemm m=4096 n=4096 k=4096 dtype=bf16'

@@ -1,0 +1,1 @@
+validate --e2e --max-error -0

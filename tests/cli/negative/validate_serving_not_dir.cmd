@@ -1,0 +1,1 @@
+validate --serving --traces tests/data/serving/requests.csv

@@ -1,0 +1,1 @@
+whatif --model llama-3-8b --gpus h200 --rate 2 --tp 1 --slo ttft=1ns --format csv
