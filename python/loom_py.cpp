@@ -1,6 +1,7 @@
 // The Python module `loom` (pybind11): a thin driver over libloom. Kernel predictions, batches (list of dicts, NumPy
 // structured array or pandas DataFrame) returned as NumPy arrays, diagnose, e2e and tune; libloom's InputError
 // becomes ValueError with the same one-line message. loom.simulate belongs to src/serving (see python/README.md).
+#include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -280,4 +281,30 @@ PYBIND11_MODULE(loom, m) {
       },
       py::arg("gpu"), py::arg("spec"), "Tile-config decision of loom's own GEMM/MoE kernels from the tune tables.");
   // loom.simulate: helper "serving" adds the binding of src/serving here (m.def("simulate", ...)).
+
+  // An argument of the wrong type (loom.e2e(..., batch=1.5), a None for a string) fails pybind11's conversion with a
+  // TypeError listing every overload; bad input is a ValueError with one line, as everywhere else in loom.
+  py::dict scope;
+  scope["m"] = m;
+  py::exec(R"(
+import functools
+def _one_line_value_errors(f):
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except TypeError as e:
+            lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+            sig = next((l for l in lines if l.startswith("1.")), "")
+            got = next((l for l in lines if l.startswith("Invoked with:")), "")
+            msg = lines[0].split(". ")[0] if lines else "bad argument types"
+            if sig:
+                msg += "; expected " + sig[2:].strip()
+            if got:
+                msg += "; got " + got[len("Invoked with:"):].strip()[:200]
+            raise ValueError(msg) from None
+    return call
+for _name in [n for n in dir(m) if not n.startswith("_") and callable(getattr(m, n))]:
+    setattr(m, _name, _one_line_value_errors(getattr(m, _name)))
+)", scope);
 }

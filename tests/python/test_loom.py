@@ -70,6 +70,14 @@ class LoomModuleTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "--gpu: .* catalogue key"):  # a path built from a YAML file name
             loom.tune(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../gpus/h200.yaml"),
                       "gemm m=4096 n=4096 k=4096 dtype=bf16")
+        # Arguments of the wrong type: pybind11's TypeError becomes one ValueError line naming the expected signature.
+        for call in (lambda: loom.e2e("h200", "llama-3-8b", "decode", batch=1.5),
+                     lambda: loom.e2e("h200", "llama-3-8b", "decode", context=10**30),
+                     lambda: loom.predict(None, "gemm m=1 n=1 k=1 dtype=bf16"),
+                     lambda: loom.diagnose("h200", 42)):
+            with self.assertRaisesRegex(ValueError, r"^\w+\(\): incompatible function arguments; expected \(gpu: str") as cm:
+                call()
+            self.assertNotIn("\n", str(cm.exception))
 
     def test_diagnose_e2e_tune(self):
         d = loom.diagnose("h200", "gemm m=8 n=14336 k=4096 dtype=bf16")
