@@ -80,11 +80,13 @@ commands:
 common options:
   --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
   --set key=value             override a GPU field, e.g. --set dram.bandwidth=4.8TB/s (repeatable)
-  --format table|json|csv     output format (default table)
+  --format table|json|csv     output format (default table; every command but report, calibrate and train,
+                              which write a file)
   --clock boost|sustained|auto  (predict, e2e, whatif, simulate) kernels from a cool start (boost, default), at the
                               power-capped clock of seconds of tensor-core load (sustained; GPUs with a measured
-                              sustained_load), or throttled past the measured onset only (auto: per kernel; per
-                              step in e2e). docs/clocks.md
+                              sustained_load), or throttled past the measured onset only (auto: per kernel in
+                              predict; per step in e2e; per iteration in simulate, whatif --rate, validate
+                              --serving). docs/clocks.md
 
 kernel specs, e.g.:  "gemm m=4096 n=4096 k=4096 dtype=bf16"   (see kernels/README.md for the vocabulary)
 )";
@@ -106,8 +108,10 @@ bool print_command_help(const std::string& command) {
     line.clear();
   }
   if (out.empty()) return false;
-  std::fputs(("usage: loom " + command + " ...\n" + out +
-              "\ncommon options: --gpu NAME|PATH|all|a,b,c  --set key=value  --format table|json|csv\n").c_str(),
+  // report, calibrate and train write a file (an HTML page, a GPU overlay, a model folder): no --format.
+  const bool writes_file = command == "report" || command == "calibrate" || command == "train";
+  std::fputs(("usage: loom " + command + " ...\n" + out + "\ncommon options: --gpu NAME|PATH|all|a,b,c  --set key=value" +
+              (writes_file ? "" : "  --format table|json|csv") + "\n").c_str(),
              stdout);
   return true;
 }
