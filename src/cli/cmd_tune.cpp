@@ -93,11 +93,11 @@ Fitted fit_from_traces(const Args& args, const Setup& s) {
   if (per_config && base_family(s.family) == "gemm" && !args.has("--lambda"))
     cp = choose_config_params(f.pool, f.sampled, {0.003, 0.01, 0.03, 0.1, 0.3}, {-1, 2, 4, 5}, {1e9, 0.1, 0.05, 0.02},
                               {BytesFeature::weights, BytesFeature::operands, BytesFeature::tiles}, {false, true},
-                              {0.0, double(f.pool.sms / 4), double(f.pool.sms / 2)});
+                              {0.0, double(f.pool.sms / 4), double(f.pool.sms / 2)}, {false, true});
   if (per_config)
     f.tables.config_model =
         fit_config_model(f.pool, f.sampled, cp.lambda, cp.dropped_feature, cp.keep_tolerance, cp.bytes, cp.nonneg,
-                         cp.work_floor_ctas);
+                         cp.work_floor_ctas, cp.macro_prior);
   fit.finish(std::to_string(f.tables.macros.size()) + " macro configs from " + std::to_string(f.tables.sampled_shapes) +
              " sampled shapes");
   return f;
@@ -203,7 +203,8 @@ int run_validate(const Args& args) {
         dropped = j;
     char fb[32];
     std::snprintf(fb, sizeof fb, "%g", cm.work_floor_ctas);
-    text += "per-config model: lambda " + std::string(b) + (cm.nonneg ? ", coefficients >= 0" : "") +
+    text += "per-config model: lambda " + std::string(b) + (cm.macro_prior ? " towards its macro's pooled fit" : "") +
+            (cm.nonneg ? ", coefficients >= 0" : "") +
             (cm.work_floor_ctas > 0 ? ", work floor " + std::string(fb) + " CTAs" : "") + ", bytes feature " +
             bytes_feature_name(cm.bytes) + ", features " +
             (dropped >= 0 ? std::string("all but ") + kConfigFeatureNames[dropped] : std::string("all")) +

@@ -84,37 +84,63 @@ BytesFeature parse_bytes_feature(const std::string& s, const std::string& where)
 }
 
 ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda, int dropped_feature,
-                             double keep_tolerance, BytesFeature bytes, bool nonneg, double work_floor_ctas) {
+                             double keep_tolerance, BytesFeature bytes, bool nonneg, double work_floor_ctas,
+                             bool macro_prior) {
   ConfigModel m;
   // A dropped feature shows as a zero column in the saved coefficients.
   m.lambda = lambda, m.bytes = bytes, m.nonneg = nonneg, m.work_floor_ctas = work_floor_ctas;
+  m.macro_prior = macro_prior;
   std::vector<size_t> rows;
   for (size_t s = 0; s < pool.shapes.size(); ++s)
     if (sampled[s]) rows.push_back(s);
   if (rows.empty()) throw InputError(pool.gpu + "-" + pool.family, "no sampled shapes to fit the config model on");
-  const Eigen::Index n = Eigen::Index(rows.size());
-  for (size_t ci = 0; ci < pool.configs.size(); ++ci) {
+  // One ridge fit over the rows of the configs in `members` (relative residuals, scaled columns), shrunk towards
+  // `prior` (unscaled coefficients; zero: plain ridge) with strength lambda * rows.
+  auto fit_rows = [&](const std::vector<size_t>& members, const ConfigCoef& prior) {
+    const Eigen::Index n = Eigen::Index(rows.size() * members.size());
     Eigen::MatrixXd a(n, kConfigFeatures);
-    Eigen::VectorXd b(n);
-    for (Eigen::Index r = 0; r < n; ++r) {
-      const size_t s = rows[size_t(r)];
-      const double y = pool.us[s][ci];
-      const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms, bytes, work_floor_ctas);
-      for (int j = 0; j < kConfigFeatures; ++j) a(r, j) = j == dropped_feature ? 0.0 : f[size_t(j)] / y;
-      b(r) = 1.0;  // y / y: relative residuals
-    }
+    Eigen::Index r = 0;
+    for (size_t ci : members)
+      for (size_t s : rows) {
+        const double y = pool.us[s][ci];
+        const ConfigCoef f = config_features(pool.shapes[s], pool.configs[ci], pool.sms, bytes, work_floor_ctas);
+        for (int j = 0; j < kConfigFeatures; ++j) a(r, j) = j == dropped_feature ? 0.0 : f[size_t(j)] / y;
+        ++r;
+      }
+    const Eigen::VectorXd b = Eigen::VectorXd::Ones(n);  // y / y: relative residuals
     Eigen::VectorXd scale = (a.array().square().colwise().mean()).sqrt().transpose();
     for (int j = 0; j < kConfigFeatures; ++j) scale(j) = scale(j) > 0 ? scale(j) : 1.0;
     const Eigen::MatrixXd an = a * scale.cwiseInverse().asDiagonal();
     Eigen::MatrixXd lhs = an.transpose() * an;
     lhs.diagonal().array() += lambda * double(n);
-    const Eigen::VectorXd rhs = an.transpose() * b;
+    Eigen::VectorXd rhs = an.transpose() * b;
+    for (int j = 0; j < kConfigFeatures; ++j) rhs(j) += lambda * double(n) * prior[size_t(j)] * scale(j);
     Eigen::VectorXd x = lhs.ldlt().solve(rhs);
     if (nonneg) x = nonneg_quadratic(lhs, rhs, x);  // scaling is positive: signs carry over to the coefficients
     ConfigCoef c{};
     for (int j = 0; j < kConfigFeatures; ++j) c[size_t(j)] = j == dropped_feature ? 0.0 : x(j) / scale(j);
-    m.coef.push_back(c);
-  }
+    return c;
+  };
+  // macro_prior: each config's ridge shrinks towards its macro's fit (every config of the same BM x BN x BK, their
+  // rows pooled), not towards zero: configs that differ only in stages, warps or grouping share most of their costs.
+  std::vector<ConfigCoef> prior(pool.configs.size(), ConfigCoef{});
+  if (macro_prior)
+    for (size_t ci = 0; ci < pool.configs.size(); ++ci) {
+      const TuneConfig& x = pool.configs[ci];
+      size_t first = 0;
+      while (!(pool.configs[first].bm == x.bm && pool.configs[first].bn == x.bn && pool.configs[first].bk == x.bk))
+        ++first;
+      if (first < ci) {
+        prior[ci] = prior[first];
+        continue;
+      }
+      std::vector<size_t> members;
+      for (size_t cj = 0; cj < pool.configs.size(); ++cj)
+        if (pool.configs[cj].bm == x.bm && pool.configs[cj].bn == x.bn && pool.configs[cj].bk == x.bk)
+          members.push_back(cj);
+      prior[ci] = fit_rows(members, ConfigCoef{});
+    }
+  for (size_t ci = 0; ci < pool.configs.size(); ++ci) m.coef.push_back(fit_rows({ci}, prior[ci]));
   if (keep_tolerance < 1e8) {
     std::vector<bool> kept(pool.configs.size(), false);
     for (size_t s : rows) {
@@ -132,7 +158,7 @@ ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sam
                                   const std::vector<double>& lambdas, const std::vector<int>& drops,
                                   const std::vector<double>& tolerances, const std::vector<BytesFeature>& bytes,
                                   const std::vector<bool>& nonnegs,
-                                  const std::vector<double>& work_floors) {
+                                  const std::vector<double>& work_floors, const std::vector<bool>& priors) {
   std::vector<size_t> idx;
   for (size_t s = 0; s < sampled.size(); ++s)
     if (sampled[s]) idx.push_back(s);
@@ -140,8 +166,9 @@ ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sam
   ConfigParams best_p{lambdas.empty() ? 0.03 : lambdas.front(), drops.empty() ? -1 : drops.front(),
                       tolerances.empty() ? 1e9 : tolerances.front(),
                       bytes.empty() ? BytesFeature::weights : bytes.front(), !nonnegs.empty() && nonnegs.front(),
-                      work_floors.empty() ? 0.0 : work_floors.front()};
+                      work_floors.empty() ? 0.0 : work_floors.front(), !priors.empty() && priors.front()};
   double best_loss = 1e300;
+  for (bool mp : priors)
   for (double floor : work_floors)
   for (bool nonneg : nonnegs)
   for (BytesFeature kind : bytes)
@@ -156,7 +183,7 @@ ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sam
           if (int(i % kFolds) == fold) test.push_back(idx[i]);
           else train[idx[i]] = true;
         if (test.empty() || test.size() == idx.size()) continue;
-        const ConfigModel m = fit_config_model(pool, train, lambda, drop, tol, kind, nonneg, floor);
+        const ConfigModel m = fit_config_model(pool, train, lambda, drop, tol, kind, nonneg, floor, mp);
         for (size_t s : test) {
           size_t pick = 0;
           double pick_t = 1e300, best = 1e300;
@@ -170,7 +197,7 @@ ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sam
           loss += std::log(pool.us[s][pick] / best);
         }
       }
-      if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, drop, tol, kind, nonneg, floor};
+      if (loss < best_loss - 1e-12) best_loss = loss, best_p = {lambda, drop, tol, kind, nonneg, floor, mp};
     }
   return best_p;
 }
@@ -203,12 +230,13 @@ nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector
   nlohmann::ordered_json coef = nlohmann::ordered_json::object();
   for (size_t i = 0; i < m.coef.size(); ++i) coef[configs[i].name] = m.coef[i];
   // The first tables (weight elements) keep their exact form; another bytes feature is named.
-  if (m.bytes == BytesFeature::weights && !m.nonneg && m.work_floor_ctas == 0)
+  if (m.bytes == BytesFeature::weights && !m.nonneg && m.work_floor_ctas == 0 && !m.macro_prior)
     return nlohmann::ordered_json{{"features", kFeatureNames},
                                   {"lambda", m.lambda},
                                   {"coef", coef}};
   nlohmann::ordered_json j{{"features", kFeatureNames}, {"bytes", bytes_feature_name(m.bytes)}};
   if (m.nonneg) j["nonneg"] = true;
+  if (m.macro_prior) j["macro_prior"] = true;
   if (m.work_floor_ctas > 0) j["work_floor_ctas"] = m.work_floor_ctas;
   j["lambda"] = m.lambda;
   j["coef"] = coef;
@@ -230,6 +258,10 @@ ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<Tu
   if (j.contains("nonneg")) {
     if (!j["nonneg"].is_boolean()) throw InputError(where, "config_model.nonneg: not true or false");
     m.nonneg = j["nonneg"].get<bool>();
+  }
+  if (j.contains("macro_prior")) {
+    if (!j["macro_prior"].is_boolean()) throw InputError(where, "config_model.macro_prior: not true or false");
+    m.macro_prior = j["macro_prior"].get<bool>();
   }
   if (j.contains("work_floor_ctas")) {
     if (!j["work_floor_ctas"].is_number() || !(j["work_floor_ctas"].get<double>() >= 0))

@@ -39,12 +39,13 @@ ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms,
 /// no decision picks it (decisions and exports need no change); >= 1e8: no pruning. bytes: what feature 4 counts.
 /// nonneg: every coefficient >= 0 (each term is a cost: per wave-iteration, per wave, per unit of work, launch, per
 /// byte, per iteration; a negative one lets a config look nearly free far from its samples). work_floor_ctas: as in
-/// config_features.
+/// config_features. macro_prior: each config's ridge shrinks towards its macro's fit (the rows of every config with
+/// the same BM x BN x BK pooled, fitted with the same lambda, sign constraint and features) instead of towards zero.
 constexpr double kPrunedIntercept = 1e9;
 ConfigModel fit_config_model(const Pool& pool, const std::vector<bool>& sampled, double lambda,
                              int dropped_feature = -1, double keep_tolerance = 1e9,
                              BytesFeature bytes = BytesFeature::weights, bool nonneg = false,
-                             double work_floor_ctas = 0);
+                             double work_floor_ctas = 0, bool macro_prior = false);
 struct ConfigParams {
   double lambda = 0.03;
   int dropped_feature = -1;
@@ -52,16 +53,18 @@ struct ConfigParams {
   BytesFeature bytes = BytesFeature::weights;
   bool nonneg = false;
   double work_floor_ctas = 0;
+  bool macro_prior = false;
 };
-/// Chooses (lambda, dropped feature, keep tolerance, bytes feature, sign constraint, work floor) from the grids by 4-fold
-/// cross-validation over the sampled shapes only (criterion: mean log(chosen/best), chosen = the argmin of the
-/// predictions); held-out shapes are never used. Ties keep the earlier grid entry.
+/// Chooses (lambda, dropped feature, keep tolerance, bytes feature, sign constraint, work floor, macro prior) from the
+/// grids by 4-fold cross-validation over the sampled shapes only (criterion: mean log(chosen/best), chosen = the argmin
+/// of the predictions); held-out shapes are never used. Ties keep the earlier grid entry.
 ConfigParams choose_config_params(const Pool& pool, const std::vector<bool>& sampled,
                                   const std::vector<double>& lambdas, const std::vector<int>& drops,
                                   const std::vector<double>& tolerances = {1e9},
                                   const std::vector<BytesFeature>& bytes = {BytesFeature::weights},
                                   const std::vector<bool>& nonnegs = {false},
-                                  const std::vector<double>& work_floors = {0.0});
+                                  const std::vector<double>& work_floors = {0.0},
+                                  const std::vector<bool>& priors = {false});
 /// The name of a bytes feature ("weights", "operands", "tiles") and back (throws InputError(where, ...)).
 std::string bytes_feature_name(BytesFeature b);
 BytesFeature parse_bytes_feature(const std::string& s, const std::string& where);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "core/error.h"
@@ -228,6 +229,61 @@ TEST(WaveGemmTriton, TileBytesRowRepeatsAndNonNegativeFit) {
   EXPECT_EQ(old.config_model.coef[0][5], t.config_model.coef[0][5]);
   j["config_model"]["bytes"] = "flops";
   EXPECT_THROW(tables_from_json(j, "t"), InputError);
+}
+
+TEST(WaveGemmTriton, MacroPriorShrinksTowardsTheMacroFit) {
+  Pool p;
+  p.gpu = "h200", p.family = "gemm-triton", p.sms = 132;
+  // Three configs of one macro (64x128x64) sharing a law, and one of another macro.
+  for (const char* n : {"64x128x64_s3_w4_g8", "64x128x64_s4_w4_g8", "64x128x64_s3_w8_g1", "16x64x128_s4_w4_g1"}) {
+    TuneConfig c = parse_tune_config("gemm-triton", n, "t");
+    c.ctas_per_sm = 1;
+    p.configs.push_back(c);
+  }
+  const ConfigCoef law[2] = {{0.50, 2.0, 0.02, 6, 0.4, 0.1, 0.05}, {0.30, 1.0, 0.01, 4, 0.5, 0.05, 0.02}};
+  for (int64_t m : {1, 8, 96, 512, 2048})
+    for (int64_t n : {1024, 6144})
+    for (int64_t k : {512, 4096}) {
+      const TuneShape s = shape_of("gemm m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" +
+                                   std::to_string(k) + " impl=triton");
+      std::vector<double> us;
+      for (size_t i = 0; i < 4; ++i) {
+        const ConfigCoef f = config_features(s, p.configs[i], p.sms);
+        double v = 0;
+        for (int j = 0; j < kConfigFeatures; ++j) v += law[i < 3 ? 0 : 1][size_t(j)] * f[size_t(j)];
+        us.push_back(v);
+      }
+      p.shapes.push_back(s), p.keys.push_back(tune_spec(s)), p.us.push_back(us);
+    }
+  const std::vector<bool> all(p.shapes.size(), true);
+  auto rel_rms = [&](const ConfigModel& m, size_t i) {
+    double sum = 0;
+    for (size_t s = 0; s < p.shapes.size(); ++s) {
+      const ConfigCoef f = config_features(p.shapes[s], p.configs[i], p.sms);
+      double v = 0;
+      for (int j = 0; j < kConfigFeatures; ++j) v += m.coef[i][size_t(j)] * f[size_t(j)];
+      sum += std::pow(v / p.us[s][i] - 1, 2);
+    }
+    return std::sqrt(sum / double(p.shapes.size()));
+  };
+  // Without ridge the prior changes nothing: the fit reproduces the law's latencies.
+  const ConfigModel exact = fit_config_model(p, all, 0.0, -1, 1e9, BytesFeature::weights, true, 0, true);
+  EXPECT_TRUE(exact.macro_prior);
+  for (size_t i = 0; i < 4; ++i) EXPECT_LT(rel_rms(exact, i), 1e-6) << i;
+  // Strong ridge: shrunk towards the macro's fit (itself shrunk towards zero), a config stays closer to its data than
+  // shrunk towards zero.
+  const ConfigModel zero = fit_config_model(p, all, 1.0, -1, 1e9, BytesFeature::weights, true, 0, false);
+  const ConfigModel macro = fit_config_model(p, all, 1.0, -1, 1e9, BytesFeature::weights, true, 0, true);
+  for (size_t i = 0; i < 3; ++i) EXPECT_LT(rel_rms(macro, i), rel_rms(zero, i)) << i;
+  // The flag is saved with the tables; the CV takes its value from the grid.
+  TuneTables t = build_tables(p, all, default_config("gemm-triton"));
+  t.config_model = macro;
+  EXPECT_TRUE(tables_from_json(nlohmann::json::parse(tables_to_json(t).dump()), "t").config_model.macro_prior);
+  t.config_model = zero;
+  EXPECT_FALSE(tables_from_json(nlohmann::json::parse(tables_to_json(t).dump()), "t").config_model.macro_prior);
+  const ConfigParams cp = choose_config_params(p, all, {1.0}, {-1}, {1e9}, {BytesFeature::weights}, {true}, {0.0},
+                                               {false, true});
+  EXPECT_EQ(cp.lambda, 1.0);
 }
 
 }  // namespace
