@@ -63,6 +63,7 @@ def add_round3(c):
     add_e2e_lists(c)
     add_trim(c)
     add_limits(c)
+    add_serving_runs(c)
 
 
 def add_capi(c):
@@ -248,3 +249,21 @@ def add_limits(c):
                           ("l1", "l1: 64 KiB\n", "lim_l1.yaml:3")):
         c(f"r3_yaml_limit_{n}", ["predict", "--gpu", "{T}/lim_" + n + ".yaml", "--kernel", K], want=[want],
           files={f"lim_{n}.yaml": small + body})
+
+
+def add_serving_runs(c):
+    """validate --serving over a measured run whose per_request.csv disagrees with its requests.csv."""
+    d = "traces/serving/engine/h100-sxm/static16/"
+    req, per, its = (read(d + f).decode() for f in ("requests.csv", "per_request.csv", "iterations.csv"))
+    p = per.split("\n")
+    for n, text, want in (("dup_id", "\n".join(p[:2] + ["0" + p[2][p[2].index(","):]] + p[3:]), "twice"),
+                          ("missing_row", "\n".join(p[:2] + p[3:]), "requests.csv holds"),
+                          ("tokens", per.replace("0,0.000000,512,89,", "0,0.000000,512,9999,", 1), "requests.csv says"),
+                          ("id_beyond", "\n".join(p[:2] + ["99" + p[2][p[2].index(","):]] + p[3:]), "id 99"),
+                          ("id_frac", "\n".join(p[:2] + ["1.5" + p[2][p[2].index(","):]] + p[3:]), "id 1.5")):
+        c(f"r3_serving_{n}", ["validate", "--serving", "--traces", "{T}/sv_" + n], want=["per_request.csv", want],
+          files={f"sv_{n}/h100-sxm/r/requests.csv": req, f"sv_{n}/h100-sxm/r/per_request.csv": text,
+                 f"sv_{n}/h100-sxm/r/iterations.csv": its})
+    c("r3_serving_ok", ["validate", "--serving", "--traces", "{T}/sv_ok", "--format", "json"], "good",
+      files={"sv_ok/h100-sxm/r/requests.csv": req, "sv_ok/h100-sxm/r/per_request.csv": per,
+             "sv_ok/h100-sxm/r/iterations.csv": its})
