@@ -64,6 +64,7 @@ def add_round3(c):
     add_trim(c)
     add_limits(c)
     add_serving_runs(c)
+    add_env(c)
 
 
 def add_capi(c):
@@ -267,3 +268,26 @@ def add_serving_runs(c):
     c("r3_serving_ok", ["validate", "--serving", "--traces", "{T}/sv_ok", "--format", "json"], "good",
       files={"sv_ok/h100-sxm/r/requests.csv": req, "sv_ok/h100-sxm/r/per_request.csv": per,
              "sv_ok/h100-sxm/r/iterations.csv": its})
+
+
+# A command under another LOOM_HOME (the probe sets the repository's for every other case).
+ENV = ("import os, subprocess, sys\nloom = os.path.join(os.environ['PYTHONPATH'], '..', 'loom')\n"
+       "r = subprocess.run([loom] + {argv!r}, env=dict(os.environ, LOOM_HOME={home!r}, LOOM_PACKED_DIR='/nonexistent'))\n"
+       "sys.exit(r.returncode)\n")
+
+
+def add_env(c):
+    """LOOM_HOME that is missing, a file, or a copy of gpus/ only: the message names the folder that lacks data."""
+    E = ["e2e", "--gpu", "h200", "--model", "llama-3-8b", "--phase", "decode", "--batch", "1", "--context", "64"]
+    P = ["predict", "--gpu", "h200", "--kernel", K]
+    only_gpus = {"lh/gpus": "@LINK@" + os.path.join(REPO, "gpus")}
+    for n, argv, home, want, files in (("missing_predict", P, "/nonexistent", "/nonexistent/gpus", {}),
+                                       ("file_e2e", E, "/etc/passwd", "/etc/passwd/gpus", {}),
+                                       ("gpus_only_e2e", E, "{T}/lh", "models/presets", only_gpus),
+                                       ("gpus_only_simulate", ["simulate", "--gpu", "h200", "--model", "llama-3-8b",
+                                                               "--rate", "1", "--num-requests", "3"], "{T}/lh",
+                                        "models/presets", only_gpus),
+                                       ("gpus_only_predict", P, "{T}/lh", "kernels/gemm.yaml", only_gpus),
+                                       ("gpus_only_tune", ["tune", "--gpu", "h200", "--kernel", TK], "{T}/lh",
+                                        "models/tune/h200-gemm.json", only_gpus)):
+        c(f"r3_env_{n}", ["@python", ENV.format(argv=argv, home=home)], want=[want], files=files)

@@ -256,6 +256,9 @@ ModelConfig load_model(const std::string& name_or_path) {
     if (!fs::exists(path)) {
       std::string list;
       for (const auto& n : model_presets()) list += (list.empty() ? "" : ", ") + n;
+      if (list.empty())  // LOOM_HOME without models/presets: "unknown model 'llama-3-8b' ... a preset: " named nothing
+        throw InputError(path.parent_path().string(), "no model presets (*.json) here; set LOOM_HOME to loom's data "
+                                                      "directory, or give a config.json path");
       throw InputError("--model", "unknown model '" + name_or_path + "'" + did_you_mean(name_or_path, model_presets()) +
                                       "; give a config.json path or a preset: " + list);
     }
