@@ -17,6 +17,7 @@
 #include "wave/decide.h"
 #include "wave/mapping.h"
 #include "wave/tables.h"
+#include "wave/tune_request.h"
 
 namespace py = pybind11;
 
@@ -239,10 +240,27 @@ PYBIND11_MODULE(loom, m) {
         // The CLI's length checks: a negative context was silently replaced by seq.
         if (seq < 1) throw loom::InputError("seq", "must be >= 1 (new tokens per request)");
         if (context < 0) throw loom::InputError("context", "must be >= 0 (tokens already in the KV cache)");
+        // The CLI's limits: beyond 2^30 a length is a typo (it was refused naming the model's config.json).
+        if (seq > (int64_t{1} << 30)) throw loom::InputError("seq", std::to_string(seq) + " is above 2^30; give a realistic length");
+        if (context > (int64_t{1} << 30))
+          throw loom::InputError("context", std::to_string(context) + " is above 2^30; give a realistic length");
+        // A decode step computes one token per request: seq=5 with a context was silently ignored (the CLI refuses).
+        if (phase == "decode" && context > 0 && seq != 1)
+          throw loom::InputError("seq", std::to_string(seq) + ": a decode step computes one new token per request; give "
+                                        "seq=1 (the default) with context=, or phase='prefill' for more");
         loom::Workload w;
         if (phase == "prefill") w = loom::prefill_workload(batch, {seq}, context > 0 ? std::vector<int64_t>{context} : std::vector<int64_t>{}, tp);
         else if (phase == "decode") w = loom::decode_workload(batch, {context > 0 ? context : seq}, tp);
         else throw loom::InputError("phase", "'" + phase + "' is not a phase; use prefill or decode");
+        double tokens = 0, kv = 0;  // as the CLI: one step beyond 2^26 tokens / 2^30 KV positions names its arguments
+        for (size_t i = 0; i < w.new_tokens.size(); ++i)
+          tokens += double(w.new_tokens[i]), kv += double(w.new_tokens[i]) + double(w.context[i]);
+        if (tokens > double(int64_t{1} << 26) || kv > double(int64_t{1} << 30))
+          throw loom::InputError(phase == "prefill" ? "batch x seq" : "batch x context",
+                                 "one step of " + std::to_string(int64_t(tokens)) + " new tokens over " +
+                                     std::to_string(int64_t(kv)) +
+                                     " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a step); "
+                                     "use smaller sizes");
         std::optional<loom::ExecMode> em;
         if (!mode.empty()) em = loom::parse_mode(mode, "mode");
         const loom::StepPrediction st =
@@ -265,9 +283,9 @@ PYBIND11_MODULE(loom, m) {
   m.def(
       "tune",
       [](const std::string& gpu, const std::string& spec) {
-        catalog().get(gpu);  // validates the name
+        const loom::GpuSpec g = catalog().get(gpu);  // validates the name
         const loom::KernelSpec ks = loom::parse_kernel_spec(spec, "spec");
-        const loom::wave::TuneShape shape = loom::wave::parse_tune_shape(ks);
+        const loom::wave::TuneShape shape = loom::wave::parse_tune_request(ks, g);
         const auto ct = loom::wave::compile_tables(
             loom::wave::load_tables(loom::wave::tables_path(gpu, ks.family), gpu, ks.family));
         const loom::wave::Choice c = loom::wave::decide(ct, shape);
@@ -286,11 +304,22 @@ PYBIND11_MODULE(loom, m) {
   // TypeError listing every overload; bad input is a ValueError with one line, as everywhere else in loom.
   py::dict scope;
   scope["m"] = m;
-  py::exec(R"(
+  py::exec(R"PY(
 import functools
+def _param_names(f):
+    d = (f.__doc__ or "").split("\n")[0]
+    i, j = d.find("("), d.rfind(")")
+    return [p.split(":")[0].strip() for p in d[i + 1:j].split(",")] if 0 <= i < j else []
 def _one_line_value_errors(f):
+    names = _param_names(f)
     @functools.wraps(f)
     def call(*args, **kwargs):
+        # A bool is an int to pybind11: batch=True ran batch 1, threads=True one thread. No argument takes a bool.
+        for k, v in list(enumerate(args)) + list(kwargs.items()):
+            if isinstance(v, bool):
+                n = k if isinstance(k, str) else names[k] if k < len(names) else "argument %d" % (k + 1)
+                raise ValueError("%s: %r is a bool; give %s" % (n, v, "an integer" if n in (
+                    "batch", "seq", "context", "tp", "threads") else "the value the signature names"))
         try:
             return f(*args, **kwargs)
         except TypeError as e:
@@ -306,5 +335,5 @@ def _one_line_value_errors(f):
     return call
 for _name in [n for n in dir(m) if not n.startswith("_") and callable(getattr(m, n))]:
     setattr(m, _name, _one_line_value_errors(getattr(m, _name)))
-)", scope);
+)PY", scope);
 }

@@ -161,6 +161,7 @@ def build_cases(T):
     from probe_cases_serving import add_e2e_flags, add_profiles, add_serving, add_whatif
     from probe_cases_tools import add_misc, add_modes, add_report_trace
     from probe_cases_review import add_review
+    from probe_cases_round3 import add_round3
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -172,6 +173,7 @@ def build_cases(T):
     add_misc(c)
     add_modes(c, P, E, SR, W, WC)
     add_review(c)
+    add_round3(c)
     return cs
 
 

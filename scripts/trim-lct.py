@@ -14,12 +14,17 @@ import sys
 
 
 def die(msg):
-    print("trim-lct: " + msg, file=sys.stderr)
+    print("loom: " + msg, file=sys.stderr)  # one line, as loom's own refusals
     sys.exit(2)
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's usage + error lines -> one line
+        die("trim-lct.py: %s; usage: python3 scripts/trim-lct.py IN.lct.gz OUT.lct.gz [--reps N]" % message)
+
+
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("src")
     p.add_argument("dst")
     p.add_argument("--reps", type=int, default=0, help="reps kept per case (0 = all)")
@@ -77,9 +82,18 @@ def main():
     header.append("#trimmed=scripts/trim-lct.py: records inside loom.rep ranges only%s; %d of %d records kept"
                   % (", first %d reps per case" % a.reps if a.reps else "", len(out), len(recs)))
     text = "\n".join(header + out + ["#end records=%d dropped=%s" % (len(out), dropped)]) + "\n"
-    with gzip.GzipFile(a.dst, "wb", compresslevel=9, mtime=0) as g:
-        g.write(text.encode())
-    print("%s: %d -> %d records" % (a.dst, len(recs), len(out)))
+    try:  # a missing or read-only folder, a full disk: one line, not a traceback
+        with gzip.GzipFile(a.dst, "wb", compresslevel=9, mtime=0) as g:
+            g.write(text.encode())
+    except OSError as e:
+        die("%s: write failed: %s; check that the folder exists, is writable and has free space"
+            % (a.dst, e.strerror or e))
+    try:
+        print("%s: %d -> %d records" % (a.dst, len(recs), len(out)))
+        sys.stdout.flush()
+    except OSError as e:  # stdout on a full disk (> /dev/full)
+        sys.stdout = None
+        die("stdout: write failed: %s; check that the folder exists, is writable and has free space" % (e.strerror or e))
 
 
 if __name__ == "__main__":

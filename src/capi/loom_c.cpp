@@ -13,6 +13,7 @@
 #include "wave/decide.h"
 #include "wave/mapping.h"
 #include "wave/tables.h"
+#include "wave/tune_request.h"
 
 struct loom_handle {
   loom::Catalog catalog;
@@ -31,6 +32,20 @@ void copy_out(char* dst, size_t len, const std::string& s) {
   dst[n] = '\0';
 }
 
+// The C API's arguments are gpu, model and kernel, not the CLI's flags: a message names the argument.
+std::string c_where(const std::string& where) {
+  if (where == "--gpu") return "gpu";
+  if (where == "--model") return "model";
+  if (where == "--kernel") return "kernel";
+  return where;
+}
+
+// One printable line (a GPU name with invalid UTF-8 or a control character was copied into the message raw).
+std::string c_message(const loom::InputError& e) {
+  const std::string w = c_where(e.where());
+  return loom::printable_error(w.empty() ? e.detail() : w + ": " + e.detail());
+}
+
 // Runs f, mapping exceptions to status codes and the handle's message.
 template <class F>
 int guarded(loom_handle* h, F&& f) {
@@ -40,10 +55,10 @@ int guarded(loom_handle* h, F&& f) {
     f();
     return LOOM_OK;
   } catch (const loom::InputError& e) {
-    h->error = e.what();
+    h->error = c_message(e);
     return LOOM_EINPUT;
   } catch (const std::exception& e) {
-    h->error = std::string("internal error: ") + e.what();
+    h->error = loom::printable_error(std::string("internal error: ") + e.what());
     return LOOM_EINTERNAL;
   } catch (...) {
     h->error = "internal error";
@@ -66,11 +81,16 @@ loom_handle* loom_open(const char* data_dir, const char* model, char* err, size_
   try {
     auto h = std::make_unique<loom_handle>();
     h->catalog = loom::Catalog::load(data_dir ? data_dir : "");
+    if (h->catalog.names().empty())  // a folder without GPU files opened, then every GPU was unknown ("known: ")
+      throw loom::InputError(std::string("data_dir ") + data_dir,
+                             "no GPU files (*.yaml) in this folder; pass the catalogue folder (loom's gpus/) or NULL");
     h->predictor = std::make_unique<loom::Predictor>(model ? model : "learned");
     copy_out(err, err_len, "");
     return h.release();
+  } catch (const loom::InputError& e) {
+    copy_out(err, err_len, c_message(e));
   } catch (const std::exception& e) {
-    copy_out(err, err_len, e.what());
+    copy_out(err, err_len, loom::printable_error(e.what()));
   } catch (...) {
     copy_out(err, err_len, "internal error");
   }
@@ -100,9 +120,12 @@ int loom_tune(loom_handle* h, const char* gpu, const char* kernel, char* config,
               double* latency_us) {
   return guarded(h, [&] {
     if (!gpu || !kernel) throw loom::InputError("kernel", "no GPU or kernel spec given");
-    gpu_of(h, gpu);  // validates the GPU name
+    if (!config && config_len > 0)
+      throw loom::InputError("config", "NULL with config_len " + std::to_string(config_len) +
+                                           "; pass a buffer, or NULL with config_len 0 for the latency only");
+    const loom::GpuSpec& g = gpu_of(h, gpu);  // validates the GPU name
     const loom::KernelSpec spec = loom::parse_kernel_spec(kernel, "kernel");
-    const loom::wave::TuneShape shape = loom::wave::parse_tune_shape(spec);
+    const loom::wave::TuneShape shape = loom::wave::parse_tune_request(spec, g);
     const std::string key = std::string(gpu) + "/" + spec.family;
     auto it = h->tune_tables.find(key);
     if (it == h->tune_tables.end())
@@ -112,7 +135,11 @@ int loom_tune(loom_handle* h, const char* gpu, const char* kernel, char* config,
                .first;
     const loom::wave::Choice c = loom::wave::decide(it->second, shape);
     if (c.config < 0) throw loom::InputError("kernel", "no tile config fits this shape");
-    copy_out(config, config_len, it->second.configs[c.config]);
+    const std::string& name = it->second.configs[c.config];
+    if (config && config_len <= name.size())  // a cut name ("128") is another tile config, not this one
+      throw loom::InputError("config_len", std::to_string(config_len) + " bytes cannot hold the config '" + name +
+                                               "' and its NUL; pass a buffer of at least 64 bytes");
+    copy_out(config, config_len, name);
     if (latency_us) *latency_us = c.predicted_us;
   });
 }

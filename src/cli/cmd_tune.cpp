@@ -24,6 +24,7 @@
 #include "wave/export.h"
 #include "wave/fit.h"
 #include "wave/plan.h"
+#include "wave/tune_request.h"
 #include "wave/validate.h"
 
 namespace loom::cli {
@@ -225,20 +226,10 @@ int run_export(const Args& args) {
   return 0;
 }
 
-/// Operand bytes of a tune shape, for the same memory check `loom predict` makes (require_operands_fit).
-double tune_operand_bytes(const TuneShape& t) {
-  const double elem = t.dtype == "fp8" ? 1.0 : 2.0;
-  auto d = [](int64_t v) { return static_cast<double>(v); };
-  return t.family == "gemm"
-             ? (d(t.m) * d(t.k) + d(t.n) * d(t.k)) * elem + d(t.m) * d(t.n) * 2.0
-             : d(t.experts) * 3.0 * d(t.hidden) * d(t.inter) * elem + d(t.tokens) * d(t.topk) * (2.0 * d(t.inter) + d(t.hidden)) * 2.0;
-}
-
 int run_decide(const Args& args) {
   Setup s = setup(args, false);
   KernelSpec spec = parse_kernel_spec(args.require("--kernel"));
-  const TuneShape shape = parse_tune_shape(spec);
-  require_operands_fit(tune_operand_bytes(shape), s.gpu, "--kernel");
+  const TuneShape shape = parse_tune_request(spec, s.gpu);
   s.family = target_of(shape);
   const TuneTables t = load_tables(tables_file(args, s), s.gpu_key, s.family);
   const CompiledTables ct = compile_tables(t, parse_extrapolation(args.get("--extrapolate", "ratio"), "--extrapolate"));

@@ -147,27 +147,36 @@ void print_version() {
 
 }  // namespace
 
+/// Exit status of a usage or version text written to stdout: `loom --help > /dev/full` exited 0 with nothing written.
+static int stdout_status(int rc) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return rc;
+  std::cerr << "loom: stdout: " << loom::write_failed_message(errno ? errno : EIO) << "\n";
+  return 2;
+}
+
 int main(int argc, char** argv) {
   using namespace loom::cli;
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
     std::fputs(kUsage, stdout);
     if (argc < 2) std::fputs("loom: no command given; run `loom --help` for the list\n", stderr);
-    return argc < 2 ? 2 : 0;
+    return argc < 2 ? 2 : stdout_status(0);
   }
   const std::string command = argv[1];
   Argv rest(argv + 2, argv + argc);
   if (command == "--version" || command == "version") {
     if (!rest.empty()) {
-      std::fprintf(stderr, "loom: %s: unexpected argument for `loom --version`; it takes none\n", rest[0].c_str());
+      std::fprintf(stderr, "loom: %s: unexpected argument for `loom --version`; it takes none\n",
+                   loom::printable_error(rest[0]).c_str());
       return 2;
     }
     print_version();
-    return 0;
+    return stdout_status(0);
   }
   for (const auto& a : rest)
     if (a == "--help" || a == "-h") {
-      if (print_command_help(command)) return 0;
+      if (print_command_help(command)) return stdout_status(0);
       std::cerr << "loom: " << loom::printable_error(command) << ": unknown command; run `loom --help` for the list\n";
       return 2;
     }

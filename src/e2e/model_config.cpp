@@ -191,6 +191,15 @@ ModelConfig parse_model_config(const std::string& json_text, const std::string& 
   // Every supported model class defaults tie_word_embeddings to false (LlamaConfig, Qwen2Config, ... in HF).
   m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
   m.dtype = parse_torch_dtype(r);
+  // A quantized checkpoint (AWQ, GPTQ, FP8...) was priced as unquantized weights of torch_dtype without a word.
+  if (r.present("quantization_config") && !r.j.at("quantization_config").is_null()) {
+    const json& q = r.j.at("quantization_config");
+    const std::string method = q.is_object() && q.contains("quant_method") && q.at("quant_method").is_string()
+                                   ? " (" + q.at("quant_method").get<std::string>() + ")" : "";
+    throw InputError(r.at("quantization_config"),
+                     "quantization_config" + method + " is not modelled: loom prices " +
+                         "bfloat16/float16/float32 weights; remove it to price the unquantized model");
+  }
   m.qk_norm = m.model_type == "qwen3" || m.model_type == "qwen3_moe";  // Qwen3Attention.q_norm / k_norm
   m.qkv_bias = m.model_type == "qwen2" || m.model_type == "qwen2_moe" || r.boolean_or("attention_bias", false);
 
@@ -247,6 +256,9 @@ ModelConfig load_model(const std::string& name_or_path) {
     if (!fs::exists(path)) {
       std::string list;
       for (const auto& n : model_presets()) list += (list.empty() ? "" : ", ") + n;
+      if (list.empty())  // LOOM_HOME without models/presets: "unknown model 'llama-3-8b' ... a preset: " named nothing
+        throw InputError(path.parent_path().string(), "no model presets (*.json) here; set LOOM_HOME to loom's data "
+                                                      "directory, or give a config.json path");
       throw InputError("--model", "unknown model '" + name_or_path + "'" + did_you_mean(name_or_path, model_presets()) +
                                       "; give a config.json path or a preset: " + list);
     }

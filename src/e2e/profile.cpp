@@ -68,6 +68,15 @@ double number(const std::string& source, const std::string& key, const YAML::Nod
   return v;
 }
 
+/// A count (ops, bytes): a whole number in [lo, hi]; 2.5 launches was silently cut to 2.
+double count(const std::string& source, const std::string& key, const YAML::Node& n, double lo, double hi) {
+  const double v = number(source, key, n, lo, hi);
+  if (v != std::floor(v))
+    throw InputError(where(source, n), "'" + key + "' = " + n.Scalar() + " is a count; give a whole number in [" +
+                                           num(lo) + ", " + num(hi) + "]");
+  return v;
+}
+
 std::vector<std::string> op_list(const std::string& source, const std::string& key, const YAML::Node& n) {
   if (!n.IsSequence()) throw InputError(where(source, n), "'" + key + "' must be a list of elementwise ops");
   std::vector<std::string> ops;
@@ -112,16 +121,16 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "attention") p.attention = choice(source, key, v, {"flash", "eager"});
     else if (key == "kv_cache") p.kv_cache = choice(source, key, v, {"none", "cat", "static", "paged"});
     else if (key == "custom_all_reduce_max_bytes")
-      p.custom_all_reduce_max_bytes = static_cast<int64_t>(number(source, key, v, 0, 1e10));
+      p.custom_all_reduce_max_bytes = static_cast<int64_t>(count(source, key, v, 0, 1e10));
     else if (key == "prefill_attention") p.prefill_attention = choice(source, key, v, {"varlen", "per_request"});
     else if (key == "decode_attention") p.decode_attention = choice(source, key, v, {"flash", "paged"});
     else if (key == "norm") p.norm = choice(source, key, v, {"fused_residual", "kernel", "elementwise"});
     else if (key == "norm_ops") p.norm_ops = op_list(source, key, v);
-    else if (key == "norm_row_ops") p.norm_row_ops = static_cast<int>(number(source, key, v, 0, 64));
-    else if (key == "step_small_ops") p.step_small_ops = static_cast<int>(number(source, key, v, 0, 1000));
+    else if (key == "norm_row_ops") p.norm_row_ops = static_cast<int>(count(source, key, v, 0, 64));
+    else if (key == "step_small_ops") p.step_small_ops = static_cast<int>(count(source, key, v, 0, 1000));
     else if (key == "static_cache_gqa") p.static_cache_gqa = choice(source, key, v, {"repeat", "native"});
-    else if (key == "static_cache_step_ops") p.static_cache_step_ops = static_cast<int>(number(source, key, v, 0, 1000));
-    else if (key == "static_cache_layer_ops") p.static_cache_layer_ops = static_cast<int>(number(source, key, v, 0, 64));
+    else if (key == "static_cache_step_ops") p.static_cache_step_ops = static_cast<int>(count(source, key, v, 0, 1000));
+    else if (key == "static_cache_layer_ops") p.static_cache_layer_ops = static_cast<int>(count(source, key, v, 0, 64));
     else if (key == "activation") p.activation = choice(source, key, v, {"fused", "separate"});
     else if (key == "moe") p.moe = choice(source, key, v, {"fused", "per_expert"});
     else if (key == "lm_head") p.lm_head = choice(source, key, v, {"last_token", "full_sequence"});

@@ -53,6 +53,9 @@ E2eCaseSpec parse_e2e_spec(const std::string& spec, const std::string& where) {
       const int64_t t = integer();
       if (t > 8) throw InputError(where, "tp='" + value + "' is above 8 (one node)");
       c.tp = static_cast<int>(t);
+    } else {  // a key of the other phase (decode's seq=) or a typo was silently ignored
+      throw InputError(where, "'" + kv + "' is not a key of an " + family + " case (model, batch, " + length_key +
+                                  ", dtype, mode, tp); fix the case list");
     }
   }
   if (c.model.empty() || !have_batch || !have_length)
@@ -201,6 +204,23 @@ int64_t static_cache_extra(const CaseList& cases) {
   return extra >= 0 ? extra : number("decode_steps", 10) + 3 + 16;
 }
 
+/// What the end-to-end validation reads of a case list beyond its rows' specs: at least one case, each row's family
+/// the spec's, and a known decode_impl (an unknown one was priced as HF's StaticCache without a word).
+void check_e2e_case_list(const CaseList& cases, const std::string& path) {
+  if (cases.cases.empty())
+    throw InputError(path, "no cases (only the header); record the run again or remove the case list and its trace");
+  for (const auto& r : cases.cases) {
+    const std::string first = r.spec.substr(0, r.spec.find(' '));
+    if (r.family != first)
+      throw InputError(path + ": case " + std::to_string(r.case_id),
+                       "family '" + r.family + "' differs from its spec's '" + first + "'; fix the row");
+  }
+  const auto impl = cases.meta.find("decode_impl");
+  if (impl != cases.meta.end() && impl->second != "hf_static_cache" && impl->second != "manual_static_kv")
+    throw InputError(path, "#decode_impl=" + impl->second + " is not hf_static_cache or manual_static_kv (the decode "
+                           "loops loom models); fix the header");
+}
+
 std::string lct_beside(const fs::path& cases_path) {
   const std::string stem = cases_path.filename().string().substr(0, cases_path.filename().string().size() -
                                                                         std::string(".cases.csv").size());
@@ -252,6 +272,7 @@ E2eReport validate_e2e(const E2eOptions& opt) {
     const std::string lct_path = lct_beside(path);
     if (lct_path.empty()) throw InputError(path, "no .lct(.gz) trace of the same name beside it; copy the run's trace");
     const CaseList cases = read_case_list(path);
+    check_e2e_case_list(cases, path);
     const LctTrace lct = read_lct(lct_path);
     const std::string device = cases.meta.count("gpu") ? cases.meta.at("gpu") : "";
     const auto key = names.key_for(device);
@@ -265,7 +286,13 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       row.source = path;
       row.gpu_key = *key;
       row.spec = parse_e2e_spec(m.spec, path + ": case " + std::to_string(m.case_id));
-      const ModelConfig model = load_model(row.spec.model);
+      ModelConfig model;
+      try {
+        model = load_model(row.spec.model);
+      } catch (const InputError& e) {  // the case list's model=, not a --model flag (there is none here)
+        if (e.where() != "--model") throw;
+        throw InputError(path + ": case " + std::to_string(m.case_id), "model=" + row.spec.model + ": " + e.detail());
+      }
       // tp_e2e.py captures its CUDA-graph decode with llama_model.ManualDecoder (decode_impl=manual_static_kv):
       // plain PyTorch over a static cache, described by models/profiles/torch-static.yaml.
       const auto impl = cases.meta.find("decode_impl");

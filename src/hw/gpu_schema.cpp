@@ -236,15 +236,21 @@ void check_consistency(const GpuSpec& g, const RawSpec& raw) {
   };
   if (g.sustained_clock_mhz > g.boost_clock_mhz) clash("clock.sustained", g.sustained_clock_mhz, "is above");
   if (g.tensor_load_clock_mhz > g.boost_clock_mhz) clash("clock.tensor_load", g.tensor_load_clock_mhz, "is above");
+  // The same for the SM's limits: `--set sm_limits.max_threads=64` on h200 was blamed on gpus/h100-sxm.yaml:39.
+  auto exceeds = [&](const char* big, const char* limit, const std::string& what) {
+    const std::string wb = where(big), wl = where(limit);
+    const bool limit_newer = wl.rfind("--set", 0) == 0 || (wb.rfind("--set", 0) != 0 && wl.find("gpus/") == std::string::npos);
+    throw InputError(limit_newer ? wl : wb, std::string(big) + " (" + wb + ") exceeds " + limit + " (" + wl + "): " +
+                                                what + "; lower " + big + " or raise " + limit);
+  };
   if (g.smem_per_block_bytes > g.smem_per_sm_bytes)
-    throw InputError(where("sm_limits.shared_memory_per_block"),
-                     "shared memory per block exceeds shared memory per SM; check sm_limits");
+    exceeds("sm_limits.shared_memory_per_block", "sm_limits.shared_memory", "a block's shared memory is the SM's at most");
   if (g.smem_per_sm_bytes > g.l1_bytes_per_sm)
-    throw InputError(where("sm_limits.shared_memory"), "shared memory per SM exceeds the L1/shared capacity (l1)");
+    exceeds("sm_limits.shared_memory", "l1", "shared memory is carved out of the L1/shared capacity");
   if (g.max_threads_per_sm % 32 != 0)
     throw InputError(where("sm_limits.max_threads"), "max_threads must be a multiple of the warp size (32)");
   if (g.max_threads_per_block > g.max_threads_per_sm)
-    throw InputError(where("sm_limits.max_threads_per_block"), "max_threads_per_block exceeds max_threads per SM");
+    exceeds("sm_limits.max_threads_per_block", "sm_limits.max_threads", "a block's threads are the SM's at most");
 }
 
 std::string fmt(double v, int digits) {

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "core/error.h"
@@ -60,6 +62,12 @@ std::vector<std::map<std::string, double>> read_table(const std::string& path, c
 
 }  // namespace
 
+static std::string fmt_id(double id) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.15g", id);
+  return buf;
+}
+
 MeasuredRun read_measured_run(const std::string& dir) {
   namespace fs = std::filesystem;
   MeasuredRun run;
@@ -67,9 +75,20 @@ MeasuredRun read_measured_run(const std::string& dir) {
   run.name = fs::path(dir).filename().string();
   run.requests = read_requests((fs::path(dir) / "requests.csv").string());
   const std::string per = (fs::path(dir) / "per_request.csv").string();
+  // per_request.csv measures requests.csv's rows (id = its row from 0): a duplicate id, an id of no row, other token
+  // counts or a missing request were averaged in without a word.
+  std::map<int64_t, const Request*> by_id;
+  for (const auto& q : run.requests) by_id[q.id] = &q;
+  std::set<int64_t> seen;
   for (const auto& r : read_table(per, {"id", "arrival_s", "prompt_tokens", "output_tokens", "first_token_s", "finish_s"})) {
     MeasuredRequest m;
-    m.id = static_cast<int64_t>(r.at("id"));
+    const double id = r.at("id");
+    m.id = static_cast<int64_t>(id);
+    const auto q = by_id.find(m.id);
+    if (id != std::floor(id) || q == by_id.end())
+      throw InputError(per, "request id " + fmt_id(id) + " is not a row of requests.csv (ids are its rows from 0); "
+                            "pair each per_request.csv with its run's requests.csv");
+    if (!seen.insert(m.id).second) throw InputError(per, "request id " + fmt_id(id) + " appears twice; give each once");
     m.arrival_s = r.at("arrival_s");
     m.prompt_tokens = static_cast<int64_t>(r.at("prompt_tokens"));
     m.output_tokens = static_cast<int64_t>(r.at("output_tokens"));
@@ -77,8 +96,16 @@ MeasuredRun read_measured_run(const std::string& dir) {
     m.finish_s = r.at("finish_s");
     if (m.first_token_s < m.arrival_s || m.finish_s < m.first_token_s)
       throw InputError(per, "request " + std::to_string(m.id) + ": times run backwards (arrival, first token, finish)");
+    if (m.prompt_tokens != q->second->prompt_tokens || m.output_tokens != q->second->output_tokens)
+      throw InputError(per, "request " + std::to_string(m.id) + ": " + std::to_string(m.prompt_tokens) + " prompt / " +
+                                std::to_string(m.output_tokens) + " output tokens, requests.csv says " +
+                                std::to_string(q->second->prompt_tokens) + " / " +
+                                std::to_string(q->second->output_tokens) + "; pair the run's files");
     run.per_request.push_back(m);
   }
+  if (run.per_request.size() != run.requests.size())
+    throw InputError(per, std::to_string(run.per_request.size()) + " requests measured, requests.csv holds " +
+                              std::to_string(run.requests.size()) + "; a run measures every request it was given");
   const std::string its = (fs::path(dir) / "iterations.csv").string();
   for (const auto& r : read_table(its, {"start_s", "end_s", "gpu_ms", "decodes", "prefills", "decode_kv", "decode_kv_max",
                                         "prefill_tokens", "prefill_pairs", "graph_batch"})) {

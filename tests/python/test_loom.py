@@ -79,6 +79,22 @@ class LoomModuleTest(unittest.TestCase):
                 call()
             self.assertNotIn("\n", str(cm.exception))
 
+    def test_round3_bad_inputs(self):  # issue 17, third probe: each was silently taken or named the wrong thing
+        row = dict(family="gemm", m=64, n=64, k=64, dtype="bf16")
+        for call, name in ((lambda: loom.e2e("h200", "llama-3-8b", "decode", batch=True, context=64), "batch"),
+                           (lambda: loom.e2e("h200", "llama-3-8b", "decode", True), "batch"),
+                           (lambda: loom.predict_batch("h200", [row], threads=True), "threads"),
+                           (lambda: loom.e2e("h200", "llama-3-8b", "decode", seq=5, context=64), "seq"),
+                           (lambda: loom.e2e("h200", "llama-3-8b", "decode", context=2**40), "context"),
+                           (lambda: loom.e2e("h200", "llama-3-8b", "prefill", batch=100000, seq=100000), "batch x seq"),
+                           (lambda: loom.tune("h200", "gemm m=3000 n=6144 k=4096 dtype=bf16 batch=8"), "batch=8"),
+                           (lambda: loom.tune("h200", "gemm m=1000000000 n=1000000000 k=1000000000 dtype=bf16"),
+                            "DRAM")):
+            with self.assertRaises(ValueError) as cm:
+                call()
+            self.assertIn(name, str(cm.exception))
+            self.assertNotIn("\n", str(cm.exception))
+
     def test_diagnose_e2e_tune(self):
         d = loom.diagnose("h200", "gemm m=8 n=14336 k=4096 dtype=bf16")
         self.assertTrue(any(p["pipe"] == d["bottleneck"] for p in d["pipelines"]))

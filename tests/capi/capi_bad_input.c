@@ -1,0 +1,60 @@
+/* The C API's bad input (ctest capi.bad_input): every call that is refused returns LOOM_EINPUT and one printable
+ * line naming the argument; nothing is cut or ignored silently. Exits 0 when every check holds. */
+#include <stdio.h>
+#include <string.h>
+
+#include "loom/loom.h"
+
+static int failures = 0;
+
+static void expect(int ok, const char* what, const char* msg) {
+  if (!ok) {
+    ++failures;
+    fprintf(stderr, "FAIL %s: %s\n", what, msg ? msg : "");
+  }
+}
+
+/* A refusal: status LOOM_EINPUT, one line (no newline) that contains `want`. */
+static void refused(loom_handle* h, int rc, const char* what, const char* want) {
+  const char* msg = loom_last_error(h);
+  expect(rc == LOOM_EINPUT, what, msg);
+  expect(strstr(msg, want) != NULL, what, msg);
+  expect(strchr(msg, '\n') == NULL, what, msg);
+}
+
+int main(void) {
+  char err[512];
+  char cfg[64];
+  double us = -1;
+  loom_prediction p;
+  const char* tk = "gemm m=3000 n=6144 k=4096 dtype=bf16";
+  loom_handle* h = loom_open("/etc", "analytical", err, sizeof err); /* a folder without GPU files */
+  expect(h == NULL && strstr(err, "data_dir") != NULL, "open folder without GPUs", err);
+  loom_close(h);
+  h = loom_open(NULL, "bogus", err, sizeof err);
+  expect(h == NULL && strncmp(err, "model:", 6) == 0, "open unknown model", err);
+  h = loom_open(NULL, "analytical", err, sizeof err);
+  if (!h) {
+    fprintf(stderr, "loom_open: %s\n", err);
+    return 1;
+  }
+  refused(h, loom_predict(h, "", "gemm m=64 n=64 k=64 dtype=bf16", &p), "empty GPU", "gpu: unknown GPU");
+  refused(h, loom_predict(h, NULL, "gemm m=64 n=64 k=64 dtype=bf16", &p), "NULL GPU", "gpu");
+  refused(h, loom_predict(h, "h2\377\001", "gemm m=64 n=64 k=64 dtype=bf16", &p), "GPU of bad bytes", "gpu");
+  expect(strchr(loom_last_error(h), 1) == NULL,
+         "a control byte of the GPU name is not printed raw", loom_last_error(h));
+  refused(h, loom_predict(h, "h200", NULL, &p), "NULL kernel", "kernel");
+  refused(h, loom_tune(h, "h200", tk, cfg, 4, &us), "config buffer too small", "config_len");
+  refused(h, loom_tune(h, "h200", tk, NULL, 64, &us), "NULL config with a length", "config");
+  refused(h, loom_tune(h, "h200", "gemm m=3000 n=6144 k=4096 dtype=bf16 batch=4", cfg, sizeof cfg, &us),
+          "tune key the tables do not model", "batch=4");
+  refused(h, loom_tune(h, "h200", "gemm m=1000000000 n=1000000000 k=1000000000 dtype=bf16", cfg, sizeof cfg, &us),
+          "tune shape beyond DRAM", "DRAM");
+  expect(loom_tune(h, "h200", tk, NULL, 0, &us) == LOOM_OK && us > 0, "tune latency only", loom_last_error(h));
+  expect(loom_tune(h, "h200", tk, cfg, sizeof cfg, NULL) == LOOM_OK && strlen(cfg) > 4, "tune config", cfg);
+  expect(loom_last_error(h)[0] == '\0', "message cleared after a success", loom_last_error(h));
+  loom_close(h);
+  loom_close(NULL);
+  if (!failures) printf("capi bad input: all checks hold\n");
+  return failures ? 1 : 0;
+}

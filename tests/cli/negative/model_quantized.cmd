@@ -1,0 +1,1 @@
+e2e --gpu h200 --model tests/data/e2e/quantized.json --phase decode --batch 8 --context 1024

@@ -1,0 +1,1 @@
+predict --gpu h200 --set sm_limits.max_threads=64 --kernel "gemm m=64 n=64 k=64 dtype=bf16"

@@ -1,0 +1,1 @@
+validate --serving --traces tests/data/serving_bad/dup_id
