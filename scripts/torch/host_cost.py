@@ -57,11 +57,10 @@ class Block(torch.nn.Module):
         return x + self.down(F.silu(self.gate(h)) * self.up(h))
 
 
-@torch.no_grad()
-def host_cost(reps=30):
-    """Median host time a launch (us) of a 16-layer tiny eager forward, and the launches a forward makes."""
+def tiny_forward(block_cls=None):
+    """A no-argument eager forward of LAYERS blocks of `block_cls` (default Block) over TOKENS tokens, on the GPU."""
     with torch.device("cuda"):
-        blocks = torch.nn.ModuleList(Block() for _ in range(LAYERS)).to(torch.bfloat16).eval()
+        blocks = torch.nn.ModuleList((block_cls or Block)() for _ in range(LAYERS)).to(torch.bfloat16).eval()
         x = torch.randn(1, TOKENS, HIDDEN, dtype=torch.bfloat16)
         pos = torch.arange(TOKENS, dtype=torch.float32)[:, None] / 10000 ** (torch.arange(HEAD_DIM) / HEAD_DIM)
         cos, sin = pos.cos().to(torch.bfloat16), pos.sin().to(torch.bfloat16)
@@ -71,6 +70,13 @@ def host_cost(reps=30):
         for blk in blocks:
             h = blk(h, cos, sin)
         return h
+    return forward
+
+
+@torch.no_grad()
+def host_cost(reps=30):
+    """Median host time a launch (us) of a 16-layer tiny eager forward, and the launches a forward makes."""
+    forward = tiny_forward()
     for _ in range(10):  # lazy initialisation (cuBLAS handles, SDPA backend choice) out of the timed runs
         forward()
     torch.cuda.synchronize()

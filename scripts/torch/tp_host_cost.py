@@ -50,19 +50,8 @@ class TpBlock(host_cost.Block):
 
 @torch.no_grad()
 def measure(block_cls, gloo, reps):
-    with torch.device("cuda"):
-        torch.manual_seed(0)
-        blocks = torch.nn.ModuleList(block_cls() for _ in range(host_cost.LAYERS)).to(torch.bfloat16).eval()
-        x = torch.randn(1, host_cost.TOKENS, host_cost.HIDDEN, dtype=torch.bfloat16)
-        pos = torch.arange(host_cost.TOKENS, dtype=torch.float32)[:, None] / 10000 ** (
-            torch.arange(host_cost.HEAD_DIM) / host_cost.HEAD_DIM)
-        cos, sin = pos.cos().to(torch.bfloat16), pos.sin().to(torch.bfloat16)
-
-    def forward():
-        h = x
-        for blk in blocks:
-            h = blk(h, cos, sin)
-        return h
+    torch.manual_seed(0)
+    forward = host_cost.tiny_forward(block_cls)
     for _ in range(10):
         forward()
     torch.cuda.synchronize()
