@@ -4,6 +4,10 @@
 // attn_pre_proj/attn_post_proj/mlp_up_proj/mlp_down_proj -> gemm, mlp_act -> elementwise silu_mul (gated) or gelu,
 // input/post_attention_layernorm -> rms_norm (gated models: RMSNorm) or layer_norm, attn_rope -> rotary over the
 // shard's q and k heads, add -> elementwise add. The GPU comes from the path (compute/a100 -> a100-sxm4-80gb) or --gpu.
+// Which code ran (vidur/profiling/mlp/mlp_impl.py at 7d475133 builds sarathi-serve's layers): sarathi's RMSNorm,
+// get_rope and SiluAndMul call its vLLM-derived CUDA kernels (layernorm_ops.rms_norm, pos_encoding_ops.rotary_embedding,
+// activation_ops.silu_and_mul), the engines' fused kernels: impl=fused (their own forests, beside the serving traces'
+// Triton ones). torch.nn.LayerNorm and GELU (phi-2) and the residual add are PyTorch's: impl=torch.
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -83,8 +87,10 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
       CorpusRow row;
       row.case_id = r.line_no() * 16 + int64_t(i);
       row.impl = "torch";
-      // The projections are nn.Linear-style cuBLAS GEMMs; everything else is a PyTorch / sarathi kernel.
+      // The projections are nn.Linear-style cuBLAS GEMMs; sarathi's own kernels are fused (header); the rest PyTorch's.
       if (o.op.find("proj") != std::string::npos) row.impl = "cublas";
+      const bool fused = o.op == "attn_rope" || (gated && (o.op == "mlp_act" || o.op.find("layernorm") != std::string::npos));
+      if (fused) row.impl = "fused";
       if (o.op == "attn_pre_proj") row.family = "gemm", row.spec = gemm((h_tp + 2 * kv_tp) * hd, embd);
       else if (o.op == "attn_post_proj") row.family = "gemm", row.spec = gemm(embd, h_tp * hd);
       else if (o.op == "mlp_up_proj") row.family = "gemm", row.spec = gemm((gated ? 2 : 1) * e_tp, embd);
@@ -92,10 +98,10 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
       else if (o.op == "mlp_act")
         row.family = "elementwise",
         row.spec = "elementwise op=" + std::string(gated ? "silu_mul" : "gelu") + " rows=" + T + " cols=" +
-                   std::to_string(e_tp) + " dtype=fp16";
+                   std::to_string(e_tp) + " dtype=fp16" + (fused ? " impl=fused" : "");
       else if (o.op == "attn_rope")
-        row.family = "rotary", row.spec = "rotary tokens=" + T + " heads=" + std::to_string(h_tp + kv_tp) +
-                                          " head_dim=" + std::to_string(hd) + " dtype=fp16";
+        row.family = "rotary", row.spec = "rotary tokens=" + T + " heads=" + std::to_string(h_tp) + " kv_heads=" +
+                                          std::to_string(kv_tp) + " head_dim=" + std::to_string(hd) + " dtype=fp16 impl=fused";
       else if (o.op == "add")
         row.family = "elementwise", row.spec = "elementwise op=add rows=" + T + " cols=" + std::to_string(embd) +
                                                " dtype=fp16";
@@ -103,7 +109,8 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
         ++out.skipped["Vidur op 'emb' (embedding gather) has no loom family"];
         continue;
       } else
-        row.family = norm, row.spec = norm + " rows=" + T + " cols=" + std::to_string(embd) + " dtype=fp16";
+        row.family = norm, row.spec = norm + " rows=" + T + " cols=" + std::to_string(embd) + " dtype=fp16" +
+                                      (fused ? " impl=fused" : "");
       if (f[o.median].empty() || f[o.median] == "nan" || f[o.median] == "NaN") {
         ++out.skipped["Vidur op '" + o.op + "' not timed for this model (empty)"];
         continue;
