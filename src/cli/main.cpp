@@ -78,7 +78,8 @@ commands:
                                     vLLM/SGLang fused-MoE config files (E=..,N=..,device_name=...json) for M
 
 common options:
-  --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
+  --gpu NAME|PATH|all|a,b,c   catalogue key(s) or YAML file(s); an existing file is one GPU, commas in its name
+                              included
   --set key=value             override a GPU field, e.g. --set dram.bandwidth=4.8TB/s (repeatable)
   --format table|json|csv     output format (default table; every command but report, calibrate and train,
                               which write a file)
