@@ -50,6 +50,7 @@ HTML = ("import os, subprocess, sys\nloom = os.path.join(os.environ['PYTHONPATH'
 
 
 def add_round4(c):
+    from probe_cases_round4b import add_round4b
     add_leftovers(c)
     add_limits(c)
     add_text(c)
@@ -57,9 +58,7 @@ def add_round4(c):
     add_flags(c)
     add_env(c)
     add_outputs(c)
-    add_units(c)
-    add_nan(c)
-    add_python(c)
+    add_round4b(c)
 
 
 def yaml_fields(path):
@@ -367,86 +366,3 @@ def add_outputs(c):
                     ("help", ["--help"])):
         c(f"r4_sigpipe_{n}", ["@python", PIPE.format(argv=argv)], "good", want=["ok"],
           files={"pbig.csv": "family,m,n,k,dtype\n" + "".join(f"gemm,{64 + i},64,64,bf16\n" for i in range(4000))})
-
-
-def add_units(c):
-    """A unit of the wrong kind is refused naming the field, never read as another quantity."""
-    for n, kv in (("bw_no_per_s", "dram.bandwidth=4.8TB"), ("clock_per_s", "clock.boost=1.98GHz/s"),
-                  ("l2_hz", "l2.size=50MHz"), ("size_per_s", "dram.size=80GB/s"), ("sms_unit", "sms=132SMs"),
-                  ("bw_bits", "dram.bandwidth=4.8Tb/s"), ("price_per_day", "price=4USD/day"),
-                  ("tdp_kwh", "tdp=700Wh"), ("onset_hz", "sustained_load.onset=0.15Hz"),
-                  ("launch_mb", "launch_overhead=2MB")):
-        c(f"r4_unit_{n}", P + ["--set", kv], want=["--set"])
-    c("r4_unit_bw_tib_ok", P + ["--set", "dram.bandwidth=4.4TiB/s"], "any")
-    c("r4_unit_yaml_bw_no_per_s", ["predict", "--gpu", "{T}/ub.yaml", "--kernel", K], want=["ub.yaml"],
-      files={"ub.yaml": "extends: h200\ndram:\n  bandwidth: 4.8 TB\n"})
-    for n, v in (("no_unit", "ttft=2"), ("hz", "ttft=2Hz"), ("bytes", "tpot=50MB"), ("per_s", "ttft=2s/s")):
-        c(f"r4_slo_{n}", SR + ["--slo", v], "any" if n == "no_unit" else "bad", want=[] if n == "no_unit" else ["--slo"])
-    c("r4_measured_unit", ["diagnose", "--gpu", "h200", "--kernel", K, "--measured-us", "5ms"], want=["--measured-us"])
-    c("r4_rate_unit", S + ["--rate", "2/s", "--num-requests", "5"], want=["--rate"])
-
-
-def add_nan(c):
-    """NaN (and an overflowing literal) in every numeric field of the GPU YAML, profile, model config, calibration."""
-    for keys in yaml_fields("gpus/h100-sxm.yaml"):
-        dotted = ".".join(keys)
-        c(f"r4_nan_set_{dotted}", P + ["--set", dotted + "=nan"], want=["--set"])
-        c(f"r4_nan_yaml_{dotted}", ["predict", "--gpu", "{T}/gn_" + dotted + ".yaml", "--kernel", K],
-          want=["gn_" + dotted + ".yaml"], files={f"gn_{dotted}.yaml": "extends: h200\n" + nested(keys, ".nan")})
-    prof = read("models/profiles/vllm.yaml").decode()
-    for keys in yaml_fields("models/profiles/vllm.yaml"):
-        text = re.sub(r"(?m)^(\s*" + re.escape(keys[-1]) + r":)\s*[^#\n]*", r"\1 .nan ", prof, count=1)
-        c(f"r4_nan_profile_{keys[-1]}", E + ["--profile", "{T}/pn_" + keys[-1] + ".yaml"], want=[keys[-1]],
-          files={f"pn_{keys[-1]}.yaml": text})
-    m = read("models/presets/qwen3-30b-a3b.json").decode()
-    for key in [k for k, v in json.loads(m).items() if isinstance(v, (int, float)) and not isinstance(v, bool)]:
-        for tag, lit in (("nan", "NaN"), ("big", "1e999")):
-            text = re.sub(r'("' + re.escape(key) + r'":\s*)[-0-9.eE+]+', r"\g<1>" + lit, m, count=1)
-            c(f"r4_{tag}_model_{key}", [x if x != "llama-3-8b" else "{T}/mn_" + tag + key + ".json" for x in E],
-              want=["mn_" + tag + key + ".json"], files={f"mn_{tag}{key}.json": text})
-    cal = read(CAL).decode()
-    for i, mt in enumerate(re.finditer(r'("[a-z0-9_]+"):\s*(-?[0-9][0-9.eE+-]*)', cal)):
-        text = cal[:mt.start(2)] + "NaN" + cal[mt.end(2):]
-        c(f"r4_nan_calib_{mt.group(1).strip(chr(34))}_{i}", ["calibrate", "{T}/cn_" + str(i) + ".json", "--gpu", "h100-sxm"],
-          want=["cn_" + str(i) + ".json"], files={f"cn_{i}.json": text})
-    h = "arrival_s,prompt_tokens,output_tokens,cached_prefix_tokens\n"
-    for col, row in (("prompt", "0,nan,10,0"), ("output", "0,10,nan,0"), ("cached", "0,10,10,nan"), ("inf_out", "0,10,inf,0")):
-        c(f"r4_nan_req_{col}", S + ["--requests", "{T}/rq_" + col + ".csv"], want=["rq_" + col + ".csv"],
-          files={f"rq_{col}.csv": h + row + "\n"})
-    rows = list(csv.reader(io.StringIO(read(NS).decode())))
-    for i, name in enumerate(rows[0]):
-        if not re.match(r"^-?[0-9.]+$", rows[1][i]):
-            continue
-        f = list(rows[1])
-        f[i] = "nan"
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows([rows[0], f])
-        c(f"r4_nan_neusight_{name.replace(' ', '_')}", ["trace", "import", "--from", "neusight", "{T}/nsn" + str(i) + ".csv",
-                                                       "-o", "{T}/onsn" + str(i)],
-          "bad" if name in ("Latency", "B", "H", "Grid x", "Grid y", "Grid z", "Block x", "Block y", "Block z") else "any",
-          want=["nsn" + str(i) + ".csv"], files={f"nsn{i}.csv": out.getvalue()})
-    c("r4_nan_lens", SR + ["--prompt-len", "file:{T}/nl.txt"], want=["nl.txt"], files={"nl.txt": "10\nnan\n"})
-    c("r4_nan_report_json", ["report", "--json-in", "{T}/rn.json", "-o", "{T}/rn.html"], want=["rn.json"],
-      files={"rn.json": '{"scatters": [{"title": "s", "points": [{"label": "k", "measured_us": NaN, "predicted_us": 3}]}]}'})
-
-
-def add_python(c):
-    """The Python module names its keyword arguments, not the CLI's flags."""
-    for n, expr, want in (
-            ("tp_nodiv", "loom.e2e('h200', 'llama-3-8b', 'decode', tp=3, context=64)", "tp"),
-            ("tp_big", "loom.e2e('h200', 'llama-3-8b', 'decode', tp=16, context=64)", "tp"),
-            ("batch0", "loom.e2e('h200', 'llama-3-8b', 'decode', batch=0, context=64)", "batch"),
-            ("batch_big", "loom.e2e('h200', 'llama-3-8b', 'decode', batch=10**7, context=64)", "batch"),
-            ("model_unknown", "loom.e2e('h200', 'nosuch', 'decode', context=64)", "model"),
-            ("profile_unknown", "loom.e2e('h200', 'llama-3-8b', 'decode', profile='nosuch', context=64)", "profile"),
-            ("gpu_unknown", "loom.e2e('h999', 'llama-3-8b', 'decode', context=64)", "gpu"),
-            ("gpu_list", "loom.e2e('h200,h100-sxm', 'llama-3-8b', 'decode', context=64)", "gpu"),
-            ("predict_model_empty", f"loom.predict('h200', '{K}', model='')", "model"),
-            ("predict_gpu_all", f"loom.predict('all', '{K}')", "gpu"),
-            ("tune_gpu_unknown", f"loom.tune('h999', '{TK}')", "gpu"),
-            ("batch_gpu_unknown", "loom.predict_batch('h999', [dict(family='gemm', m=64, n=64, k=64, dtype='bf16')])",
-             "gpu"),
-            ("diagnose_spec_bad", "loom.diagnose('h200', 'gemm m=0 n=1 k=1 dtype=bf16')", "spec")):
-        c(f"r4_py_{n}", ["@python", PY.format(expr=expr)], want=[want])
-    c("r4_py_gpu_comma_file", ["@python", PY.format(expr=f"loom.predict('{{T}}/gcp/h200,lab.yaml', '{K}')")], "good",
-      files={"gcp/h200,lab.yaml": "extends: h200\nname: lab\n"})
