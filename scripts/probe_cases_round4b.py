@@ -12,6 +12,7 @@ from probe_cases_round4 import CAL, CASES, E, K, LCT, NS, P, PY, S, SR, TK, nest
 
 
 def add_round4b(c):
+    add_overwrite(c)
     add_units(c)
     add_nan(c)
     add_python(c)
@@ -99,6 +100,30 @@ def add_python(c):
         c(f"r4_py_{n}", ["@python", PY.format(expr=expr)], want=[want])
     c("r4_py_gpu_comma_file", ["@python", PY.format(expr=f"loom.predict('{{T}}/gcp/h200,lab.yaml', '{K}')")], "good",
       files={"gcp/h200,lab.yaml": "extends: h200\nname: lab\n"})
+
+
+def add_overwrite(c):
+    """An output path that is one of the command's inputs (by any spelling): refused, the input left as it was."""
+    cal, cases, req = read(CAL), read(CASES), read("tests/data/serving/requests.csv")
+    model = read("models/presets/llama-3-8b.json")
+    for n, argv, files in (
+            ("calibrate", ["calibrate", "{T}/ow_cal.json", "--gpu", "h100-sxm", "-o", "{T}/ow_cal.json"], {"ow_cal.json": cal}),
+            ("import_cases", ["trace", "import", "--lct", LCT, "--cases", "{T}/ow.cases.csv", "-o", "{T}/ow.cases.csv"],
+             {"ow.cases.csv": cases}),
+            ("import_cases_link", ["trace", "import", "--lct", LCT, "--cases", "{T}/ow2.cases.csv", "-o", "{T}/ow2link"],
+             {"ow2.cases.csv": cases, "ow2link": "@LINK@ow2.cases.csv"}),
+            ("report_json_in", ["report", "--json-in", "{T}/ow_rep.json", "-o", "{T}/ow_rep.json"],
+             {"ow_rep.json": '{"title": "t", "rooflines": [{"gpu": "h200", "dram_bytes_per_s": 4.8e12, "ceilings": '
+                             '[{"name": "bf16", "flops_per_s": 9.9e14}], "points": []}]}'}),
+            ("plan_tables", ["tune", "--plan", "--gpu", "h200", "--family", "gemm", "--tables", "{T}/ow_t.json", "--out",
+                             "{T}/ow_t.json"], {"ow_t.json": read("models/tune/h200-gemm.json")}),
+            ("e2e_trace_out_model", ["e2e", "--gpu", "h200", "--model", "{T}/ow_m.json", "--phase", "decode", "--batch",
+                                     "1", "--context", "64", "--trace-out", "{T}/./ow_m.json"], {"ow_m.json": model}),
+            ("sim_trace_out_requests", S + ["--requests", "{T}/ow_r.csv", "--trace-out", "{T}/ow_r.csv"], {"ow_r.csv": req}),
+            ("calibrate_gpu_yaml", ["calibrate", CAL, "--gpu", "h100-sxm", "-o", "{T}/ow_g.yaml", "--set", "sms=1"], {})):
+        c(f"r4_overwrite_{n}", argv, "any" if n == "calibrate_gpu_yaml" else "bad",
+          want=[] if n == "calibrate_gpu_yaml" else ["input"], files=files)
+    c("r4_prompt_lognormal_huge", SR + ["--prompt-len", "lognormal:1e300:1"], want=["--prompt-len", "MEDIAN <="])
 
 
 # A collection script, stderr and exit status passed through (stdout to /dev/full with full=True).

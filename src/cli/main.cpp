@@ -166,6 +166,7 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   Argv rest(argv + 2, argv + argc);
+  loom::track_input_files(true);  // no command writes over a file it read (calibrate R.json -o R.json)
   if (command == "--version" || command == "version") {
     if (!rest.empty()) {
       std::fprintf(stderr, "loom: %s: unexpected argument for `loom --version`; it takes none\n",

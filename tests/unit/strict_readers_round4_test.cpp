@@ -8,9 +8,11 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/strict_yaml.h"
 #include "e2e/model_config.h"
 #include "trace/chrome_trace.h"
+#include "trace/text_io.h"
 #include "trace/trace.h"
 #include "wave/tables.h"
 
@@ -124,6 +126,31 @@ TEST(StrictJson, DuplicateKeysInChromeTracesAndTuneTables) {
   EXPECT_EQ(e.where(), path + ":2");
   EXPECT_IN(e.detail(), "duplicate key 'gpu'");
   fs::remove(path);
+}
+
+TEST(StrictOutputs, NoWriterTruncatesAFileReadAsInput) {
+  const fs::path dir = fs::temp_directory_path() / ("loom_overwrite_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string in = (dir / "in.json").string(), other = (dir / "out.json").string();
+  std::ofstream(in) << "{}\n";
+  fs::create_symlink(in, dir / "link.json");
+  track_input_files(true);  // as the CLI's main does
+  write_file(in, "{}\n");   // not read yet: an output like any other
+  check_input_file(in);      // now an input of this process
+  for (const std::string& path : {in, (dir / "link.json").string(), (dir / "." / "in.json").string()}) {
+    const InputError e = error_of([&] { write_file(path, "x"); });
+    EXPECT_EQ(e.where(), path);
+    EXPECT_IN(e.detail(), "is also an input of this command");
+    EXPECT_IN(error_of([&] { trace_io::write_text(path, "x"); }).detail(), "is also an input");
+    EXPECT_IN(error_of([&] { check_output_file(path); }).detail(), "is also an input");
+  }
+  std::ifstream back(in);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(back), {}), "{}\n");  // untouched
+  write_file(other, "ok\n");  // any other file is written
+  EXPECT_TRUE(fs::exists(other));
+  track_input_files(false);  // off (the library default): the same write goes through
+  EXPECT_NO_THROW(write_file(in, "{}\n"));
+  fs::remove_all(dir);
 }
 
 }  // namespace
