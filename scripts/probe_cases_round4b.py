@@ -75,6 +75,24 @@ def add_nan(c):
                                                        "-o", "{T}/onsn" + str(i)],
           "bad" if name in ("Latency", "B", "H", "Grid x", "Grid y", "Grid z", "Block x", "Block y", "Block z") else "any",
           want=["nsn" + str(i) + ".csv"], files={f"nsn{i}.csv": out.getvalue()})
+    for src, extra, tag in (("tests/data/public/vidur_no_gpu_path.csv", ["--gpu", "a100-sxm4-80gb"], "vidur"),
+                            ("tests/data/public/moe_dse_H800_bad_stage.csv", [], "pipeweave")):
+        rows = list(csv.reader(io.StringIO(read(src).decode())))
+        if tag == "pipeweave":
+            rows[1][0] = "w13"  # the committed file's stage is the bad one; a good row
+        for i, name in enumerate(rows[0]):
+            if not re.match(r"^-?[0-9.]+$", rows[1][i]) or (tag == "vidur" and name.endswith((".min", ".max", ".std"))):
+                continue
+            f = list(rows[1])
+            f[i] = "nan"
+            out = io.StringIO()
+            csv.writer(out, lineterminator="\n").writerows([rows[0], f])
+            fname = ("moe_dse_H800_n" if tag == "pipeweave" else "vd_n") + str(i) + ".csv"
+            c(f"r4_nan_{tag}_{name}", ["trace", "import", "--from", tag, "{T}/" + fname] + extra + ["-o", "{T}/o" + fname],
+              # Vidur writes nan for an op a model lacks: that op is skipped with a note (stderr), by design; means
+              # and vocab_size are not read.
+              "any" if name in ("sample_count", "use_gated_mlp", "vocab_size") or name.endswith((".mean", ".median"))
+              else "bad", want=[fname], files={fname: out.getvalue()})
     c("r4_nan_lens", SR + ["--prompt-len", "file:{T}/nl.txt"], want=["nl.txt"], files={"nl.txt": "10\nnan\n"})
     c("r4_nan_report_json", ["report", "--json-in", "{T}/rn.json", "-o", "{T}/rn.html"], want=["rn.json"],
       files={"rn.json": '{"scatters": [{"title": "s", "points": [{"label": "k", "measured_us": NaN, "predicted_us": 3}]}]}'})
