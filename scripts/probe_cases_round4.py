@@ -58,6 +58,7 @@ def add_round4(c):
     add_flags(c)
     add_env(c)
     add_outputs(c)
+    add_catalogue_keys(c)
     add_round4b(c)
 
 
@@ -327,6 +328,26 @@ def add_env(c):
                         files["pj/" + f] = fh.read()[:100] or b"x"
         for cmd, argv in (("predict", ["predict", "--gpu", "h200", "--kernel", K]), ("e2e", E)):
             c(f"r4_env_{n}_{cmd}", ["@python", ENV.format(argv=argv, env=env)], exp, want=want, files=files)
+
+
+# A command under a LOOM_HOME whose gpus/ holds the catalogue plus one extra entry named `key`.
+HOME = ("import os, shutil, subprocess, sys, tempfile\nloom = os.path.join(os.environ['PYTHONPATH'], '..', 'loom')\n"
+        "d = tempfile.mkdtemp()\nshutil.copytree({repo!r} + '/gpus', d + '/gpus')\n"
+        "for x in ('models', 'kernels', 'traces'): os.symlink({repo!r} + '/' + x, d + '/' + x)\n"
+        "open(d + '/gpus/' + {key!r} + '.yaml', 'w').write('extends: h200\\nname: extra\\n')\n"
+        "r = subprocess.run([loom] + {argv!r}, env=dict(os.environ, LOOM_HOME=d))\nshutil.rmtree(d)\n"
+        "sys.exit(r.returncode)\n")
+
+
+def add_catalogue_keys(c):
+    """A catalogue entry whose key the command line cannot name (all, a comma, a colon...): refused at load."""
+    for n, key in (("all", "all"), ("comma", "a,b"), ("colon", "x:y"), ("equals", "k=v"), ("dash", "-x"),
+                   ("space", "sp ace")):
+        c(f"r4_catalogue_key_{n}", ["@python", HOME.format(repo=REPO, key=key, argv=["predict", "--gpu", "h200",
+                                                                                   "--kernel", K])],
+          want=[key + ".yaml", "catalogue key"])
+    c("r4_catalogue_key_ok", ["@python", HOME.format(repo=REPO, key="lab-h200_2", argv=["predict", "--gpu", "lab-h200_2",
+                                                                                       "--kernel", K])], "good")
 
 
 def add_outputs(c):

@@ -11,6 +11,7 @@
 #include "core/file_io.h"
 #include "core/strict_yaml.h"
 #include "e2e/model_config.h"
+#include "hw/catalog.h"
 #include "trace/chrome_trace.h"
 #include "trace/text_io.h"
 #include "trace/trace.h"
@@ -150,6 +151,20 @@ TEST(StrictOutputs, NoWriterTruncatesAFileReadAsInput) {
   EXPECT_TRUE(fs::exists(other));
   track_input_files(false);  // off (the library default): the same write goes through
   EXPECT_NO_THROW(write_file(in, "{}\n"));
+  fs::remove_all(dir);
+}
+
+TEST(StrictCatalog, KeysTheCommandLineCannotNameAreRefused) {
+  const fs::path dir = fs::temp_directory_path() / ("loom_keys_" + std::to_string(getpid()));
+  for (const char* name : {"all", "a,b", "x:y", "k=v", "-dash", "sp ace"}) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "ok-1.yaml") << "name: ok\n";
+    std::ofstream(dir / (std::string(name) + ".yaml")) << "name: bad\n";
+    const InputError e = error_of([&] { Catalog::load(dir.string()); });
+    EXPECT_EQ(e.where(), (dir / (std::string(name) + ".yaml")).string());
+    EXPECT_IN(e.detail(), "cannot be a catalogue key");
+  }
   fs::remove_all(dir);
 }
 
