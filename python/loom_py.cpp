@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -182,6 +183,16 @@ py::dict predict_batch(const std::string& gpu_name, const py::object& rows, cons
   return d;
 }
 
+/// The library names the CLI's flags (--tp, --gpu, --kernel-model); here they are keyword arguments (tp=, gpu=,
+/// kernel_model=), and the kernel spec is spec=. Other places (files, rows[3]) pass through.
+std::string python_name(const std::string& where) {
+  if (where.rfind("--", 0) != 0 || where.find(' ') != std::string::npos) return where;
+  if (where == "--kernel") return "spec";
+  std::string n = where.substr(2);
+  std::replace(n.begin(), n.end(), '-', '_');
+  return n;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(loom, m) {
@@ -192,8 +203,9 @@ PYBIND11_MODULE(loom, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const loom::InputError& e) {
-      PyErr_SetString(PyExc_ValueError,
-                      loom::printable_error(e.where().empty() ? e.detail() : e.where() + ": " + e.detail()).c_str());
+      PyErr_SetString(PyExc_ValueError, loom::printable_error(e.where().empty() ? e.detail()
+                                                                                : python_name(e.where()) + ": " + e.detail())
+                                            .c_str());
     }
   });
   m.def("gpus", [] { return catalog().names(); }, "Catalogue GPU names.");

@@ -7,6 +7,7 @@ SM clock is still at boost (the first 50 ms window), the steady launch time
 import csv
 import gzip
 import json
+import os
 import statistics
 import sys
 
@@ -42,8 +43,15 @@ def summarise(d):
 
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        raise ValueError("usage: scripts/clock_summary.py RUN_DIR [--json OUT]")
     d = sys.argv[1]
-    res = summarise(d)
+    try:
+        res = summarise(d)
+    except (KeyError, IndexError) as e:  # a column or the samples of a load missing
+        raise ValueError("%s: clock_samples/clock_iters lack %s; is this a clock_load.py run?" % (d, e)) from None
+    if not res:
+        raise ValueError("%s: no loads in clock_iters.csv.gz" % d)
     print("%-10s %10s %10s %8s %10s %9s %7s" % ("load", "boost us", "steady us", "ratio", "throttle s", "SM MHz", "W"))
     for k, v in res.items():
         print("%-10s %10s %10.1f %8s %10s %9.0f %7d" % (k, v["boost_us"], v["steady_us"], v["slowdown"],
@@ -54,4 +62,6 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch"))
+    import lct_check  # noqa: E402  (its one-line error guard)
+    sys.exit(lct_check.guarded(main))

@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from probe_cases import build_cases  # noqa: E402
 
 DEFECTS = ("crash", "hang", "silent", "accepted", "messy", "wrongmsg", "refused", "other")
+CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # no output or message carries raw control bytes
 SUSPICIOUS = re.compile(rb"(?<![A-Za-z_])(-?nan|-?inf(inity)?)(?![A-Za-z_])|\berror:|internal error", re.I)
 
 
@@ -35,6 +36,8 @@ def classify(case, rc, out, err, timed_out):
     if rc == 2:
         if len(lines) != 1 or not lines[0].startswith(b"loom: "):
             return "messy", f"{len(lines)} stderr lines: {err[:300]!r}"
+        if CONTROL.search(lines[0]) or len(lines[0]) > 2000:  # an echoed escape rewrites the terminal; a 1 MB line
+            return "messy", f"refusal line of {len(lines[0])} bytes with control bytes or beyond 2000: {lines[0][:200]!r}"
         for want in case.want:
             if want.encode() not in lines[0]:
                 return "wrongmsg", f"want {want!r}: {lines[0][:300]!r}"
@@ -50,6 +53,9 @@ def classify(case, rc, out, err, timed_out):
             return "silent", f"want {want!r} in the output: {text[:200]!r}"
     if not text.strip() and not case.empty_ok:
         return "silent", "empty stdout"
+    m = CONTROL.search(text)
+    if m:
+        return "silent", f"control byte {m.group(0)!r} in the output: {text[max(0, m.start() - 60):m.start() + 20]!r}"
     m = None if text.lstrip().startswith(b"<!DOCTYPE") else SUSPICIOUS.search(text)  # HTML: chart labels
     if m:
         i = m.start()

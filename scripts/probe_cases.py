@@ -162,6 +162,7 @@ def build_cases(T):
     from probe_cases_tools import add_misc, add_modes, add_report_trace
     from probe_cases_review import add_review
     from probe_cases_round3 import add_round3
+    from probe_cases_round4 import add_round4
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -174,6 +175,7 @@ def build_cases(T):
     add_modes(c, P, E, SR, W, WC)
     add_review(c)
     add_round3(c)
+    add_round4(c)
     return cs
 
 

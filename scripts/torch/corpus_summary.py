@@ -20,7 +20,10 @@ def family_counts(cases_path):
     counts = collections.Counter()
     with open(cases_path) as f:
         lines = [l for l in f if not l.startswith("#")]
-    for row in csv.DictReader(lines):
+    reader = csv.DictReader(lines)
+    if "family" not in (reader.fieldnames or []):
+        raise ValueError("%s: no column 'family'; is this a loom-bench case list?" % cases_path)
+    for row in reader:
         counts[row["family"]] += 1
     return counts
 
@@ -31,6 +34,8 @@ def main():
     p.add_argument("--steps")
     p.add_argument("--json")
     args = p.parse_args()
+    if not os.path.isdir(args.run_dir):  # a typo printed an empty table and exit 0
+        lct_check.fail("%s: not a directory; give a collection run's folder (scripts/collect.sh --out)" % args.run_dir)
     steps = {}
     if args.steps and os.path.exists(args.steps):
         with open(args.steps) as f:
@@ -88,4 +93,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(lct_check.guarded(main))

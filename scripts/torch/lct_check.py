@@ -11,8 +11,12 @@ import bisect
 import csv
 import gzip
 import json
+import math
+import os
+import re
 import statistics
 import sys
+import zlib
 
 FIELDS = {"K": 17, "C": 7, "S": 6, "R": 4}
 
@@ -31,7 +35,7 @@ def parse_lct(path):
         for n, line in enumerate(f, start=2):
             line = line.rstrip("\n")
             if line.startswith("#end "):
-                t["end"] = dict(kv.split("=", 1) for kv in line[5:].split())
+                t["end"] = dict(kv.split("=", 1) for kv in line[5:].split() if "=" in kv)
                 continue
             if line.startswith("#"):
                 k, _, v = line[1:].partition("=")
@@ -42,13 +46,21 @@ def parse_lct(path):
             if kind not in FIELDS or len(parts) - 1 != FIELDS[kind]:
                 t["errors"].append("line %d: bad record %r" % (n, line[:80]))
                 continue
+            try:  # a record whose times are not integers is a bad record, not a traceback
+                if kind == "K":
+                    t["kernels"].append((int(parts[1]), int(parts[2]), int(parts[7]), parts[17]))
+                elif kind == "R":
+                    t["ranges"].append((int(parts[1]), int(parts[2]), parts[4]))
+            except ValueError:
+                t["errors"].append("line %d: bad number in record %r" % (n, line[:80]))
+                continue
             t["counts"][kind] += 1
-            if kind == "K":
-                t["kernels"].append((int(parts[1]), int(parts[2]), int(parts[7]), parts[17]))
-            elif kind == "R":
-                t["ranges"].append((int(parts[1]), int(parts[2]), parts[4]))
     if t["end"] is None:
         t["errors"].append("no #end line: truncated")
+    elif not re.fullmatch(r"[0-9]+", t["end"].get("records", "")) or \
+            not re.fullmatch(r"-?[0-9]+", t["end"].get("dropped", "0")):
+        t["errors"].append("#end line without integer records= and dropped=: %r" % t["end"])
+        t["end"] = None
     elif int(t["end"]["records"]) != sum(t["counts"].values()):
         t["errors"].append("#end records=%s but %d record lines" % (t["end"]["records"], sum(t["counts"].values())))
     t["kernels"].sort()
@@ -70,7 +82,11 @@ def join(trace, cases_path):
     rows, ratios, empty = 0, [], 0
     with open(cases_path) as f:
         lines = [l for l in f if not l.startswith("#")]
-    for row in csv.DictReader(lines):
+    reader = csv.DictReader(lines)
+    for col in ("case_id", "event_median_us"):
+        if col not in (reader.fieldnames or []):
+            raise ValueError("%s: no column %r; is this a loom-bench case list?" % (cases_path, col))
+    for row in reader:
         rows += 1
         cr = case_ranges.get(row["case_id"])
         if cr is None:
@@ -89,8 +105,11 @@ def join(trace, cases_path):
         if not sums:
             empty += 1
             continue
-        ev = float(row["event_median_us"])
-        if ev > 0:
+        try:
+            ev = float(row["event_median_us"])
+        except (TypeError, ValueError):
+            ev = 0.0
+        if math.isfinite(ev) and ev > 0:  # nan/inf/empty event times join no ratio
             ratios.append(statistics.median(sums) / ev)
     return {"cases": rows, "cases_without_kernels": empty,
             "cupti_over_event_median": round(statistics.median(ratios), 3) if ratios else None}
@@ -105,7 +124,10 @@ def main():
     bad = 0
     out = []
     for path in args.traces:
-        t = parse_lct(path)
+        try:
+            t = parse_lct(path)
+        except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:  # missing, a folder, not gzip, not text
+            fail("%s: %s" % (path, getattr(e, "strerror", None) or e))
         names = [r[2] for r in t["ranges"]]
         s = {"trace": path, "gpu": t["meta"].get("gpu"), "sms": t["meta"].get("sms"),
              "records": sum(t["counts"].values()), "dropped": int((t["end"] or {}).get("dropped", -1)),
@@ -122,10 +144,35 @@ def main():
         print(" ".join("%s=%s" % (k, v) for k, v in s.items() if k != "errors")
               + ("" if not t["errors"] else " ERRORS=%s" % t["errors"][:3]))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
+        try:
+            with open(args.json, "w") as f:
+                json.dump(out, f, indent=1)
+        except OSError as e:
+            fail("%s: %s" % (args.json, e.strerror or e))
     return 1 if bad else 0
 
 
+def fail(msg):
+    """One line and exit 2, as loom's own refusals."""
+    print("loom: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def guarded(main):
+    """Runs main(); a bad input or output (a missing file, a malformed case list, stdout on a full disk) is one
+    'loom: ' line and exit 2, not a traceback."""
+    try:
+        rc = main()
+        sys.stdout.flush()
+        return rc
+    except (OSError, ValueError, csv.Error, UnicodeDecodeError) as e:
+        try:
+            sys.stdout = open(os.devnull, "w")  # the interpreter's final flush of a full stdout fails quietly
+        except OSError:
+            pass
+        fail(str(e) if not isinstance(e, OSError) or not e.strerror else
+             "%s: %s" % (e.filename or "stdout", e.strerror))
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guarded(main))

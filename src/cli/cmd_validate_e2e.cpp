@@ -123,6 +123,9 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
                            " > --max-error " + fmt(*max, 3) + "%");
     }
 
+  std::vector<std::string> warnings;  // cases beyond their model's max_position_embeddings
+  for (const auto& r : rep.rows)
+    if (!r.warning.empty()) warnings.push_back(r.warning);
   if (format == "json") {
     nlohmann::json j;
     j["schema"] = "loom.validate_e2e/1";
@@ -145,6 +148,7 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
                             {"analytical_gpu_error_pct", error_pct(gpu_time(r, r.analytical), gpu_time(r, r.measured))},
                             {"wall_error_pct", error_pct(r.learned.wall_us, r.measured.wall_us)},
                             {"families", families_json(r)}});
+      if (!r.warning.empty()) j["cases"].back()["warning"] = r.warning;
       if (r.cross) {
         j["cases"].back()["cross"] = step(*r.cross);
         j["cases"].back()["cross_gpu_error_pct"] = error_pct(gpu_time(r, *r.cross), gpu_time(r, r.measured));
@@ -160,6 +164,7 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
     j["cross_model"] = {{"dir", rep.cross_models_dir}, {"trained_on", rep.cross_train_gpu}};
     j["skipped"] = rep.skipped;
     j["failures"] = failures;
+    j["warnings"] = warnings;
     emit(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } else {
     Table t;
@@ -179,7 +184,9 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
     }
     if (format == "csv") {
       emit(t.csv());
+      warn_stderr(warnings);
     } else {
+      emit(warning_lines(warnings));
       emit(t.text());
       Table s;
       s.columns = {"gpu / kind", "cases", "GPU-time MAPE", "analytical MAPE", cross_name + " MAPE", "wall MAPE"};

@@ -39,7 +39,7 @@ std::vector<std::string> split(const std::string& s, char sep, const char* flag)
 /// GPUs from --gpus; `--set GPU:key=value` overrides one GPU, `--set key=value` all of them.
 std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
   const std::string which = args.require("--gpus");
-  std::vector<std::string> names = which == "all" ? catalog.names() : split(which, ',', "--gpus");
+  std::vector<std::string> names = which == "all" ? catalog.names() : gpu_list(which, "--gpus");
   if (names.empty()) throw InputError("--gpus", "no GPU named; try `loom gpus` for the catalogue");
   for (size_t i = 0; i < names.size(); ++i)
     if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) != names.begin() + static_cast<std::ptrdiff_t>(i))

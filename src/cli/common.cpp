@@ -1,6 +1,8 @@
 // GPU selection and JSON views shared by predict, diagnose and batch mode.
 #include "cli/common.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include <cstdio>
@@ -36,21 +38,25 @@ GpuSpec gpu_named(const Catalog& catalog, const std::string& name, const std::ve
   }
 }
 
+std::vector<std::string> gpu_list(const std::string& which, const std::string& flag) {
+  // A GPU YAML file whose name holds a comma ("a,b.yaml") could not be named at all: an existing file wins.
+  std::error_code ec;
+  if (which.find(',') != std::string::npos && std::filesystem::is_regular_file(which, ec)) return {which};
+  std::vector<std::string> names;
+  std::stringstream ss(which + ",");  // the sentinel makes a trailing empty item visible
+  for (std::string n; std::getline(ss, n, ',');) {
+    if (n.empty())
+      throw InputError(flag, "'" + which.substr(0, 80) + "' has an empty item; give a comma list without gaps");
+    if (n == "all") throw InputError(flag, "'" + which.substr(0, 80) + "': all is every GPU; give it alone");
+    names.push_back(n);
+  }
+  return names;
+}
+
 std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args) {
   const std::string which = args.require("--gpu");
   const std::vector<std::string> overrides = set_overrides(args);
-  std::vector<std::string> names;
-  if (which == "all") {
-    names = catalog.names();
-  } else {
-    std::stringstream ss(which + ",");  // the sentinel makes a trailing empty item visible
-    for (std::string n; std::getline(ss, n, ',');) {
-      if (n.empty())
-        throw InputError("--gpu", "'" + which.substr(0, 80) + "' has an empty item; give a comma list without gaps");
-      if (n == "all") throw InputError("--gpu", "'" + which.substr(0, 80) + "': all is every GPU; give it alone");
-      names.push_back(n);
-    }
-  }
+  const std::vector<std::string> names = which == "all" ? catalog.names() : gpu_list(which, "--gpu");
   if (names.empty()) throw InputError("--gpu", "no GPU named; try `loom gpus` for the catalogue");
   std::vector<GpuSpec> gpus;
   for (const auto& n : names) gpus.push_back(catalog.get(n, overrides));
@@ -129,7 +135,21 @@ ServingPredictors serving_predictors(const Args& args) {
   return {kernel_predictor(args, ClockMode::boost), kernel_predictor(args, ClockMode::sustained)};
 }
 
-void emit(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void emit(const std::string& text) {
+  // Names come from files (a GPU YAML's name, a trace's kernel names): a control byte in one must not reach the
+  // terminal, where an escape sequence rewrites the screen, nor a CSV, where a carriage return splits a row.
+  auto is_control = [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f;
+  };
+  if (std::none_of(text.begin(), text.end(), is_control)) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  std::string shown = text;
+  std::replace_if(shown.begin(), shown.end(), is_control, '?');
+  std::fwrite(shown.data(), 1, shown.size(), stdout);
+}
 
 std::string warning_lines(const std::vector<std::string>& warnings) {
   std::string out;

@@ -28,6 +28,11 @@ std::vector<std::string> set_overrides(const Args& args);
 GpuSpec gpu_named(const Catalog& catalog, const std::string& name, const std::vector<std::string>& overrides,
                   const std::string& flag);
 
+/// The GPUs of a --gpu/--gpus value other than "all": a comma list of keys or YAML paths, where a value that names an
+/// existing file is that one file even when its name holds a comma. Throws InputError(flag) for an empty item or an
+/// "all" inside a list.
+std::vector<std::string> gpu_list(const std::string& which, const std::string& flag);
+
 /// GPUs named by --gpu (a key, a YAML path, "all", or a comma list), each with every --set override applied.
 std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args);
 

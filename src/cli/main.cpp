@@ -78,7 +78,8 @@ commands:
                                     vLLM/SGLang fused-MoE config files (E=..,N=..,device_name=...json) for M
 
 common options:
-  --gpu NAME|PATH|all|a,b,c   catalogue key(s) or a YAML file
+  --gpu NAME|PATH|all|a,b,c   catalogue key(s) or YAML file(s); an existing file is one GPU, commas in its name
+                              included
   --set key=value             override a GPU field, e.g. --set dram.bandwidth=4.8TB/s (repeatable)
   --format table|json|csv     output format (default table; every command but report, calibrate and train,
                               which write a file)
@@ -165,6 +166,7 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   Argv rest(argv + 2, argv + argc);
+  loom::track_input_files(true);  // no command writes over a file it read (calibrate R.json -o R.json)
   if (command == "--version" || command == "version") {
     if (!rest.empty()) {
       std::fprintf(stderr, "loom: %s: unexpected argument for `loom --version`; it takes none\n",

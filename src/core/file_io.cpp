@@ -5,7 +5,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <set>
+#include <tuple>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -17,7 +21,44 @@ std::string write_failed_message(int errnum) {
          "; check that the folder exists, is writable and has free space";
 }
 
+namespace {
+
+// The regular files this process read as input (device, inode: every spelling and link of one file), so that no
+// writer truncates one: `calibrate R.json -o R.json`, `trace import --cases C -o C` and `report --json-in J -o J`
+// destroyed their input and exited 0.
+// Off unless a command turns it on (the CLI's main): a long-lived caller (Python, the C API, tests) may read a
+// file and later rewrite it on purpose. The key holds size and mtime too, so a deleted file's reused inode is
+// another file.
+std::mutex inputs_mutex;
+bool tracking = false;
+using FileKey = std::tuple<dev_t, ino_t, off_t, int64_t>;
+std::set<FileKey>& inputs() {
+  static std::set<FileKey> s;
+  return s;
+}
+FileKey key_of(const struct stat& st) {
+  return {st.st_dev, st.st_ino, st.st_size, int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+}
+
+}  // namespace
+
+void track_input_files(bool on) {
+  const std::lock_guard<std::mutex> lock(inputs_mutex);
+  tracking = on;
+  if (!on) inputs().clear();
+}
+
+void refuse_input_overwrite(const std::string& path) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  const std::lock_guard<std::mutex> lock(inputs_mutex);
+  if (tracking && inputs().count(key_of(st)))
+    throw InputError(path, "is also an input of this command; writing it would destroy that input: give another "
+                           "output file");
+}
+
 void write_file(const std::string& path, std::string_view text) {
+  refuse_input_overwrite(path);
   // stdio rather than ofstream: fwrite/fflush/fclose report errno, which says *why* (ENOSPC, EACCES, ...).
   errno = 0;
   std::FILE* f = std::fopen(path.c_str(), "wb");
@@ -38,12 +79,18 @@ void check_input_file(const std::string& path) {
   if (!ec && (type == std::filesystem::file_type::character || type == std::filesystem::file_type::block))
     throw InputError(path, "is a device, not a file; give a regular file (a pipe such as /dev/stdin also works)");
   if (!ec && type == std::filesystem::file_type::directory) throw InputError(path, "is a directory; give a file");
+  struct stat st{};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    const std::lock_guard<std::mutex> lock(inputs_mutex);
+    if (tracking) inputs().insert(key_of(st));
+  }
 }
 
 void check_output_file(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (path.empty()) throw InputError("-o", "empty output path");
+  refuse_input_overwrite(path);
   if (fs::is_directory(path, ec)) throw InputError(path, "is a folder; give a file name to write");
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";

@@ -18,8 +18,18 @@ std::string write_failed_message(int errnum);
 /// a disk): such a "file" never ends or holds no text, and a reader would consume memory and time before failing.
 /// A directory, a symbolic-link loop and an empty path are refused too, each by what it is (not as "no lines" or
 /// "not valid JSON"). Regular files, pipes (/dev/stdin, process substitution) and missing paths pass (the reader
-/// says what is wrong).
+/// says what is wrong); a regular file is recorded as an input (refuse_input_overwrite).
 void check_input_file(const std::string& path);
+
+/// Turns on (or off, forgetting them) the recording of input files for refuse_input_overwrite. The CLI turns it on
+/// for its one command; library callers that rewrite files they read (a test, a script over the C API) leave it off.
+void track_input_files(bool on);
+
+/// Throws InputError(path, "is also an input of this command ...") when tracking is on and `path` is a regular file
+/// this process has read as input (check_input_file records each one by device, inode, size and mtime, so links and
+/// other spellings count). write_file, check_output_file and trace_io::write_text call it: no writer truncates the
+/// file it was given.
+void refuse_input_overwrite(const std::string& path);
 
 /// Throws InputError(path, ...) before any long work when `path` cannot be a file loom writes: an existing
 /// directory, or a path whose folder does not exist or is not writable. Devices and pipes pass (write_file checks

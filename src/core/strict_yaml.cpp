@@ -30,6 +30,16 @@ void scan(const YAML::Node& root, const std::string& label) {
   while (!todo.empty()) {
     const YAML::Node n = todo.back();
     todo.pop_back();
+    if (n.IsScalar()) {
+      // An escape in a quoted scalar ("\x1b[2J", "\n", "\0") makes a control character the byte check cannot see:
+      // printed in a name, it rewrites the terminal or splits a table row.
+      for (const char ch : n.Scalar())
+        if (const auto c = static_cast<unsigned char>(ch); (c < 0x20 && c != '\t') || c == 0x7f)
+          throw InputError(at(label, n.Mark()), "a value holds control character 0x" +
+                                                    std::string(1, "0123456789abcdef"[c >> 4]) +
+                                                    "0123456789abcdef"[c & 15] + " (an escape in quotes); remove it");
+      continue;
+    }
     if (!n.IsSequence() && !n.IsMap()) continue;
     if (!seen.insert(n.Mark().pos).second) continue;
     if (n.IsSequence()) {
@@ -40,6 +50,7 @@ void scan(const YAML::Node& root, const std::string& label) {
         const YAML::Node k = it->first;
         const YAML::Node v = it->second;
         todo.push_back(v);
+        todo.push_back(k);
         if (!k.IsScalar()) continue;  // readers refuse non-scalar keys with their own message
         const auto [pos, fresh] = first_line.emplace(k.Scalar(), k.Mark().line + 1);
         if (!fresh)

@@ -2,11 +2,13 @@
 #include "e2e/model_config.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -37,7 +39,7 @@ int64_t size_bound(const std::string& key) {
   if (key == "num_hidden_layers" || key == "decoder_sparse_step") return 1024;
   if (key == "num_attention_heads" || key == "num_key_value_heads" || key == "head_dim") return 1024;
   if (key == "vocab_size") return int64_t(1) << 22;
-  if (key == "max_position_embeddings") return int64_t(1) << 30;
+  if (key == "max_position_embeddings" || key == "sliding_window") return int64_t(1) << 30;
   if (key == "num_local_experts" || key == "num_experts" || key == "num_experts_per_tok") return 4096;
   return int64_t(1) << 20;  // hidden_size, intermediate_size, moe_intermediate_size, shared_expert_intermediate_size
 }
@@ -81,6 +83,38 @@ Dtype parse_torch_dtype(const Reader& r) {
   if (s == "float16" || s == "half") return Dtype::fp16;
   if (s == "float32" || s == "float") return Dtype::fp32;
   throw InputError(r.at(key), "unsupported " + key + " '" + s + "'; use bfloat16, float16 or float32");
+}
+
+/// Fields loom does not price but whose nonsense says the file is broken (an unknown activation, rope_theta 0, a
+/// negative epsilon): refused rather than priced as a model that cannot exist. Names from transformers' ACT2FN.
+void check_unused_fields(const Reader& r) {
+  static const std::set<std::string> acts = {"gelu", "gelu_10", "gelu_accurate", "gelu_fast", "gelu_new",
+                                             "gelu_python", "gelu_pytorch_tanh", "laplace", "leaky_relu", "linear",
+                                             "mish", "quick_gelu", "relu", "relu2", "relu6", "sigmoid", "silu",
+                                             "swish", "tanh", "prelu", "xielu"};
+  auto shown = [&](const std::string& key) {
+    return r.j.at(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).substr(0, 60);
+  };
+  if (r.present("hidden_act")) {
+    const json& v = r.j.at("hidden_act");
+    if (!v.is_string() || !acts.count(v.get<std::string>()))
+      throw InputError(r.at("hidden_act"), "'hidden_act' " + shown("hidden_act") +
+                                               " is not an activation transformers knows (silu, gelu, relu, ...)");
+  }
+  // rope_theta > 0; 0 < rms_norm_eps < 1; 0 <= attention_dropout < 1.
+  for (const auto& [key, lo, hi, lo_ok, range] : {std::tuple{"rope_theta", 0.0, 1e300, false, "(0, inf)"},
+                                                  std::tuple{"rms_norm_eps", 0.0, 1.0, false, "(0, 1)"},
+                                                  std::tuple{"attention_dropout", 0.0, 1.0, true, "[0, 1)"}}) {
+    if (!r.present(key)) continue;
+    const json& v = r.j.at(key);
+    const double x = v.is_number() ? v.get<double>() : std::nan("");
+    if (!(std::isfinite(x) && (lo_ok ? x >= lo : x > lo) && x < hi))
+      throw InputError(r.at(key), std::string("'") + key + "' " + shown(key) + " is not a number in " + range +
+                                      "; fix the config");
+  }
+  if (r.present("rope_scaling") && !r.j.at("rope_scaling").is_object())
+    throw InputError(r.at("rope_scaling"), "'rope_scaling' " + shown("rope_scaling") + " must be an object or null");
+  if (r.present("sliding_window")) r.integer("sliding_window");  // a positive integer when given
 }
 
 const std::vector<std::string>& supported_types() {
@@ -191,6 +225,7 @@ ModelConfig parse_model_config(const std::string& json_text, const std::string& 
   // Every supported model class defaults tie_word_embeddings to false (LlamaConfig, Qwen2Config, ... in HF).
   m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
   m.dtype = parse_torch_dtype(r);
+  check_unused_fields(r);
   // A quantized checkpoint (AWQ, GPTQ, FP8...) was priced as unquantized weights of torch_dtype without a word.
   if (r.present("quantization_config") && !r.j.at("quantization_config").is_null()) {
     const json& q = r.j.at("quantization_config");

@@ -310,6 +310,10 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       Workload work = row.spec.phase == "prefill" ? prefill_workload(row.spec.batch, {row.spec.length}, {}, row.spec.tp)
                                                   : decode_workload(row.spec.batch, {row.spec.length}, row.spec.tp);
       if (profile.kv_cache == "static") work.static_cache_len = row.spec.length + static_cache_extra(cases);
+      int64_t positions = 0;  // as `loom e2e`: the longest context + new tokens of the step
+      for (size_t i = 0; i < work.context.size(); ++i) positions = std::max(positions, work.context[i] + work.new_tokens[i]);
+      row.warning = position_warning(model, positions);
+      if (!row.warning.empty()) row.warning = path + ": case " + std::to_string(m.case_id) + ": " + row.warning;
       row.learned = predict(gpu, model, profile, work, mode, learned_fn);
       row.analytical = predict(gpu, model, profile, work, mode, analytical_predictor());
       if (cross && *key != opt.cross_train_gpu)

@@ -78,6 +78,9 @@ struct E2eRow {
   /// Predicted with the model trained on E2eOptions::cross_train_gpu's corpus only (rows of other GPUs, when
   /// that model exists): the cross-GPU check, a GPU the model never saw measured.
   std::optional<PredictedStep> cross;
+  /// Set when the case reaches beyond the model's max_position_embeddings (position_warning): priced as asked, as
+  /// `loom e2e` does, but said in every output.
+  std::string warning;
 };
 
 struct E2eOptions {

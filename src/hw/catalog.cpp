@@ -34,6 +34,18 @@ Catalog Catalog::load(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(c.dir_, ec))
     if (e.is_regular_file() && e.path().extension() == ".yaml") c.names_.push_back(e.path().stem().string());
   std::sort(c.names_.begin(), c.names_.end());
+  // A key the command line cannot name: "all" means every GPU, a comma splits a list, ':' scopes a --set, '='
+  // ends a --set key, a leading '-' reads as a flag; such an entry was listed but unreachable (or silently another).
+  for (const auto& n : c.names_) {
+    const bool bad_char = std::any_of(n.begin(), n.end(), [](char ch) {
+      const auto u = static_cast<unsigned char>(ch);
+      return u <= ' ' || u == 0x7f || ch == ',' || ch == ':' || ch == '=';
+    });
+    if (n == "all" || n.empty() || n[0] == '-' || bad_char)
+      throw InputError((fs::path(c.dir_) / (n + ".yaml")).string(),
+                       "'" + n + "' cannot be a catalogue key (the name 'all', a leading '-', spaces, control "
+                       "characters, ',', ':' and '=' have a meaning on the command line); rename the file");
+  }
   // Validate every entry now, so a broken catalogue fails at load with its FILE:LINE, not at first use; keep what
   // was read (a what-if table asks for every entry again).
   // An entry whose files have the bytes the build-time pack read them from is taken from the pack (no YAML parse);

@@ -230,7 +230,8 @@ LengthDist parse_length_dist(const std::string& text, const std::string& flag) {
   if (kind == "lognormal" && v.size() == 2) {
     d.kind = kind;
     if (v[0] < 1 || v[0] > static_cast<double>(kMaxTokensPerRequest) || v[1] <= 0 || v[1] > 4)
-      throw InputError(flag, "lognormal:MEDIAN:SIGMA needs MEDIAN >= 1 and 0 < SIGMA <= 4");
+      throw InputError(flag, "lognormal:MEDIAN:SIGMA needs 1 <= MEDIAN <= " + std::to_string(kMaxTokensPerRequest) +
+                                 " and 0 < SIGMA <= 4");
     d.a = v[0];
     d.b = v[1];
     return d;

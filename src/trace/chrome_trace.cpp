@@ -226,14 +226,38 @@ ChromeTrace parse_events(const json& root, const std::string& name) {
 
 ChromeTrace parse_chrome_trace(std::string_view text, const std::string& name) {
   json root;
+  // Duplicate keys in one object ("dur" twice in an event): nlohmann keeps the last without a word. Checked in the
+  // same pass; an event has a handful of keys, so a linear search per key beats a set.
+  std::vector<std::vector<std::string>> keys;
+  std::string dup;
+  size_t dup_events = 0;  // object_start events seen when the duplicate was found: its line is located below
+  size_t objects = 0;
+  auto cb = [&](int, json::parse_event_t ev, json& parsed) {
+    if (ev == json::parse_event_t::object_start) keys.emplace_back(), ++objects;
+    if (ev == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    if (ev == json::parse_event_t::key && dup.empty() && !keys.empty()) {
+      const std::string& k = parsed.get_ref<const std::string&>();
+      if (std::find(keys.back().begin(), keys.back().end(), k) != keys.back().end()) dup = k, dup_events = objects;
+      else keys.back().push_back(k);
+    }
+    return true;
+  };
   try {
-    root = json::parse(text.begin(), text.end());
+    root = json::parse(text.begin(), text.end(), cb);
   } catch (const json::exception& e) {
     size_t byte = 0;
     if (const auto* pe = dynamic_cast<const json::parse_error*>(&e)) byte = pe->byte;
     size_t line = 1 + size_t(std::count(text.begin(), text.begin() + std::min(byte, text.size()), '\n'));
     throw InputError(name + ":" + std::to_string(line), std::string("not valid JSON (") + e.what() +
                                                             "); expected a torch.profiler Chrome trace");
+  }
+  if (!dup.empty()) {
+    size_t pos = 0;  // the duplicate's object: the dup_events-th '{' (a brace inside a string may shift it; a hint)
+    for (size_t seen = 0; pos < text.size() && seen < dup_events; ++pos) seen += text[pos] == '{';
+    const size_t line = 1 + size_t(std::count(text.begin(), text.begin() + std::ptrdiff_t(pos), '\n'));
+    throw InputError(name + ":" + std::to_string(line), "duplicate key '" + dup.substr(0, 60) +
+                                                            "' in one object; JSON readers disagree on which value "
+                                                            "wins: give it once");
   }
   return parse_events(root, name);
 }

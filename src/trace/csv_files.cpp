@@ -77,6 +77,16 @@ double get_num(const std::vector<std::string>& f, size_t i, const char* name, bo
     throw std::string(name) + " '" + f[i].substr(0, 40) + "' is not a number";
   return *v;
 }
+// A measured event time: empty (not recorded) or a finite duration in [1e-6, 1e9] us. "nan", "inf", 0, -5 or 1e300
+// were read as given and reached validate --e2e's measured column and the corpus.
+double get_event_us(const std::vector<std::string>& f, size_t i, const char* name) {
+  if (f[i].empty()) return std::nan("");
+  auto v = trace_io::parse_f64(f[i]);
+  if (!v || !std::isfinite(*v)) throw std::string(name) + " '" + f[i].substr(0, 40) + "' is not a number";
+  if (*v < 1e-6 || *v > 1e9)
+    throw std::string(name) + " '" + f[i].substr(0, 40) + "' is not a plausible duration (1e-6 to 1e9 us)";
+  return *v;
+}
 std::array<int64_t, 3> get_dim3(const std::vector<std::string>& f, size_t i, const char* name) {
   std::array<int64_t, 3> d{};
   std::string_view s = f[i];
@@ -129,9 +139,12 @@ CaseList read_cases(LineReader& r, const ReadOptions& opts) {
     row.spec = f[c[2]];
     row.impl = f[c[3]];
     row.reps = get_int(f, c[4], "reps");
-    row.event_median_us = get_num(f, c[5], "event_median_us", true);
-    row.event_p10_us = get_num(f, c[6], "event_p10_us", true);
-    row.event_p90_us = get_num(f, c[7], "event_p90_us", true);
+    row.event_median_us = get_event_us(f, c[5], "event_median_us");
+    row.event_p10_us = get_event_us(f, c[6], "event_p10_us");
+    row.event_p90_us = get_event_us(f, c[7], "event_p90_us");
+    if (row.reps < 1) throw "reps " + std::to_string(row.reps) + " must be >= 1";
+    if (row.event_p10_us > row.event_median_us || row.event_median_us > row.event_p90_us)  // false when one is empty
+      throw std::string("event_p10_us <= event_median_us <= event_p90_us does not hold");
     if (row.family.empty()) throw std::string("empty family");
     // The spec must be one predict accepts: a zero or negative dimension (m=0) would enter the corpus as a
     // measured kernel no model can describe.
@@ -171,8 +184,13 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
     row.p10_us = get_num(f, c[11], "p10_us", false);
     row.p90_us = get_num(f, c[12], "p90_us", false);
     row.spread_pct = get_num(f, c[13], "spread_pct", false);
-    row.event_median_us = get_num(f, c[14], "event_median_us", true);
+    row.event_median_us = get_event_us(f, c[14], "event_median_us");
     if (row.median_us <= 0) throw std::string("median_us must be > 0");
+    if (row.median_us > 1e9) throw "median_us " + f[c[10]].substr(0, 40) + " is not a plausible duration (<= 1e9 us)";
+    if (row.p10_us > row.median_us || row.median_us > row.p90_us)
+      throw std::string("p10_us <= median_us <= p90_us does not hold");
+    if (row.spread_pct < 0) throw std::string("spread_pct must be >= 0");
+    if (row.regs < 0 || row.smem_bytes < 0) throw std::string("regs and smem_bytes must be >= 0");
     if (row.reps <= 0) throw std::string("reps must be > 0");
   });
   return co;

@@ -4,6 +4,8 @@ import unittest
 
 import loom
 
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
+
 
 class LoomModuleTest(unittest.TestCase):
     def test_gpus(self):
@@ -67,7 +69,7 @@ class LoomModuleTest(unittest.TestCase):
                 loom.predict_batch("h200", rows)
         with self.assertRaisesRegex(ValueError, "^kernel_model: "):  # named --model, which is e2e's LLM argument
             loom.e2e("h200", "llama-3-8b", "decode", kernel_model="foo")
-        with self.assertRaisesRegex(ValueError, "--gpu: .* catalogue key"):  # a path built from a YAML file name
+        with self.assertRaisesRegex(ValueError, "^gpu: .* catalogue key"):  # a path built from a YAML file name
             loom.tune(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../gpus/h200.yaml"),
                       "gemm m=4096 n=4096 k=4096 dtype=bf16")
         # Arguments of the wrong type: pybind11's TypeError becomes one ValueError line naming the expected signature.
@@ -94,6 +96,22 @@ class LoomModuleTest(unittest.TestCase):
                 call()
             self.assertIn(name, str(cm.exception))
             self.assertNotIn("\n", str(cm.exception))
+
+    def test_round4_keyword_names(self):  # issue 17, fourth probe: messages named the CLI's --tp, --gpu, --model
+        for call, name in ((lambda: loom.e2e("h200", "llama-3-8b", "decode", tp=3, context=64), "tp: "),
+                           (lambda: loom.e2e("h200", "llama-3-8b", "decode", batch=0, context=64), "batch: "),
+                           (lambda: loom.e2e("h200", "nosuch", "decode", context=64), "model: "),
+                           (lambda: loom.e2e("h200", "llama-3-8b", "decode", profile="nosuch", context=64), "profile: "),
+                           (lambda: loom.e2e("h999", "llama-3-8b", "decode", context=64), "gpu: "),
+                           (lambda: loom.predict("h200", "gemm m=64 n=64 k=64 dtype=bf16", model=""), "model: "),
+                           (lambda: loom.tune("h999", "gemm m=3000 n=6144 k=4096 dtype=bf16"), "gpu: ")):
+            with self.assertRaises(ValueError) as cm:
+                call()
+            self.assertTrue(str(cm.exception).startswith(name), str(cm.exception))
+            self.assertNotIn("--", str(cm.exception).split(";")[0])
+        # A GPU YAML file whose name holds a comma is one GPU (an existing file wins over the comma list).
+        p = loom.predict(os.path.join(DATA, "gpus_comma", "h200,lab.yaml"), "gemm m=64 n=64 k=64 dtype=bf16")
+        self.assertGreater(p["latency_us"], 0)
 
     def test_diagnose_e2e_tune(self):
         d = loom.diagnose("h200", "gemm m=8 n=14336 k=4096 dtype=bf16")

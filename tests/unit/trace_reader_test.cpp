@@ -244,6 +244,7 @@ TEST(TraceReader, CorpusBadRows) {
   r.family = "gemm";
   r.reps = 3;
   r.median_us = 1;
+  r.p10_us = 0.5, r.p90_us = 2, r.event_median_us = 1.5;  // the reader checks p10 <= median <= p90
   co.rows = {r};
   std::string text = format_corpus(co);
   std::string bad_grid = text;

@@ -1,0 +1,1 @@
+validate --e2e --traces tests/data/e2e_positions --breakdown none

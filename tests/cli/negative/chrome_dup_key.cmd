@@ -1,0 +1,1 @@
+trace import --chrome tests/data/trace/dup_key_chrome.json
