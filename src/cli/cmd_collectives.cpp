@@ -93,6 +93,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
   const std::vector<CollectiveModel> models = fit_sets(sets, gpus);
   std::vector<Row> rows;
   std::map<std::string, Row> per_gpu;  // NCCL all_reduce only: the held-out figure the gate checks
+  std::map<std::string, Row> per_transport;  // NCCL all_reduce by how its bytes move: "p2p", "host"
   std::vector<std::pair<std::string, Row>> totals;  // per (op, impl): "all_reduce nccl", ...
   for (const CollectiveModel& all : models) {
     const std::string op = all.fits.front().op, impl = all.fits.front().impl;
@@ -104,7 +105,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       for (const auto& o : all.fits)
         if (o.gpu_key != f.gpu_key) others.push_back(o);
       if (!(f.link_bytes_per_s > 0)) continue;  // no YAML bandwidth for its link: nothing to calibrate against
-      const CollectiveFit held = calibrated_fit(others, f.architecture, f.link, f.link_bytes_per_s, f.gpus);
+      const CollectiveFit held = calibrated_fit(others, f.architecture, f.link, f.link_bytes_per_s, f.gpus, f.topology);
       const bool has_held = !others.empty() && held.small.busbw_bytes_per_s > 0 && held.large.busbw_bytes_per_s > 0;
       const GpuSpec& gpu = gpus.at(f.gpu_key);
       Row r;
@@ -117,7 +118,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
                                  (impl == "custom" ? " impl=custom" : "");
         const double an = analyze(gpu, parse_kernel_spec(spec)).latency_us;
         std::vector<Row*> into = {&r, &total};
-        if (gate) into.push_back(&per_gpu[f.gpu_key]);
+        if (gate) into.push_back(&per_gpu[f.gpu_key]), into.push_back(&per_transport[collective_transport(f.link)]);
         for (Row* x : into) {
           if (has_held) x->logo[big].add(held.latency_us(p.bytes), p.latency_us);
           x->own[big].add(f.latency_us(p.bytes), p.latency_us);
@@ -156,6 +157,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       e["gpu"] = g;
       j["gpus"].push_back(e);
     }
+    for (const auto& [tr, r] : per_transport) j["all_by_transport"][tr] = errs(r);
     for (const auto& [name, r] : totals) {
       if (name == "all_reduce nccl") j["all"] = errs(r);
       else if (name == "all_reduce custom") j["all_custom"] = errs(r);
@@ -174,11 +176,13 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     for (const auto& r : rows)
       add(r.fit->op, r.fit->impl, r.fit->gpu_key, r.fit->topology, std::to_string(r.fit->gpus), r.fit->link, r);
     for (const auto& [g, r] : per_gpu) add("all_reduce", "nccl", g, "all", "all", "", r);
+    for (const auto& [tr, r] : per_transport) add("all_reduce", "nccl", "all", tr, "all", "", r);
     for (const auto& [name, r] : totals)
       add(name.substr(0, name.find(' ')), name.substr(name.find(' ') + 1), "all", "all", "all", "", r);
     emit(format == "csv" ? t.csv() : t.text() +
          "held-out: the GPU's collective from its YAML link bandwidth x the other GPUs' fitted efficiency of the same op "
-         "(leave one GPU out; '-' where no other GPU has a fit of that op and impl); own fit: models/collectives.json's "
+         "(leave one GPU out; '-' where no other GPU has a fit of that op and impl; topology p2p / host: the sets whose "
+         "ring writes peer to peer / stages through host memory); own fit: models/collectives.json's "
          "fit (what `loom predict` uses); analytical: the ring model (impl=custom: the same; send_recv: one link); "
          "MAPE of the measured median.\n");
   }

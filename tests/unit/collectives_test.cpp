@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -242,6 +243,49 @@ TEST(Collectives, NoP2pSweepIsNotAnOwnFit) {
   PublicImport imp = import_public_text("loom", text, "raw/h200-2gpu-nop2p/rank0.csv", ctx);
   EXPECT_EQ(imp.by_gpu.at("h200").meta.at("topology"), "pcie-nop2p");
   EXPECT_EQ(imp.stem, "collectives-2gpu-nop2p");
+}
+
+// NVLS (the NVSwitch reducing in the fabric) runs on Hopper and later NVSwitch nodes of more than 2 GPUs: a ring-only
+// GPU (Ampere, or an NVSwitch node with NVLS off) takes its large-message efficiency, alpha and break from ring fits,
+// an NVLS-capable one from NVLS fits; small-message latency is pooled as before.
+TEST(Collectives, CalibrationPoolsNvlsApart) {
+  auto fit = [](const std::string& gpu, const std::string& arch, const std::string& topo, int g, double eff, double alpha) {
+    CollectiveFit f;
+    f.gpu_key = gpu, f.architecture = arch, f.topology = topo, f.link = "nvlink", f.gpus = g, f.link_bytes_per_s = 100e9;
+    f.small = {5, eff * 50e9}, f.large = {alpha, eff * 100e9}, f.break_bytes = int64_t(alpha) << 20;
+    return f;
+  };
+  const std::vector<CollectiveFit> fits = {fit("h20", "hopper", "nvswitch", 8, 1.05, 80),
+                                           fit("h200", "hopper", "nvswitch-nvls-off", 8, 0.75, 40),
+                                           fit("a", "ampere", "nvswitch", 4, 0.7, 20)};
+  const CollectiveFit a100 = calibrated_fit(fits, "ampere", "nvlink", 300e9, 8);
+  EXPECT_NEAR(a100.large.busbw_bytes_per_s, 0.7 * 300e9, 1);  // its architecture's ring, not the Hopper NVLS fit
+  EXPECT_NEAR(a100.large.alpha_us, 40, 1e-9);                 // the 8-GPU ring fit (NVLS off)
+  EXPECT_EQ(a100.break_bytes, int64_t(40) << 20);
+  EXPECT_NEAR(a100.small.alpha_us, 5, 1e-9);
+  const CollectiveFit hopper = calibrated_fit(fits, "hopper", "nvlink", 450e9, 8);
+  EXPECT_NEAR(hopper.large.busbw_bytes_per_s, 1.05 * 450e9, 1);
+  EXPECT_NEAR(hopper.large.alpha_us, 80, 1e-9);
+  const CollectiveFit off = calibrated_fit(fits, "hopper", "nvlink", 450e9, 8, "nvswitch-nvls-off");
+  EXPECT_NEAR(off.large.busbw_bytes_per_s, 0.75 * 450e9, 1);
+  const CollectiveFit two = calibrated_fit(fits, "hopper", "nvlink", 450e9, 2);  // no NVLS at 2 GPUs: ring fits
+  EXPECT_NEAR(two.large.busbw_bytes_per_s, 0.75 * 450e9, 1);
+}
+
+// The importer reads NCCL's log beside loom's rank files: a sweep with NVLS turned off is "nvswitch-nvls-off".
+TEST(Collectives, LoomSweepWithNvlsOffIsMarked) {
+  const std::string dir = ::testing::TempDir() + "h200-4gpu-nvls/";
+  std::filesystem::create_directories(dir);
+  const std::string text = "op,impl,dtype,bytes,gpus,rank,run1_us,run2_us,run3_us,kernel\n"
+                           "all_reduce,nccl,float16,1048576,4,0,40,41,42,ncclDevKernel_AllReduce_Sum_f16_RING_LL\n";
+  PublicImportContext ctx;
+  ctx.gpu_override = "h200";
+  ctx.sms_for = [](const std::string&) { return int64_t(132); };
+  std::filesystem::remove(dir + "nccl-info.txt");
+  EXPECT_EQ(import_public_text("loom", text, dir + "rank0.csv", ctx).by_gpu.at("h200").meta.at("topology"), "nvswitch");
+  write_file(dir + "nccl-info.txt", "vm:1:1 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.\n");
+  EXPECT_EQ(import_public_text("loom", text, dir + "rank0.csv", ctx).by_gpu.at("h200").meta.at("topology"),
+            "nvswitch-nvls-off");
 }
 
 }  // namespace
