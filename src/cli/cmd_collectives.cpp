@@ -1,6 +1,7 @@
 // `loom trace fit-collectives` (measured all_reduce, all_gather, reduce_scatter, send_recv -> models/collectives.json)
 // and `loom validate --collectives` (each GPU's collectives predicted from the other GPUs' fits of the same op:
 // leave-one-GPU-out error per message-size regime, beside the own fit and the analytical ring).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -49,7 +50,13 @@ std::vector<CollectiveModel> fit_sets(const PointSets& sets, const std::map<std:
 struct Row {
   const CollectiveFit* fit = nullptr;
   Err logo[2], own[2], analytical[2];  // [0] < 1 MB, [1] >= 1 MB
+  std::map<int, std::vector<double>> held_ratio;  // held-out prediction / measurement per octave of bytes (JSON)
 };
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
 
 }  // namespace
 
@@ -117,6 +124,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
                                  (op == "send_recv" ? "" : " gpus=" + std::to_string(p.gpus)) +
                                  (impl == "custom" ? " impl=custom" : "");
         const double an = analyze(gpu, parse_kernel_spec(spec)).latency_us;
+        if (has_held) r.held_ratio[int(std::floor(std::log2(double(p.bytes))))].push_back(held.latency_us(p.bytes) / p.latency_us);
         std::vector<Row*> into = {&r, &total};
         if (gate) into.push_back(&per_gpu[f.gpu_key]), into.push_back(&per_transport[collective_transport(f.link)]);
         for (Row* x : into) {
@@ -150,6 +158,13 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       auto e = errs(r);
       e["op"] = r.fit->op, e["impl"] = r.fit->impl, e["gpu"] = r.fit->gpu_key, e["topology"] = r.fit->topology,
       e["gpus"] = r.fit->gpus, e["link"] = r.fit->link;
+      // Where the held-out error sits: per octave of message bytes (key: floor(log2 bytes)), the median of
+      // prediction / measurement and the MAPE.
+      for (const auto& [oct, v] : r.held_ratio) {
+        double sum = 0;
+        for (double x : v) sum += std::fabs(x - 1) * 100;
+        e["held_out_by_octave"][std::to_string(oct)] = {{"n", v.size()}, {"median_ratio", median_of(v)}, {"mape_pct", sum / v.size()}};
+      }
       j["fits"].push_back(e);
     }
     for (const auto& [g, r] : per_gpu) {
