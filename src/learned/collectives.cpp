@@ -75,9 +75,25 @@ double link_bw(const GpuSpec& g, const std::string& topology, const std::string&
 /// NCCL's modelled latency of a ring of the Simple protocol (src/graph/tuning.cc: base 8.4 us plus, per step, 3.4 us
 /// over NVLink or 5.7 us over PCIe; all_reduce takes 2(g-1) steps, all_gather / reduce_scatter g-1, send_recv 1).
 /// Only ratios of it are used: a pooled large-message alpha is carried to another link and GPU count by them.
+int nccl_ring_steps(const std::string& op, int gpus) {
+  return op == "all_reduce" ? 2 * (gpus - 1) : op == "send_recv" ? 1 : gpus - 1;
+}
 double nccl_ring_simple_us(const std::string& op, const std::string& link, int gpus) {
-  const int steps = op == "all_reduce" ? 2 * (gpus - 1) : op == "send_recv" ? 1 : gpus - 1;
-  return 8.4 + steps * (link == "nvlink" ? 3.4 : 5.7);
+  return 8.4 + nccl_ring_steps(op, gpus) * (link == "nvlink" ? 3.4 : 5.7);
+}
+
+/// How a fit's break (the message size where the latency-bound regime hands over to the bandwidth-bound one) moves
+/// to another link and GPU count. NCCL picks the protocol of least modelled time (src/graph/tuning.cc): LL, a ring of
+/// 3.6 us plus 0.47 us (NVLink) or 1.0 us (PCIe) per step at a fraction of the bandwidth, against Simple (above), so
+/// the switch lies where the latency gap is paid back: message bytes* = (Simple - LL latency) x algorithm bandwidth,
+/// algbw = link bandwidth x efficiency x message bytes per bus byte. The ratio of that for (link, gpus) to the fit's.
+double break_scale(const std::string& op, const std::string& link, double link_bytes_per_s, int gpus,
+                   const CollectiveFit& f) {
+  const auto gap = [&](const std::string& l, int g) {
+    return nccl_ring_simple_us(op, l, g) - (3.6 + nccl_ring_steps(op, g) * (l == "nvlink" ? 0.47 : 1.0));
+  };
+  const double per_bus = collective_bus_bytes(op, 1 << 20, f.gpus) / collective_bus_bytes(op, 1 << 20, gpus);
+  return gap(link, gpus) / gap(f.link, f.gpus) * link_bytes_per_s / f.link_bytes_per_s * per_bus;
 }
 
 /// Whether NCCL can reduce in the switch (NVLS, NVLink SHARP) on `gpus` GPUs of `topology`: an NVSwitch node of
@@ -308,7 +324,7 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
     // The large-message alpha is the ring's Simple-protocol latency: scaled to this link's per-step latency and step
     // count (the same where link and GPU count agree).
     a_l.push_back(f->large.alpha_us * nccl_ring_simple_us(op, link, gpus) / nccl_ring_simple_us(op, f->link, f->gpus));
-    brk.push_back(double(f->break_bytes));
+    brk.push_back(double(f->break_bytes) * (nccl ? break_scale(op, link, link_bytes_per_s, gpus, *f) : 1.0));
   }
   for (const auto* f : bw) e_l.push_back(f->large.busbw_bytes_per_s / f->link_bytes_per_s);
   CollectiveFit c;

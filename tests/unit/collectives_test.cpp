@@ -217,6 +217,9 @@ TEST(Collectives, CalibrationPoolsByTransport) {
   // model: 8.4 us + 6 steps x 5.7 (PCIe) against x 3.4 (NVLink).
   EXPECT_NEAR(p2p.large.alpha_us, 20 * (8.4 + 6 * 5.7) / (8.4 + 6 * 3.4), 1e-9);
   EXPECT_NEAR(p2p.small.alpha_us, 10, 1e-9);
+  // The break carried by NCCL's LL -> Simple latency gap (4.8 us + 6 steps x 4.7 us on PCIe, x 2.93 on NVLink) and
+  // the link bandwidth (32 against 100 GB/s).
+  EXPECT_NEAR(double(p2p.break_bytes), (1 << 20) * (4.8 + 6 * 4.7) / (4.8 + 6 * 2.93) * 0.32, 1);
   const CollectiveFit host = calibrated_fit(fits, "ampere", "pcie", 32e9, 4);
   EXPECT_NEAR(host.large.busbw_bytes_per_s, 0.4 * 32e9, 1);  // both host-staged fits, 2 and 4 GPUs
   EXPECT_NEAR(host.small.alpha_us, 30, 1e-9);                // the 4-GPU host fit's alpha
@@ -261,7 +264,8 @@ TEST(Collectives, CalibrationPoolsNvlsApart) {
   const CollectiveFit a100 = calibrated_fit(fits, "ampere", "nvlink", 300e9, 8);
   EXPECT_NEAR(a100.large.busbw_bytes_per_s, 0.7 * 300e9, 1);  // its architecture's ring, not the Hopper NVLS fit
   EXPECT_NEAR(a100.large.alpha_us, 40, 1e-9);                 // the 8-GPU ring fit (NVLS off)
-  EXPECT_EQ(a100.break_bytes, int64_t(40) << 20);
+  // Its break, where NCCL's LL hands over to Simple, moves with the algorithm bandwidth: x 300 / 100 GB/s here.
+  EXPECT_EQ(a100.break_bytes, int64_t(120) << 20);
   EXPECT_NEAR(a100.small.alpha_us, 5, 1e-9);
   const CollectiveFit hopper = calibrated_fit(fits, "hopper", "nvlink", 450e9, 8);
   EXPECT_NEAR(hopper.large.busbw_bytes_per_s, 1.05 * 450e9, 1);
