@@ -238,7 +238,10 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
   const bool any = std::any_of(m.fits.begin(), m.fits.end(), mine);
   if (!any || gpus <= 1) return std::nullopt;
   const auto topo_rank = [](const std::string& t) { return t.rfind("nvswitch", 0) == 0 ? 0 : t == "pcie" ? 1 : 2; };
-  const std::string yaml_link = gpu.nvlink_bytes_per_s > 0 ? "nvlink" : "pcie";
+  // NVLink carries the ring where every GPU of it shares one NVLink domain; past a 2-way bridge's pair the ring
+  // alternates bridges and PCIe hops (peer to peer, as the bridged A100 PCIe node measured), so PCIe bounds it.
+  const bool bridged = gpu.nvlink_bytes_per_s > 0 && gpu.nvlink_gpus > 0 && gpus > gpu.nvlink_gpus;
+  const std::string yaml_link = gpu.nvlink_bytes_per_s > 0 && !bridged ? "nvlink" : "pcie";
   const CollectiveFit* own = nullptr;
   for (const auto& f : m.fits) {
     if (!mine(f)) continue;
@@ -261,12 +264,13 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
                         " (fit at gpus=" + std::to_string(own->gpus) + " used)";
     return e;
   }
-  const std::string& link = yaml_link;
+  const std::string link = bridged ? "pcie-p2p" : yaml_link;
   std::vector<CollectiveFit> same_impl;
   for (const auto& x : m.fits)
     if (mine(x)) same_impl.push_back(x);
-  // A GPU with NVLink in its YAML is taken to sit on an NVSwitch board (HGX), a PCIe one in a PCIe box.
-  const std::string topology = link == "nvlink" ? "nvswitch" : "pcie";
+  // A GPU with NVLink in its YAML is taken to sit on an NVSwitch board (HGX), a PCIe one in a PCIe box, a bridged one
+  // past its bridge in a box of bridged pairs.
+  const std::string topology = link == "nvlink" ? "nvswitch" : bridged ? "pairwise-nvlink" : "pcie";
   CollectiveFit f = calibrated_fit(same_impl, gpu.architecture, link, link_bw(gpu, topology, link, gpus), gpus, topology);
   if (!(f.small.busbw_bytes_per_s > 0) || !(f.large.busbw_bytes_per_s > 0)) return std::nullopt;
   e.latency_us = f.latency_us(bytes);

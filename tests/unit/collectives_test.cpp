@@ -276,6 +276,28 @@ TEST(Collectives, CalibrationPoolsNvlsApart) {
   EXPECT_NEAR(two.large.busbw_bytes_per_s, 0.75 * 450e9, 1);
 }
 
+// A 2-way NVLink bridge (interconnect.nvlink_gpus: 2) joins a pair: a ring over more GPUs crosses PCIe between the
+// pairs, so it takes the PCIe peer-to-peer efficiency on the YAML PCIe bandwidth, not NVLink's.
+TEST(Collectives, BridgedPairsRideNvlinkOnlyWithinThePair) {
+  const Catalog cat = Catalog::load();
+  const GpuSpec& a40 = cat.get("a40");
+  ASSERT_EQ(a40.nvlink_gpus, 2);
+  CollectiveFit nv, p2p;
+  nv.gpu_key = "a100-sxm4-80gb", p2p.gpu_key = "a100-pcie-80gb", nv.architecture = p2p.architecture = "ampere";
+  nv.topology = "nvswitch", nv.link = "nvlink", nv.link_bytes_per_s = 300e9, nv.gpus = 4;
+  p2p.topology = "pairwise-nvlink", p2p.link = "pcie-p2p", p2p.link_bytes_per_s = 32e9, p2p.gpus = 4;
+  nv.small = nv.large = {20, 0.7 * 300e9}, p2p.small = p2p.large = {50, 0.5 * 32e9};
+  const CollectiveModel m{{nv, p2p}};
+  const int64_t b = 64 << 20;
+  auto four = estimate_all_reduce(m, a40, 4, b), two = estimate_all_reduce(m, a40, 2, b);
+  ASSERT_TRUE(four && two);
+  EXPECT_NE(four->basis.find("pcie-p2p"), std::string::npos) << four->basis;
+  // The two p2p fits' median efficiency and large-message alpha (the NVLink one's carried to PCIe steps).
+  const double alpha = (20 * (8.4 + 6 * 5.7) / (8.4 + 6 * 3.4) + 50) / 2;
+  EXPECT_NEAR(four->latency_us, alpha + 1.5 * b / (0.6 * 32e9) * 1e6, 1e-3);
+  EXPECT_NE(two->basis.find("nvlink"), std::string::npos) << two->basis;
+}
+
 // The importer reads NCCL's log beside loom's rank files: a sweep with NVLS turned off is "nvswitch-nvls-off".
 TEST(Collectives, LoomSweepWithNvlsOffIsMarked) {
   const std::string dir = ::testing::TempDir() + "h200-4gpu-nvls/";
