@@ -59,7 +59,6 @@ std::string link_of(const std::string& topology, int gpus) {
   return "pcie";
 }
 
-
 /// The YAML link a fit's link is a case of (an own fit counts only on the GPU's YAML link: an H200 measured with
 /// P2P off is not how an H200 node runs).
 std::string yaml_link_of(const std::string& link) { return link == "pcie-p2p" ? "pcie" : link; }
@@ -78,6 +77,7 @@ double link_bw(const GpuSpec& g, const std::string& topology, const std::string&
 int nccl_ring_steps(const std::string& op, int gpus) {
   return op == "all_reduce" ? 2 * (gpus - 1) : op == "send_recv" ? 1 : gpus - 1;
 }
+
 double nccl_ring_simple_us(const std::string& op, const std::string& link, int gpus) {
   return 8.4 + nccl_ring_steps(op, gpus) * (link == "nvlink" ? 3.4 : 5.7);
 }
@@ -291,8 +291,7 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
   // ring's hops and NCCL's protocol switch follow the GPU count); same transport. Large-message alphas are carried
   // over by NCCL's ring latency model (nccl_ring_simple_us). What the large-message regime holds (its busbw, alpha
   // and where it starts) is pooled by algorithm too: NVLS fits apart from ring-only ones (nvls_capable); the small
-  // messages run NCCL's LL ring either way.
-  // (NCCL's only: the engines' custom all-reduce kernels copy peer to peer either way.)
+  // messages run NCCL's LL ring either way. NCCL fits only: the engines' custom all-reduce never uses NVLS.
   const std::string tr = collective_transport(link);
   const bool nccl = fits.empty() || fits.front().impl == "nccl";
   const bool nvls = nccl && nvls_capable(topology, architecture, gpus);
