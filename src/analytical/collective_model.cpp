@@ -32,7 +32,8 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
     return d;
   }
   const double g = double(s.gpus), bytes = double(s.bytes);
-  const bool nvlink = gpu.nvlink_bytes_per_s > 0;
+  // Past a 2-way bridge's pair (interconnect.nvlink_gpus) the ring crosses PCIe between the bridged pairs.
+  const bool nvlink = gpu.nvlink_bytes_per_s > 0 && !(gpu.nvlink_gpus > 0 && s.gpus > gpu.nvlink_gpus);
   const double bw = nvlink ? gpu.nvlink_bytes_per_s : gpu.pcie_bytes_per_s;
   const bool ar = s.family == Family::all_reduce, rs = s.family == Family::reduce_scatter,
              p2p = s.family == Family::send_recv;

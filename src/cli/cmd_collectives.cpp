@@ -1,6 +1,7 @@
 // `loom trace fit-collectives` (measured all_reduce, all_gather, reduce_scatter, send_recv -> models/collectives.json)
 // and `loom validate --collectives` (each GPU's collectives predicted from the other GPUs' fits of the same op:
 // leave-one-GPU-out error per message-size regime, beside the own fit and the analytical ring).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -49,7 +50,13 @@ std::vector<CollectiveModel> fit_sets(const PointSets& sets, const std::map<std:
 struct Row {
   const CollectiveFit* fit = nullptr;
   Err logo[2], own[2], analytical[2];  // [0] < 1 MB, [1] >= 1 MB
+  std::map<int, std::vector<double>> held_ratio;  // held-out prediction / measurement per octave of bytes (JSON)
 };
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
 
 }  // namespace
 
@@ -93,6 +100,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
   const std::vector<CollectiveModel> models = fit_sets(sets, gpus);
   std::vector<Row> rows;
   std::map<std::string, Row> per_gpu;  // NCCL all_reduce only: the held-out figure the gate checks
+  std::map<std::string, Row> per_transport;  // NCCL all_reduce by how its bytes move: "p2p", "host"
   std::vector<std::pair<std::string, Row>> totals;  // per (op, impl): "all_reduce nccl", ...
   for (const CollectiveModel& all : models) {
     const std::string op = all.fits.front().op, impl = all.fits.front().impl;
@@ -104,7 +112,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       for (const auto& o : all.fits)
         if (o.gpu_key != f.gpu_key) others.push_back(o);
       if (!(f.link_bytes_per_s > 0)) continue;  // no YAML bandwidth for its link: nothing to calibrate against
-      const CollectiveFit held = calibrated_fit(others, f.architecture, f.link, f.link_bytes_per_s, f.gpus);
+      const CollectiveFit held = calibrated_fit(others, f.architecture, f.link, f.link_bytes_per_s, f.gpus, f.topology);
       const bool has_held = !others.empty() && held.small.busbw_bytes_per_s > 0 && held.large.busbw_bytes_per_s > 0;
       const GpuSpec& gpu = gpus.at(f.gpu_key);
       Row r;
@@ -116,8 +124,9 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
                                  (op == "send_recv" ? "" : " gpus=" + std::to_string(p.gpus)) +
                                  (impl == "custom" ? " impl=custom" : "");
         const double an = analyze(gpu, parse_kernel_spec(spec)).latency_us;
+        if (has_held) r.held_ratio[int(std::floor(std::log2(double(p.bytes))))].push_back(held.latency_us(p.bytes) / p.latency_us);
         std::vector<Row*> into = {&r, &total};
-        if (gate) into.push_back(&per_gpu[f.gpu_key]);
+        if (gate) into.push_back(&per_gpu[f.gpu_key]), into.push_back(&per_transport[collective_transport(f.link)]);
         for (Row* x : into) {
           if (has_held) x->logo[big].add(held.latency_us(p.bytes), p.latency_us);
           x->own[big].add(f.latency_us(p.bytes), p.latency_us);
@@ -149,6 +158,13 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       auto e = errs(r);
       e["op"] = r.fit->op, e["impl"] = r.fit->impl, e["gpu"] = r.fit->gpu_key, e["topology"] = r.fit->topology,
       e["gpus"] = r.fit->gpus, e["link"] = r.fit->link;
+      // Where the held-out error sits: per octave of message bytes (key: floor(log2 bytes)), the median of
+      // prediction / measurement and the MAPE.
+      for (const auto& [oct, v] : r.held_ratio) {
+        double sum = 0;
+        for (double x : v) sum += std::fabs(x - 1) * 100;
+        e["held_out_by_octave"][std::to_string(oct)] = {{"n", v.size()}, {"median_ratio", median_of(v)}, {"mape_pct", sum / v.size()}};
+      }
       j["fits"].push_back(e);
     }
     for (const auto& [g, r] : per_gpu) {
@@ -156,6 +172,7 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       e["gpu"] = g;
       j["gpus"].push_back(e);
     }
+    for (const auto& [tr, r] : per_transport) j["all_by_transport"][tr] = errs(r);
     for (const auto& [name, r] : totals) {
       if (name == "all_reduce nccl") j["all"] = errs(r);
       else if (name == "all_reduce custom") j["all_custom"] = errs(r);
@@ -174,11 +191,13 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     for (const auto& r : rows)
       add(r.fit->op, r.fit->impl, r.fit->gpu_key, r.fit->topology, std::to_string(r.fit->gpus), r.fit->link, r);
     for (const auto& [g, r] : per_gpu) add("all_reduce", "nccl", g, "all", "all", "", r);
+    for (const auto& [tr, r] : per_transport) add("all_reduce", "nccl", "all", tr, "all", "", r);
     for (const auto& [name, r] : totals)
       add(name.substr(0, name.find(' ')), name.substr(name.find(' ') + 1), "all", "all", "all", "", r);
     emit(format == "csv" ? t.csv() : t.text() +
          "held-out: the GPU's collective from its YAML link bandwidth x the other GPUs' fitted efficiency of the same op "
-         "(leave one GPU out; '-' where no other GPU has a fit of that op and impl); own fit: models/collectives.json's "
+         "(leave one GPU out; '-' where no other GPU has a fit of that op and impl; topology p2p / host: the sets whose "
+         "ring writes peer to peer / stages through host memory); own fit: models/collectives.json's "
          "fit (what `loom predict` uses); analytical: the ring model (impl=custom: the same; send_recv: one link); "
          "MAPE of the measured median.\n");
   }

@@ -9,6 +9,7 @@
 #include "analytical/analysis.h"
 #include "analytical/demand.h"  // kKernelStartupUs: the per-kernel start the megakernel removes
 #include "core/error.h"
+#include "kernels/shape.h"  // is_collective
 
 namespace loom {
 
@@ -195,10 +196,6 @@ void clear_kernel_cost_cache() {
 
 namespace {
 
-bool collective_family(const std::string& f) {
-  return f == "all_reduce" || f == "all_gather" || f == "reduce_scatter" || f == "send_recv";
-}
-
 /// simulate_step; `steal` (the ops themselves, or null) lets each KernelTiming take its op's name and shape;
 /// `timeline` = false keeps only the step's totals (no KernelTiming per launch).
 StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<Op>* steal,
@@ -244,7 +241,7 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
         if (!planned && profile.new_kv_length_host_us > 0 && shape.parts.front().family == "attention_decode")
           host_us += profile.new_kv_length_host_us * host_scale, planned = true;
         host_us += launch_us;
-        if (profile.collective_host_us > 0 && collective_family(shape.parts.front().family))
+        if (profile.collective_host_us > 0 && is_collective(shape.parts.front().family))
           host_us += profile.collective_host_us * host_scale;
         k.issue_us = host_us;
         k.start_us = std::max(host_us, i == 0 ? 0.0 : prev_end_us + profile.graph_gap_us);

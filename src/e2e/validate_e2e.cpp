@@ -74,10 +74,6 @@ std::string trace_family(const std::string& f) {
   return f;  // gemm, elementwise, softmax, rms_norm, moe, all_reduce: the classifier uses the same names
 }
 
-bool is_collective_family(const std::string& f) {
-  return f == "all_reduce" || f == "all_gather" || f == "reduce_scatter" || f == "send_recv";
-}
-
 namespace {
 
 double median_of(std::vector<double> v) { return v.empty() ? 0.0 : quantile(std::move(v), 0.5); }
@@ -133,7 +129,7 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
         sum += (*it)->duration_us();
         ++n;
         const std::string& fam = family_of((*it)->name);
-        if (is_collective_family(fam)) sum_comm += (*it)->duration_us();
+        if (is_collective(fam)) sum_comm += (*it)->duration_us();
         FamilyTime& ft = f[fam];
         ft.gpu_us += (*it)->duration_us();
         ft.launches += 1;
@@ -182,7 +178,7 @@ PredictedStep predict(const GpuSpec& gpu, const ModelConfig& model, const Servin
     const auto op = spec.params.find("op");
     const bool reduce = spec.family == "elementwise" && op != spec.params.end() && is_row_reduction(op->second);
     const std::string fam = reduce ? "reduce" : trace_family(k.family());
-    if (is_collective_family(fam)) p.collective_us += k.gpu_us;
+    if (is_collective(fam)) p.collective_us += k.gpu_us;
     FamilyTime& f = p.families[fam];
     f.gpu_us += k.gpu_us;
     f.launches += 1;

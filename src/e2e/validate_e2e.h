@@ -52,9 +52,6 @@ struct MeasuredStep {
   std::map<std::string, FamilyTime> families;  ///< of the rep whose GPU time is the median (lower middle)
 };
 
-/// True for the trace families of communication kernels.
-bool is_collective_family(const std::string& family);
-
 /// Measures every case of `cases` in `lct`. Cases without a range or reps are left out and named in `skipped`
 /// ("case 3: no loom.case range"). Throws InputError when the two files name different GPUs.
 std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList& cases,

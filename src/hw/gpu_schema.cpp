@@ -136,6 +136,8 @@ const std::vector<FieldDef>& schema() {
        [](const GpuSpec& g) { return g.pcie_bytes_per_s; }},
       {"interconnect.gpus_per_node", U::count, REQ, POS, true, [](GpuSpec& g, double v) { g.gpus_per_node = int(v); },
        [](const GpuSpec& g) { return double(g.gpus_per_node); }},
+      {"interconnect.nvlink_gpus", U::count, OPT, Sign::non_negative, true,
+       [](GpuSpec& g, double v) { g.nvlink_gpus = int(v); }, [](const GpuSpec& g) { return double(g.nvlink_gpus); }},
       {"tdp", U::power, REQ, POS, false, [](GpuSpec& g, double v) { g.tdp_w = v; },
        [](const GpuSpec& g) { return g.tdp_w; }},
       {"price", U::money_rate, OPT, POS, false, [](GpuSpec& g, double v) { g.price_per_hour_usd = v; },
@@ -176,6 +178,7 @@ Range plausible_range(const std::string& key, UnitKind kind) {
   if (key == "sm_limits.max_threads" || key == "sm_limits.max_threads_per_block") return {32, 16384};
   if (key == "sm_limits.max_ctas") return {1, 1024};
   if (key == "interconnect.gpus_per_node") return {1, 1024};
+  if (key == "interconnect.nvlink_gpus") return {0, 1024};
   if (key == "l2.size") return {64 * KiB, 4 * GiB};
   if (key == "dram.size") return {256 * MiB, 64.0 * 1024 * GiB};
   if (key == "interconnect.nvlink") return {0, 1e14};

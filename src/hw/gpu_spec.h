@@ -67,6 +67,7 @@ struct GpuSpec {
   double nvlink_bytes_per_s = 0;   ///< per-GPU, unidirectional; 0 = none
   double pcie_bytes_per_s = 0;     ///< per direction
   int gpus_per_node = 1;
+  int nvlink_gpus = 0;             ///< GPUs one NVLink domain joins (2: a 2-way bridge); 0: all of the node's
   double tdp_w = 0;
   std::optional<double> price_per_hour_usd;
 

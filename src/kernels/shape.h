@@ -21,6 +21,10 @@ enum class Family { gemm, moe, attention_prefill, attention_decode, rms_norm, la
 inline bool is_collective(Family f) {
   return f == Family::all_reduce || f == Family::all_gather || f == Family::reduce_scatter || f == Family::send_recv;
 }
+/// The same by family name, as traces and profiles spell it ("all_reduce", ...).
+inline bool is_collective(const std::string& family) {
+  return family == "all_reduce" || family == "all_gather" || family == "reduce_scatter" || family == "send_recv";
+}
 
 /// Family names in documentation order (index = static_cast<int>(Family)).
 const std::vector<std::string>& family_names();

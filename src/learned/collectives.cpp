@@ -54,14 +54,10 @@ double median(std::vector<double> v) {
 /// PCIe peer-to-peer's ~85% as NCCL's host-memory path) and NCCL with P2P off ("pcie-nop2p": loom's H200s with
 /// NCCL_P2P_DISABLE=1) stage through host memory across the CPU root complex: "pcie".
 std::string link_of(const std::string& topology, int gpus) {
-  if (topology == "nvswitch" || topology == "nvlink-4gpu") return "nvlink";
+  if (topology == "nvswitch" || topology == "nvswitch-nvls-off" || topology == "nvlink-4gpu") return "nvlink";
   if (topology == "pairwise-nvlink") return gpus <= 2 ? "nvlink-bridge" : "pcie-p2p";
   return "pcie";
 }
-
-/// How a ring's bytes move: "p2p" (one GPU writes into the next one's memory: NVLink, or PCIe with peer access) or
-/// "host" (staged through host memory over PCIe). Efficiency (busbw / the bottleneck link's bandwidth) is pooled by it.
-std::string transport_of(const std::string& link) { return link == "pcie" ? "host" : "p2p"; }
 
 /// The YAML link a fit's link is a case of (an own fit counts only on the GPU's YAML link: an H200 measured with
 /// P2P off is not how an H200 node runs).
@@ -78,9 +74,35 @@ double link_bw(const GpuSpec& g, const std::string& topology, const std::string&
 /// NCCL's modelled latency of a ring of the Simple protocol (src/graph/tuning.cc: base 8.4 us plus, per step, 3.4 us
 /// over NVLink or 5.7 us over PCIe; all_reduce takes 2(g-1) steps, all_gather / reduce_scatter g-1, send_recv 1).
 /// Only ratios of it are used: a pooled large-message alpha is carried to another link and GPU count by them.
+int nccl_ring_steps(const std::string& op, int gpus) {
+  return op == "all_reduce" ? 2 * (gpus - 1) : op == "send_recv" ? 1 : gpus - 1;
+}
+
 double nccl_ring_simple_us(const std::string& op, const std::string& link, int gpus) {
-  const int steps = op == "all_reduce" ? 2 * (gpus - 1) : op == "send_recv" ? 1 : gpus - 1;
-  return 8.4 + steps * (link == "nvlink" ? 3.4 : 5.7);
+  return 8.4 + nccl_ring_steps(op, gpus) * (link == "nvlink" ? 3.4 : 5.7);
+}
+
+/// How a fit's break (the message size where the latency-bound regime hands over to the bandwidth-bound one) moves
+/// to another link and GPU count. NCCL picks the protocol of least modelled time (src/graph/tuning.cc): LL, a ring of
+/// 3.6 us plus 0.47 us (NVLink) or 1.0 us (PCIe) per step at a fraction of the bandwidth, against Simple (above), so
+/// the switch lies where the latency gap is paid back: message bytes* = (Simple - LL latency) x algorithm bandwidth,
+/// algbw = link bandwidth x efficiency x message bytes per bus byte. The ratio of that for (link, gpus) to the fit's.
+double break_scale(const std::string& op, const std::string& link, double link_bytes_per_s, int gpus,
+                   const CollectiveFit& f) {
+  const auto gap = [&](const std::string& l, int g) {
+    return nccl_ring_simple_us(op, l, g) - (3.6 + nccl_ring_steps(op, g) * (l == "nvlink" ? 0.47 : 1.0));
+  };
+  const double per_bus = collective_bus_bytes(op, 1 << 20, f.gpus) / collective_bus_bytes(op, 1 << 20, gpus);
+  return gap(link, gpus) / gap(f.link, f.gpus) * link_bytes_per_s / f.link_bytes_per_s * per_bus;
+}
+
+/// Whether NCCL can reduce in the switch (NVLS, NVLink SHARP) on `gpus` GPUs of `topology`: an NVSwitch node of
+/// Hopper or later (third-generation NVSwitch, NVLink multicast) and more than 2 GPUs (NCCL src/transport/nvls.cc,
+/// ncclNvlsInit: no NVLS at <= 2 GPUs); "nvswitch-nvls-off" is a node that ran with it off (loom's lent H200s).
+/// NVLS carries a large message as ~1x the bytes per GPU where a ring moves 2(g-1)/g, with its own latency: the
+/// 8-GPU Hopper fits reach 0.9-1.07 of NVLink (ring fits: 0.59-0.83), so ring and NVLS fits are pooled apart.
+bool nvls_capable(const std::string& topology, const std::string& architecture, int gpus) {
+  return topology == "nvswitch" && gpus > 2 && (architecture == "hopper" || architecture == "blackwell");
 }
 
 /// The narrowest non-empty pool of `fits` (with a YAML link bandwidth) that passes one of `passes`, tried in order.
@@ -94,6 +116,8 @@ std::vector<const CollectiveFit*> first_pool(const std::vector<CollectiveFit>& f
 }
 
 }  // namespace
+
+std::string collective_transport(const std::string& link) { return link == "pcie" ? "host" : "p2p"; }
 
 const std::vector<std::string>& collective_ops() {
   static const std::vector<std::string> ops = {"all_reduce", "all_gather", "reduce_scatter", "send_recv"};
@@ -213,8 +237,11 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
   const auto mine = [&](const CollectiveFit& f) { return f.impl == impl && f.op == op; };
   const bool any = std::any_of(m.fits.begin(), m.fits.end(), mine);
   if (!any || gpus <= 1) return std::nullopt;
-  const auto topo_rank = [](const std::string& t) { return t == "nvswitch" ? 0 : t == "pcie" ? 1 : 2; };
-  const std::string yaml_link = gpu.nvlink_bytes_per_s > 0 ? "nvlink" : "pcie";
+  const auto topo_rank = [](const std::string& t) { return t.rfind("nvswitch", 0) == 0 ? 0 : t == "pcie" ? 1 : 2; };
+  // NVLink carries the ring where every GPU of it shares one NVLink domain; past a 2-way bridge's pair the ring
+  // alternates bridges and PCIe hops (peer to peer, as the bridged A100 PCIe node measured), so PCIe bounds it.
+  const bool bridged = gpu.nvlink_bytes_per_s > 0 && gpu.nvlink_gpus > 0 && gpus > gpu.nvlink_gpus;
+  const std::string yaml_link = gpu.nvlink_bytes_per_s > 0 && !bridged ? "nvlink" : "pcie";
   const CollectiveFit* own = nullptr;
   for (const auto& f : m.fits) {
     if (!mine(f)) continue;
@@ -237,11 +264,14 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
                         " (fit at gpus=" + std::to_string(own->gpus) + " used)";
     return e;
   }
-  const std::string& link = yaml_link;
+  const std::string link = bridged ? "pcie-p2p" : yaml_link;
   std::vector<CollectiveFit> same_impl;
   for (const auto& x : m.fits)
     if (mine(x)) same_impl.push_back(x);
-  CollectiveFit f = calibrated_fit(same_impl, gpu.architecture, link, link_bw(gpu, "nvswitch", link, gpus), gpus);
+  // A GPU with NVLink in its YAML is taken to sit on an NVSwitch board (HGX), a PCIe one in a PCIe box, a bridged one
+  // past its bridge in a box of bridged pairs.
+  const std::string topology = link == "nvlink" ? "nvswitch" : bridged ? "pairwise-nvlink" : "pcie";
+  CollectiveFit f = calibrated_fit(same_impl, gpu.architecture, link, link_bw(gpu, topology, link, gpus), gpus, topology);
   if (!(f.small.busbw_bytes_per_s > 0) || !(f.large.busbw_bytes_per_s > 0)) return std::nullopt;
   e.latency_us = f.latency_us(bytes);
   e.basis = "yaml " + link + " x fitted efficiency" + (impl == "nccl" ? "" : " of " + impl) +
@@ -252,34 +282,52 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
 }
 
 CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& architecture,
-                             const std::string& link, double link_bytes_per_s, int gpus) {
+                             const std::string& link, double link_bytes_per_s, int gpus, const std::string& topology) {
   // Two pools, each the narrowest that has fits (medians over it). Bandwidth, the large-message busbw / link
   // bandwidth: same transport (p2p or through host), architecture (NVLink generation, NCCL's tuning per SM version)
   // and GPU count; same transport and architecture; for p2p, same transport and GPU count; same transport (a
   // host-staged ring is bound by the host's memory path, so its other GPU counts stay in). Latency, the alphas, the
   // small-message busbw and the break: same transport, architecture and GPU count; same transport and GPU count (a
   // ring's hops and NCCL's protocol switch follow the GPU count); same transport. Large-message alphas are carried
-  // over by NCCL's ring latency model (nccl_ring_simple_us).
-  const std::string tr = transport_of(link);
+  // over by NCCL's ring latency model (nccl_ring_simple_us). What the large-message regime holds (its busbw, alpha
+  // and where it starts) is pooled by algorithm too: NVLS fits apart from ring-only ones (nvls_capable); the small
+  // messages run NCCL's LL ring either way. NCCL fits only: the engines' custom all-reduce never uses NVLS.
+  const std::string tr = collective_transport(link);
+  const bool nccl = fits.empty() || fits.front().impl == "nccl";
+  const bool nvls = nccl && nvls_capable(topology, architecture, gpus);
   using Pass = std::function<bool(const CollectiveFit&)>;
-  const auto same_tr = [&](const CollectiveFit& f) { return transport_of(f.link) == tr; };
-  const auto bw = first_pool(fits, std::vector<Pass>{
-      [&](const CollectiveFit& f) { return same_tr(f) && f.architecture == architecture && f.gpus == gpus; },
-      [&](const CollectiveFit& f) { return same_tr(f) && f.architecture == architecture; },
-      [&](const CollectiveFit& f) { return same_tr(f) && tr == "p2p" && f.gpus == gpus; }, same_tr,
-      [](const CollectiveFit&) { return true; }});
+  const auto same_tr = [&](const CollectiveFit& f) { return collective_transport(f.link) == tr; };
+  const auto same_alg = [&](const CollectiveFit& f) {
+    return same_tr(f) && (nccl && nvls_capable(f.topology, f.architecture, f.gpus)) == nvls;
+  };
+  const auto any = [](const CollectiveFit&) { return true; };
+  // Each pass list once with the same algorithm and then, where no fit of it exists, with any algorithm.
+  const auto twice = [&](const std::function<std::vector<Pass>(const Pass&)>& passes) {
+    std::vector<Pass> out = passes(same_alg), rest = passes(same_tr);
+    out.insert(out.end(), rest.begin(), rest.end());
+    out.push_back(any);
+    return out;
+  };
+  const auto bw = first_pool(fits, twice([&](const Pass& in) {
+    return std::vector<Pass>{[&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture && f.gpus == gpus; },
+                             [&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture; },
+                             [&, in](const CollectiveFit& f) { return in(f) && tr == "p2p" && f.gpus == gpus; }, in};
+  }));
   const auto lat = first_pool(fits, std::vector<Pass>{
       [&](const CollectiveFit& f) { return same_tr(f) && f.architecture == architecture && f.gpus == gpus; },
-      [&](const CollectiveFit& f) { return same_tr(f) && f.gpus == gpus; }, same_tr,
-      [](const CollectiveFit&) { return true; }});
+      [&](const CollectiveFit& f) { return same_tr(f) && f.gpus == gpus; }, same_tr, any});
+  const auto lat_large = first_pool(fits, twice([&](const Pass& in) {
+    return std::vector<Pass>{[&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture && f.gpus == gpus; },
+                             [&, in](const CollectiveFit& f) { return in(f) && f.gpus == gpus; }, in};
+  }));
   std::vector<double> a_s, e_s, a_l, e_l, brk;
   const std::string op = fits.empty() ? "all_reduce" : fits.front().op;
-  for (const auto* f : lat) {
-    a_s.push_back(f->small.alpha_us), e_s.push_back(f->small.busbw_bytes_per_s / f->link_bytes_per_s);
+  for (const auto* f : lat) a_s.push_back(f->small.alpha_us), e_s.push_back(f->small.busbw_bytes_per_s / f->link_bytes_per_s);
+  for (const auto* f : lat_large) {
     // The large-message alpha is the ring's Simple-protocol latency: scaled to this link's per-step latency and step
     // count (the same where link and GPU count agree).
     a_l.push_back(f->large.alpha_us * nccl_ring_simple_us(op, link, gpus) / nccl_ring_simple_us(op, f->link, f->gpus));
-    brk.push_back(double(f->break_bytes));
+    brk.push_back(double(f->break_bytes) * (nccl ? break_scale(op, link, link_bytes_per_s, gpus, *f) : 1.0));
   }
   for (const auto* f : bw) e_l.push_back(f->large.busbw_bytes_per_s / f->link_bytes_per_s);
   CollectiveFit c;

@@ -28,6 +28,11 @@ const std::vector<std::string>& collective_ops();
 /// reduce_scatter (g-1)/g x bytes (bytes = the whole gathered / scattered tensor), send_recv the message itself.
 double collective_bus_bytes(const std::string& op, int64_t bytes, int gpus);
 
+/// How a ring on `link` (CollectiveFit::link) moves its bytes: "p2p" (one GPU writes into the next one's memory: NVLink,
+/// or PCIe with peer access) or "host" (staged through host memory over PCIe: "pcie"). Efficiency (busbw / the
+/// bottleneck link's bandwidth) is pooled by it.
+std::string collective_transport(const std::string& link);
+
 /// t = alpha_us + bus_bytes / busbw (collective_bus_bytes; NCCL's "busbw").
 struct AlphaBeta {
   double alpha_us = 0, busbw_bytes_per_s = 0;
@@ -37,7 +42,8 @@ struct AlphaBeta {
 struct CollectiveFit {
   std::string op = "all_reduce";  ///< the kernel family: all_reduce, all_gather, reduce_scatter, send_recv
   std::string impl = "nccl";      ///< "nccl", or "custom": the engines' one-shot/two-shot kernel (faster per size)
-  std::string gpu_key, topology;  ///< "nvswitch", "nvlink-4gpu", "pairwise-nvlink", "pcie", "pcie-nop2p" (P2P off)
+  /// "nvswitch", "nvswitch-nvls-off" (NCCL's NVLS off), "nvlink-4gpu", "pairwise-nvlink", "pcie", "pcie-nop2p" (P2P off)
+  std::string gpu_key, topology;
   /// The link that bounds the ring: "nvlink", "pcie-p2p" (PCIe hops of a pairwise-NVLink node beyond 2 GPUs: peer
   /// to peer), "pcie" (through host memory: PCIe-only nodes, P2P off), "nvlink-bridge" (not in YAML)
   std::string link;
@@ -101,8 +107,12 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
 /// through host memory). The large-message efficiency (busbw / link bandwidth) from the same architecture first
 /// (then the same GPU count, for p2p); the alphas, small-message efficiency and break from the same architecture
 /// and GPU count, then the same GPU count (latency follows the hops).
+/// `topology` is the target node's ("nvswitch": an NVLink GPU on an NVSwitch board): on Hopper and later NVSwitch nodes
+/// of more than 2 GPUs NCCL's large messages take NVLS, so the large-message efficiency, alpha and break come from
+/// fits of the same algorithm (NVLS or ring only) first.
 CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& architecture,
-                             const std::string& link, double link_bytes_per_s, int gpus);
+                             const std::string& link, double link_bytes_per_s, int gpus,
+                             const std::string& topology = "nvswitch");
 
 /// Default path: data_dir()/models/collectives.json.
 std::string default_collectives_path();

@@ -19,7 +19,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kStageLatencyUs = 5;  // per stage-to-stage send (NCCL p2p launch + NVLink latency), rough
 
 /// A pipeline stage's hand-over of `tokens` activations as the kernel predictor's `send_recv` (measured fits in
-/// learned mode, docs/collectives.md), made affine in the token count through 1 token and a full token budget:
+/// learned mode, docs/collectives-ops.md), made affine in the token count through 1 token and a full token budget:
 /// {latency_us, us_per_token}. nullopt when the predictor has no answer (an empty or measured-only predictor, a
 /// one-GPU node): the caller keeps the link-bandwidth estimate.
 std::optional<std::pair<double, double>> send_recv_transfer(const GpuSpec& gpu, double bytes_per_token,

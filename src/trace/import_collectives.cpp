@@ -8,6 +8,8 @@
 // Rows spanning nodes (devices_per_node < num_workers) are counted as skipped (loom models one node). The GPU and
 // the node's interconnect come from the path (PipeWeave's GPU folder, Vidur's node folder) or --gpu.
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "core/error.h"
 #include "trace/import_public.h"
@@ -16,7 +18,8 @@ namespace loom {
 namespace {
 
 struct Node {
-  std::string gpu_key, topology;  // "nvswitch", "nvlink-4gpu", "pairwise-nvlink", "pcie" (loom's: "pcie-nop2p")
+  // "nvswitch", "nvlink-4gpu", "pairwise-nvlink", "pcie" (loom's: "pcie-nop2p", "nvswitch-nvls-off")
+  std::string gpu_key, topology;
 };
 
 /// The catalogue key and interconnect of a profiling folder. PipeWeave's folders name GPUs (its hardware/*.json:
@@ -128,12 +131,26 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
     const std::string d = part.string();
     nop2p = nop2p || (d.size() > 6 && d.compare(d.size() - 6, 6, "-nop2p") == 0);
   }
+  // NCCL's log of the sweep (collectives-collect.sh writes nccl-info.txt beside the rank files) tells whether NVLS
+  // (NVLink SHARP: the NVSwitch reduces in the fabric; NCCL's default on Hopper NVSwitch nodes of more than 2 GPUs)
+  // was off, as on the lent machines (NVLink multicast off, NCCL_NVLS_ENABLE=0): a ring-only NVSwitch node.
+  bool nvls_off = false;
+  const auto info = std::filesystem::path(ctx.file).parent_path() / "nccl-info.txt";
+  std::error_code ec;
+  if (!nop2p && std::filesystem::is_regular_file(info, ec)) {
+    std::ifstream in(info);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string t = text.str();
+    nvls_off = t.find("NCCL_NVLS_ENABLE set by environment to 0") != std::string::npos ||
+               t.find("NVLS multicast support is not available") != std::string::npos;
+  }
   const std::map<std::string, std::string> meta = {
       {"timing", "kernel time from the torch profiler (CUPTI activity records): per run the median of 11 back-to-back "
                  "launches behind a GPU spin; median of 3 runs; p10/p90 hold min/max"},
       {"kernel", "NCCL all_reduce (impl nccl), all_gather, reduce_scatter, send_recv, and torch.ops.symm_mem "
                  "one_shot/two_shot all_reduce (impl custom: the faster of the two per size)"},
-      {"topology", nop2p ? "pcie-nop2p" : "nvswitch"},
+      {"topology", nop2p ? "pcie-nop2p" : nvls_off ? "nvswitch-nvls-off" : "nvswitch"},
       {"repository", "this project: scripts/torch/collectives.py (scripts/collectives-collect.sh)"}};
   std::map<int64_t, CorpusRow> custom;  // bytes -> the faster custom row
   int64_t gpus = 0;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -216,6 +217,9 @@ TEST(Collectives, CalibrationPoolsByTransport) {
   // model: 8.4 us + 6 steps x 5.7 (PCIe) against x 3.4 (NVLink).
   EXPECT_NEAR(p2p.large.alpha_us, 20 * (8.4 + 6 * 5.7) / (8.4 + 6 * 3.4), 1e-9);
   EXPECT_NEAR(p2p.small.alpha_us, 10, 1e-9);
+  // The break carried by NCCL's LL -> Simple latency gap (4.8 us + 6 steps x 4.7 us on PCIe, x 2.93 on NVLink) and
+  // the link bandwidth (32 against 100 GB/s).
+  EXPECT_NEAR(double(p2p.break_bytes), (1 << 20) * (4.8 + 6 * 4.7) / (4.8 + 6 * 2.93) * 0.32, 1);
   const CollectiveFit host = calibrated_fit(fits, "ampere", "pcie", 32e9, 4);
   EXPECT_NEAR(host.large.busbw_bytes_per_s, 0.4 * 32e9, 1);  // both host-staged fits, 2 and 4 GPUs
   EXPECT_NEAR(host.small.alpha_us, 30, 1e-9);                // the 4-GPU host fit's alpha
@@ -242,6 +246,72 @@ TEST(Collectives, NoP2pSweepIsNotAnOwnFit) {
   PublicImport imp = import_public_text("loom", text, "raw/h200-2gpu-nop2p/rank0.csv", ctx);
   EXPECT_EQ(imp.by_gpu.at("h200").meta.at("topology"), "pcie-nop2p");
   EXPECT_EQ(imp.stem, "collectives-2gpu-nop2p");
+}
+
+// NVLS (the NVSwitch reducing in the fabric) runs on Hopper and later NVSwitch nodes of more than 2 GPUs: a ring-only
+// GPU (Ampere, or an NVSwitch node with NVLS off) takes its large-message efficiency, alpha and break from ring fits,
+// an NVLS-capable one from NVLS fits; small-message latency is pooled as before.
+TEST(Collectives, CalibrationPoolsNvlsApart) {
+  auto fit = [](const std::string& gpu, const std::string& arch, const std::string& topo, int g, double eff, double alpha) {
+    CollectiveFit f;
+    f.gpu_key = gpu, f.architecture = arch, f.topology = topo, f.link = "nvlink", f.gpus = g, f.link_bytes_per_s = 100e9;
+    f.small = {5, eff * 50e9}, f.large = {alpha, eff * 100e9}, f.break_bytes = int64_t(alpha) << 20;
+    return f;
+  };
+  const std::vector<CollectiveFit> fits = {fit("h20", "hopper", "nvswitch", 8, 1.05, 80),
+                                           fit("h200", "hopper", "nvswitch-nvls-off", 8, 0.75, 40),
+                                           fit("a", "ampere", "nvswitch", 4, 0.7, 20)};
+  const CollectiveFit a100 = calibrated_fit(fits, "ampere", "nvlink", 300e9, 8);
+  EXPECT_NEAR(a100.large.busbw_bytes_per_s, 0.7 * 300e9, 1);  // its architecture's ring, not the Hopper NVLS fit
+  EXPECT_NEAR(a100.large.alpha_us, 40, 1e-9);                 // the 8-GPU ring fit (NVLS off)
+  // Its break, where NCCL's LL hands over to Simple, moves with the algorithm bandwidth: x 300 / 100 GB/s here.
+  EXPECT_EQ(a100.break_bytes, int64_t(120) << 20);
+  EXPECT_NEAR(a100.small.alpha_us, 5, 1e-9);
+  const CollectiveFit hopper = calibrated_fit(fits, "hopper", "nvlink", 450e9, 8);
+  EXPECT_NEAR(hopper.large.busbw_bytes_per_s, 1.05 * 450e9, 1);
+  EXPECT_NEAR(hopper.large.alpha_us, 80, 1e-9);
+  const CollectiveFit off = calibrated_fit(fits, "hopper", "nvlink", 450e9, 8, "nvswitch-nvls-off");
+  EXPECT_NEAR(off.large.busbw_bytes_per_s, 0.75 * 450e9, 1);
+  const CollectiveFit two = calibrated_fit(fits, "hopper", "nvlink", 450e9, 2);  // no NVLS at 2 GPUs: ring fits
+  EXPECT_NEAR(two.large.busbw_bytes_per_s, 0.75 * 450e9, 1);
+}
+
+// A 2-way NVLink bridge (interconnect.nvlink_gpus: 2) joins a pair: a ring over more GPUs crosses PCIe between the
+// pairs, so it takes the PCIe peer-to-peer efficiency on the YAML PCIe bandwidth, not NVLink's.
+TEST(Collectives, BridgedPairsRideNvlinkOnlyWithinThePair) {
+  const Catalog cat = Catalog::load();
+  const GpuSpec& a40 = cat.get("a40");
+  ASSERT_EQ(a40.nvlink_gpus, 2);
+  CollectiveFit nv, p2p;
+  nv.gpu_key = "a100-sxm4-80gb", p2p.gpu_key = "a100-pcie-80gb", nv.architecture = p2p.architecture = "ampere";
+  nv.topology = "nvswitch", nv.link = "nvlink", nv.link_bytes_per_s = 300e9, nv.gpus = 4;
+  p2p.topology = "pairwise-nvlink", p2p.link = "pcie-p2p", p2p.link_bytes_per_s = 32e9, p2p.gpus = 4;
+  nv.small = nv.large = {20, 0.7 * 300e9}, p2p.small = p2p.large = {50, 0.5 * 32e9};
+  const CollectiveModel m{{nv, p2p}};
+  const int64_t b = 64 << 20;
+  auto four = estimate_all_reduce(m, a40, 4, b), two = estimate_all_reduce(m, a40, 2, b);
+  ASSERT_TRUE(four && two);
+  EXPECT_NE(four->basis.find("pcie-p2p"), std::string::npos) << four->basis;
+  // The two p2p fits' median efficiency and large-message alpha (the NVLink one's carried to PCIe steps).
+  const double alpha = (20 * (8.4 + 6 * 5.7) / (8.4 + 6 * 3.4) + 50) / 2;
+  EXPECT_NEAR(four->latency_us, alpha + 1.5 * b / (0.6 * 32e9) * 1e6, 1e-3);
+  EXPECT_NE(two->basis.find("nvlink"), std::string::npos) << two->basis;
+}
+
+// The importer reads NCCL's log beside loom's rank files: a sweep with NVLS turned off is "nvswitch-nvls-off".
+TEST(Collectives, LoomSweepWithNvlsOffIsMarked) {
+  const std::string dir = ::testing::TempDir() + "h200-4gpu-nvls/";
+  std::filesystem::create_directories(dir);
+  const std::string text = "op,impl,dtype,bytes,gpus,rank,run1_us,run2_us,run3_us,kernel\n"
+                           "all_reduce,nccl,float16,1048576,4,0,40,41,42,ncclDevKernel_AllReduce_Sum_f16_RING_LL\n";
+  PublicImportContext ctx;
+  ctx.gpu_override = "h200";
+  ctx.sms_for = [](const std::string&) { return int64_t(132); };
+  std::filesystem::remove(dir + "nccl-info.txt");
+  EXPECT_EQ(import_public_text("loom", text, dir + "rank0.csv", ctx).by_gpu.at("h200").meta.at("topology"), "nvswitch");
+  write_file(dir + "nccl-info.txt", "vm:1:1 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.\n");
+  EXPECT_EQ(import_public_text("loom", text, dir + "rank0.csv", ctx).by_gpu.at("h200").meta.at("topology"),
+            "nvswitch-nvls-off");
 }
 
 }  // namespace
