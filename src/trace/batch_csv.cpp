@@ -8,6 +8,13 @@ namespace loom {
 
 std::vector<std::string> split_csv_line(const std::string& line) {
   std::vector<std::string> cells;
+  if (line.find_first_of("\"\r") == std::string::npos) {  // no quotes, no \r: the cells are the text between commas
+    size_t start = 0;
+    for (size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
+      cells.emplace_back(line, start, comma - start);
+    cells.emplace_back(line, start);
+    return cells;
+  }
   std::string cell;
   bool quoted = false;
   for (size_t i = 0; i < line.size(); ++i) {

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes a deterministic mixed-family batch CSV for `loom predict --batch` throughput and memory benchmarks.
 
-usage: gen_batch.py ROWS > batch.csv   (9 families in turn, shapes drawn from serving-like ranges, seed 1)
+usage: gen_batch.py ROWS [--stats] > batch.csv   (9 families in turn, shapes drawn from serving-like ranges, seed 1)
+
+--stats also prints to stderr how many rows are distinct, and how many repeat an earlier row of their 4,096-row block
+(what `loom predict --batch` copies within a block) or any earlier row (what an unbounded memo would serve).
 """
 import random
 import sys
@@ -38,13 +41,28 @@ def row(rng, i):
 
 
 def main():
-    n = int(sys.argv[1])
+    args = [a for a in sys.argv[1:] if a != "--stats"]
+    if len(args) != 1 or not args[0].isdigit():
+        sys.exit("usage: gen_batch.py ROWS [--stats] > batch.csv")
+    n = int(args[0])
     rng = random.Random(1)
     out = sys.stdout
     out.write(",".join(COLS) + "\n")
+    seen, block, in_block = set(), set(), 0
     for i in range(n):
         r = row(rng, i)
-        out.write(",".join(str(r.get(c, "")) for c in COLS) + "\n")
+        line = ",".join(str(r.get(c, "")) for c in COLS)
+        out.write(line + "\n")
+        if "--stats" in sys.argv:
+            if i % 4096 == 0:
+                block = set()
+            in_block += line in block
+            block.add(line)
+            seen.add(line)
+    if "--stats" in sys.argv and n:
+        sys.stderr.write(f"{n} rows, {len(seen)} distinct ({100 * len(seen) / n:.1f}%), "
+                         f"{100 * in_block / n:.1f}% repeat a row of their 4096-row block, "
+                         f"{100 * (n - len(seen)) / n:.1f}% repeat an earlier row\n")
 
 
 if __name__ == "__main__":
