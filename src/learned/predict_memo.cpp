@@ -65,8 +65,24 @@ bool PredictMemo::find(uint64_t h, uint32_t gpu, bool achievable, const KernelSp
   return false;
 }
 
-void PredictMemo::insert(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, const Prediction& p) {
+void PredictMemo::keep(size_t n, const uint64_t* hash, const uint32_t* gpu, bool achievable, const KernelSpec* specs,
+                       const Prediction* preds, const uint8_t* fresh) {
+  constexpr size_t kOffered = size_t(1) << 16;
   std::unique_lock lock(mu_);
+  if (offered_.empty()) offered_.assign(kOffered, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (!fresh[i]) continue;
+    uint64_t& seen = offered_[hash[i] & (kOffered - 1)];
+    if (seen != hash[i]) {  // the first time (as far as the table remembers): only noted
+      seen = hash[i];
+      continue;
+    }
+    seen = 0;
+    insert(hash[i], gpu[i], achievable, specs[i], preds[i]);
+  }
+}
+
+void PredictMemo::insert(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, const Prediction& p) {
   if (gens_.empty()) gens_.resize(2);
   if (gens_[0].size() >= kEntries) {  // the newer generation is full: it becomes the older one
     std::swap(gens_[0], gens_[1]);

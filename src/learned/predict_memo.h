@@ -21,7 +21,7 @@ namespace loom {
 class PredictMemo {
  public:
   /// Entries kept per generation; two generations are searched (the older is dropped when the newer fills up), so
-  /// a working set of up to this many shapes always hits and memory stays bounded (~2 x this x ~2.5 KB).
+  /// a working set of up to this many repeated shapes always hits and memory stays bounded (~2 x this x ~2.5 KB).
   static constexpr size_t kEntries = size_t(1) << 13;
 
   /// Every GpuSpec field as bytes: two GPUs with equal keys predict identically. (A field added to GpuSpec must be
@@ -34,8 +34,11 @@ class PredictMemo {
   static uint64_t row_hash(uint32_t gpu, bool achievable, const KernelSpec& spec);
   /// Copies the remembered prediction of exactly these inputs into `out` and returns true, or returns false.
   bool find(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, Prediction& out) const;
-  /// Remembers `p` as the prediction of these inputs (callers hold no lock; one insert at a time is taken).
-  void insert(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, const Prediction& p);
+  /// Offers the rows a call computed (fresh[i] != 0) for keeping: a row is kept the second time its inputs are
+  /// offered (a table of 2^16 recent hashes remembers the first), so a stream of distinct rows pays one probe a row
+  /// instead of a copy of its prediction, and repeated rows are served from their third occurrence on.
+  void keep(size_t n, const uint64_t* hash, const uint32_t* gpu, bool achievable, const KernelSpec* specs,
+            const Prediction* preds, const uint8_t* fresh);
 
  private:
   struct Entry {
@@ -47,6 +50,8 @@ class PredictMemo {
   };
   using Map = std::unordered_map<uint64_t, Entry>;
   static const Entry* lookup(const Map& m, uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec);
+  void insert(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, const Prediction& p);
+  std::vector<uint64_t> offered_;  ///< hashes offered once, by their low 16 bits (0: none)
   mutable std::shared_mutex mu_;
   std::unordered_map<std::string, uint32_t> gpus_;  ///< gpu_key -> id (a few per process)
   std::vector<Map> gens_;                          ///< [0] the newer generation, [1] the older

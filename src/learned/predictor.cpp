@@ -226,9 +226,9 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   for (size_t t = 0; t < nt; ++t)
     if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
   if (model_) walk_forests(specs, with_achievable, x_all, state, out);
-  // Phase 3: the memo keeps what this call computed (each row once: a copy has the same inputs).
-  for (size_t i = 0; i < n; ++i)
-    if (state[i] == kFresh) memo_->insert(hash[i], gid[i], with_achievable, specs[i], out[i]);
+  // Phase 3: the memo is offered what this call computed (a copy of a row of its chunk counts as a second sight).
+  for (size_t i = 0; i < n; ++i) state[i] = state[i] != kDone;
+  memo_->keep(n, hash.data(), gid.data(), with_achievable, specs.data(), out.data(), state.data());
 }
 
 void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable,

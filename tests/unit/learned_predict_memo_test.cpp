@@ -69,6 +69,7 @@ TEST(PredictMemo, ServesExactlyWhatPredictGives) {
   const std::vector<KernelSpec> specs = mixed();
   for (bool ach : {false, true}) {
     check_batch(p, h200, specs, ach, "fresh");
+    check_batch(p, h200, specs, ach, "seen twice: kept");
     check_batch(p, h200, specs, ach, "from the memo");
   }
   const GpuSpec same = h200;  // another object with the same values: served from the memo, the same predictions
@@ -96,7 +97,7 @@ TEST(PredictMemo, GenerationsAndErrors) {
   std::vector<const GpuSpec*> gpus(specs.size(), &gpu);
   std::vector<Prediction> first, again;
   p.predict_many(gpus, specs, false, first);
-  p.predict_many(gpus, specs, false, again);
+  for (int k = 0; k < 3; ++k) p.predict_many(gpus, specs, false, again);
   for (size_t i = 0; i < specs.size(); i += 97) expect_same(p.predict(gpu, specs[i], false), first[i], "first");
   for (size_t i = 0; i < specs.size(); ++i) ASSERT_EQ(first[i].latency_us, again[i].latency_us) << i;
   // A bad row behind remembered ones still stops the batch with its error.
@@ -104,6 +105,44 @@ TEST(PredictMemo, GenerationsAndErrors) {
   bad.push_back(loom::parse_kernel_spec("rms_norm rows=0 cols=4096 dtype=bf16", "b.csv:12"));
   std::vector<const GpuSpec*> g(bad.size(), &gpu);
   EXPECT_THROW(p.predict_many(g, bad, false, again), loom::InputError);
+}
+
+TEST(PredictMemo, KeepsRowsSeenTwiceByEveryInput) {
+  loom::PredictMemo memo;
+  const GpuSpec gpu = loom::Catalog::load().get("h200");
+  GpuSpec other = gpu;
+  other.dram_type = "GDDR6";
+  const uint32_t id = memo.gpu_id(gpu), copy_id = memo.gpu_id(GpuSpec(gpu)), other_id = memo.gpu_id(other);
+  EXPECT_EQ(id, copy_id);
+  EXPECT_NE(id, other_id);
+  const KernelSpec spec = loom::parse_kernel_spec("rms_norm rows=7 cols=4096 dtype=bf16");
+  Prediction p, got;
+  p.latency_us = 12.5;
+  p.analysis.kernel = spec.to_string();
+  const uint64_t h = loom::PredictMemo::row_hash(id, false, spec);
+  const uint8_t fresh = 1;
+  memo.keep(1, &h, &id, false, &spec, &p, &fresh);
+  EXPECT_FALSE(memo.find(h, id, false, spec, got));  // offered once: only noted
+  memo.keep(1, &h, &id, false, &spec, &p, &fresh);
+  ASSERT_TRUE(memo.find(h, id, false, spec, got));
+  EXPECT_EQ(got.latency_us, 12.5);
+  EXPECT_EQ(got.analysis.kernel, p.analysis.kernel);
+  // Every input is compared, not only the hash.
+  EXPECT_FALSE(memo.find(h, other_id, false, spec, got));
+  EXPECT_FALSE(memo.find(h, id, true, spec, got));
+  KernelSpec wider = spec;
+  wider.params["cols"] = "8192";
+  EXPECT_FALSE(memo.find(h, id, false, wider, got));
+  // Two generations: after 2 x kEntries other rows it is gone.
+  for (size_t i = 0; i < 2 * loom::PredictMemo::kEntries + 1; ++i) {
+    KernelSpec s = spec;
+    s.params["rows"] = std::to_string(100 + i);
+    const uint64_t hs = loom::PredictMemo::row_hash(id, false, s);
+    memo.keep(1, &hs, &id, false, &s, &p, &fresh);
+    memo.keep(1, &hs, &id, false, &s, &p, &fresh);
+    if (i == loom::PredictMemo::kEntries) EXPECT_TRUE(memo.find(h, id, false, spec, got));  // in the older one
+  }
+  EXPECT_FALSE(memo.find(h, id, false, spec, got));
 }
 
 }  // namespace
