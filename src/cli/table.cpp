@@ -35,7 +35,7 @@ std::string Table::text() const {
 
 /// Appends one CSV cell: as it is, or quoted (doubled quotes inside) when it holds a comma, quote or newline.
 static void append_csv_cell(std::string& out, const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) {
+  if (std::none_of(s.begin(), s.end(), [](char ch) { return ch == ',' || ch == '"' || ch == '\n'; })) {
     out += s;
     return;
   }
@@ -66,6 +66,9 @@ std::string Table::csv() const {
 
 std::string csv_row(const std::vector<std::string>& cells) {
   std::string out;
+  size_t size = cells.size() + 1;  // commas and the newline; quoted cells may grow it
+  for (const auto& c : cells) size += c.size();
+  out.reserve(size);
   for (size_t c = 0; c < cells.size(); ++c) {
     if (c) out += ',';
     append_csv_cell(out, cells[c]);
