@@ -22,7 +22,7 @@ class PredictMemo {
  public:
   /// Entries kept per generation; two generations are searched (the older is dropped when the newer fills up), so
   /// a working set of up to this many repeated shapes always hits and memory stays bounded (~2 x this x ~2.5 KB).
-  static constexpr size_t kEntries = size_t(1) << 13;
+  static constexpr size_t kEntries = size_t(1) << 12;
 
   /// Every GpuSpec field as bytes: two GPUs with equal keys predict identically. (A field added to GpuSpec must be
   /// added here, or a variant differing only in it would be served another GPU's prediction.)
