@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <exception>
@@ -178,13 +179,23 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   // A row equal to an earlier one of the same chunk (same GPU values, family and parameters: the only inputs of
   // phase 1) copies that row's analysis and features instead of recomputing them: exactly the same values.
   auto analyse = [&](size_t begin, size_t end, size_t& bad, std::exception_ptr& err) {
-    std::unordered_map<uint64_t, size_t> seen;
-    seen.reserve(end - begin);
+    // The chunk's first row of each hash, by open addressing (no node per row): {hash, row}, row == n when empty.
+    thread_local std::vector<std::pair<uint64_t, size_t>> seen;
+    const size_t mask = std::bit_ceil(2 * (end - begin) + 1) - 1;
+    seen.assign(mask + 1, {0, n});
+    auto first_with = [&](uint64_t h, size_t i) {  // that row, or i (then recorded as the first)
+      for (size_t k = h & mask;; k = (k + 1) & mask) {
+        if (seen[k].second == n) {
+          seen[k] = {h, i};
+          return i;
+        }
+        if (seen[k].first == h) return seen[k].second;
+      }
+    };
     for (size_t i = begin; i < end; ++i) {
       try {
         const uint64_t h = hash[i] = PredictMemo::row_hash(gid[i], with_achievable, specs[i]);
-        if (auto [it, fresh] = seen.try_emplace(h, i); !fresh) {
-          const size_t j = it->second;
+        if (const size_t j = first_with(h, i); j != i) {
           if (gid[j] == gid[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
             out[i] = out[j];
             state[i] = state[j] == kDone ? kDone : kCopy;
