@@ -15,7 +15,8 @@ constexpr const char* kPipes[] = {"tensor", "fma", "sfu", "alu", "smem", "l2", "
 static_assert(std::string_view(kPipes[4]) == "smem" && std::string_view(kPipes[5]) == "l2",
               "emit() takes the first five pipes as the per-SM ones");
 
-double log1(double x) { return std::log(std::max(0.0, x) + 1.0); }
+/// log(max(0, x) + 1); where max(0, x) is 0 (x <= 0 or NaN) that is log(1) = +0 exactly, without the call.
+double log1(double x) { return x > 0 ? std::log(x + 1.0) : 0.0; }
 
 // Architecture facts a GPU's compute capability fixes (CUDA C++ Programming Guide; PTX ISA): what differs between
 // architectures beyond the YAML's rates, so a GPU of an unmeasured architecture is placed among measured ones.

@@ -17,6 +17,46 @@ constexpr int64_t kMaxSimulatedCtas = 4096;  // keeps analyze() of causal attent
 /// Grids remembered per thread before the memo starts over.
 constexpr size_t kMemoEntries = 4096;
 
+/// The dispatch loop of busiest_sm_nonuniform (below): CTA i, of pat[i % pat_n] iterations, to the lowest free slot
+/// of the earliest bucket; adds its iterations and one CTA to its slot's sums. Integer work only, so a clone for
+/// x86-64-v3 (tzcnt, blsr) chosen at load time gives the same sums as the baseline code.
+__attribute__((target_clones("arch=x86-64-v3", "default"))) void place(
+    const int64_t* __restrict pat, size_t pat_n, int64_t n, size_t ring_size, size_t words, uint64_t* __restrict bits,
+    uint32_t* __restrict fill, int64_t* __restrict slot_iters, int64_t* __restrict slot_ctas) {
+  const int64_t* p = pat;
+  const int64_t* const pat_end = pat + pat_n;
+  size_t now = 0;  // the clock, as a ring index
+  // The CTA taking the lowest slot of x (word w of bucket `now`), pushed to the bucket it frees its slot at.
+  auto take = [&](uint64_t x, size_t w) {
+    const size_t slot = w * 64 + size_t(__builtin_ctzll(x));
+    const int64_t it = *p;
+    p = p + 1 == pat_end ? pat : p + 1;
+    slot_iters[slot] += it, slot_ctas[slot] += 1;
+    size_t next = now + static_cast<size_t>(it) + 1;
+    if (next >= ring_size) next -= ring_size;
+    bits[next * words + w] |= x & (~x + 1);  // the slot's bit
+    ++fill[next];
+  };
+  for (int64_t left = n; left > 0;) {  // CTAs still to place
+    while (fill[now] == 0) now = now + 1 == ring_size ? 0 : now + 1;
+    uint64_t* bucket = &bits[now * words];
+    if (int64_t(fill[now]) <= left) {  // the whole bucket
+      left -= fill[now];
+      fill[now] = 0;
+      for (size_t w = 0; w < words; ++w) {
+        for (uint64_t x = bucket[w]; x; x &= x - 1) take(x, w);
+        bucket[w] = 0;
+      }
+      continue;
+    }
+    for (size_t w = 0; left > 0; ++w) {  // the grid runs out inside this bucket: its lowest `left` slots
+      uint64_t x = bucket[w];
+      for (; x && left > 0; x &= x - 1, --left, --fill[now]) take(x, w);
+      bucket[w] = x;
+    }
+  }
+}
+
 }  // namespace
 
 /// Busiest SM of a non-uniform grid: CTAs dispatched in launch order to the earliest free slot (the hardware
@@ -25,7 +65,7 @@ constexpr size_t kMemoEntries = 4096;
 /// CTA holds its slot for its iterations + 1) and a slot freed at t is taken again after t + 1 .. t + max_iters + 1,
 /// so a ring of max_iters + 2 one-tick buckets holds every pending slot, and taking a bucket's slots in SM order
 /// when the clock reaches it gives the same order a (time, sm) min-heap pops (tests/unit/analytical_placement_test.cpp
-/// checks it, fresh and from the memo).
+/// checks it, fresh and from the memo). A bucket is a bitset of slots (sms x ctas_per_sm), popped in one pass.
 std::pair<double, double> busiest_sm_nonuniform(const Demand& d, int sms, int ctas_per_sm, double& total_iters) {
   const auto& pat = d.iters_pattern;
   const int64_t n = d.ctas;
@@ -54,60 +94,42 @@ std::pair<double, double> busiest_sm_nonuniform(const Demand& d, int sms, int ct
   if (auto m = memo.find(h); m != memo.end() && m->second.n == n && m->second.sms == sms &&
                              m->second.cps == ctas_per_sm && m->second.pattern == pat)
     return m->second.result;
+  // Slots as bits: slot j = (sm j / cps, its (j % cps)-th place). The heap orders equal times by SM, and within an
+  // SM its slots freed at one time are interchangeable, so popping a bucket's slots in slot order gives each SM
+  // exactly the CTAs the heap gives it. A bucket's slots are popped in one pass over its bits: every slot it hands
+  // out is pushed to a later bucket (1 .. max_iters + 1 ticks on, always another bucket of the ring). Buffers are
+  // reused and left all-zero after each call.
   const size_t ring_size = static_cast<size_t>(std::max<int64_t>(max_it, 0)) + 2;
-  // Each bucket is a bitset of SMs plus a count per (bucket, SM) (an SM's slots can free at the same tick): popping
-  // the lowest set bit gives the sorted order without sorting. Buffers are reused and left all-zero after each call.
-  const size_t words = (static_cast<size_t>(sms) + 63) / 64;
-  thread_local std::vector<uint64_t> bits;      // ring_size x words
-  thread_local std::vector<uint32_t> cnt, size;  // ring_size x sms, ring_size
-  thread_local std::vector<int64_t> sm_iters, sm_ctas;
+  const size_t slots = size_t(sms) * size_t(ctas_per_sm);
+  const size_t words = (slots + 63) / 64;
+  thread_local std::vector<uint64_t> bits;  // ring_size x words
+  thread_local std::vector<uint32_t> fill;  // slots per bucket
+  thread_local std::vector<int64_t> slot_iters, slot_ctas;
   if (bits.size() < ring_size * words) bits.resize(ring_size * words, 0);
-  if (cnt.size() < ring_size * size_t(sms)) cnt.resize(ring_size * size_t(sms), 0);
-  if (size.size() < ring_size) size.resize(ring_size, 0);
-  auto push = [&](size_t b, int sm) {
-    if (cnt[b * sms + sm]++ == 0) bits[b * words + size_t(sm) / 64] |= uint64_t(1) << (sm % 64);
-    ++size[b];
-  };
+  if (fill.size() < ring_size) fill.resize(ring_size, 0);
   // Integer sums: the iterations are integers, so these equal the double sums exactly (well below 2^53).
-  sm_iters.assign(sms, 0);
-  sm_ctas.assign(sms, 0);
-  for (int sm = 0; sm < sms; ++sm)
-    for (int r = 0; r < ctas_per_sm; ++r) push(0, sm);
-  size_t now = 0, w = 0;    // clock (ring index) and the first bitset word of its bucket that may be non-zero
-  const size_t pat_n = pat.size();
-  size_t k = 0;             // i % pat_n without a division
-  for (int64_t i = 0; i < n; ++i) {
-    while (size[now] == 0) {
-      now = now + 1 == ring_size ? 0 : now + 1;
-      w = 0;
-    }
-    uint64_t* bw = &bits[now * words];
-    while (bw[w] == 0) ++w;
-    const int sm = int(w * 64) + __builtin_ctzll(bw[w]);
-    if (--cnt[now * sms + sm] == 0) bw[w] &= bw[w] - 1;
-    --size[now];
-    const int64_t it = pat[k];
-    k = k + 1 == pat_n ? 0 : k + 1;
-    sm_iters[sm] += it, sm_ctas[sm] += 1;
-    size_t next = now + static_cast<size_t>(it) + 1;
-    if (next >= ring_size) next -= ring_size;
-    push(next, sm);
-  }
+  slot_iters.assign(slots, 0);
+  slot_ctas.assign(slots, 0);
+  for (size_t j = 0; j < slots; ++j) bits[j / 64] |= uint64_t(1) << (j % 64);
+  fill[0] = uint32_t(slots);
+  place(pat.data(), pat.size(), n, ring_size, words, bits.data(), fill.data(), slot_iters.data(), slot_ctas.data());
   for (size_t b = 0; b < ring_size; ++b) {  // leave the buffers all-zero for the next call
-    if (size[b] == 0) continue;
-    size[b] = 0;
-    for (size_t j = 0; j < words; ++j)
-      for (uint64_t x = bits[b * words + j]; x; x &= x - 1) cnt[b * sms + j * 64 + __builtin_ctzll(x)] = 0;
+    if (fill[b] == 0) continue;
+    fill[b] = 0;
     std::fill_n(&bits[b * words], words, 0);
   }
-  int best = 0;
-  for (int sm = 1; sm < sms; ++sm)
-    if (sm_iters[sm] + sm_ctas[sm] > sm_iters[best] + sm_ctas[best]) best = sm;
+  int64_t best_iters = 0, best_ctas = 0;  // the first SM with the most iterations + CTAs
+  for (int sm = 0; sm < sms; ++sm) {
+    int64_t its = 0, ctas = 0;
+    for (size_t j = size_t(sm) * size_t(ctas_per_sm), e = j + size_t(ctas_per_sm); j < e; ++j)
+      its += slot_iters[j], ctas += slot_ctas[j];
+    if (sm == 0 || its + ctas > best_iters + best_ctas) best_iters = its, best_ctas = ctas;
+  }
   if (memo.size() >= kMemoEntries) memo.clear();  // bounded: ~kMemoEntries x the pattern's length x 8 bytes
   Memo& e = memo[h];
   e.pattern = pat;
   e.n = n, e.sms = sms, e.cps = ctas_per_sm;
-  e.result = {double(sm_ctas[best]), double(sm_iters[best])};
+  e.result = {double(best_ctas), double(best_iters)};
   return e.result;
 }
 

@@ -2,6 +2,7 @@
 #include "cli/table.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -32,11 +33,24 @@ std::string Table::text() const {
   return out;
 }
 
+/// Appends one CSV cell: as it is, or quoted (doubled quotes inside) when it holds a comma, quote or newline.
+static void append_csv_cell(std::string& out, const std::string& s) {
+  if (std::none_of(s.begin(), s.end(), [](char ch) { return ch == ',' || ch == '"' || ch == '\n'; })) {
+    out += s;
+    return;
+  }
+  out += '"';
+  for (char ch : s) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  out += '"';
+}
+
 static std::string csv_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return q + "\"";
+  std::string out;
+  append_csv_cell(out, s);
+  return out;
 }
 
 std::string Table::csv() const {
@@ -52,20 +66,29 @@ std::string Table::csv() const {
 
 std::string csv_row(const std::vector<std::string>& cells) {
   std::string out;
-  for (size_t c = 0; c < cells.size(); ++c) out += (c ? "," : "") + csv_cell(cells[c]);
-  return out + "\n";
+  size_t size = cells.size() + 1;  // commas and the newline; quoted cells may grow it
+  for (const auto& c : cells) size += c.size();
+  out.reserve(size);
+  for (size_t c = 0; c < cells.size(); ++c) {
+    if (c) out += ',';
+    append_csv_cell(out, cells[c]);
+  }
+  out += '\n';
+  return out;
 }
 
 std::string fmt(double v, int digits) {
   if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
-  char buf[64];
-  double a = std::fabs(v);
-  if (a != 0 && (a >= 1e7 || a < 1e-3)) {
-    std::snprintf(buf, sizeof buf, "%.*e", std::max(1, digits - 1), v);
-  } else {
-    int decimals = a >= 100 ? 1 : (a >= 10 ? std::max(0, digits - 2) : digits);
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  }
+  // std::to_chars with a precision prints what printf's %.*e / %.*f print (C locale), without printf's parsing;
+  // the text is cut at 63 characters as snprintf into the 64-byte buffer used to cut it.
+  const double a = std::fabs(v);
+  const bool sci = a != 0 && (a >= 1e7 || a < 1e-3);
+  const int precision = sci ? std::max(1, digits - 1) : a >= 100 ? 1 : (a >= 10 ? std::max(0, digits - 2) : digits);
+  char buf[512];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, sci ? std::chars_format::scientific : std::chars_format::fixed,
+                               precision);
+  if (r.ec == std::errc()) return std::string(buf, std::min<size_t>(size_t(r.ptr - buf), 63));
+  std::snprintf(buf, 64, sci ? "%.*e" : "%.*f", precision, v);  // longer than the buffer: printf's path
   return buf;
 }
 

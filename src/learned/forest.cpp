@@ -1,16 +1,13 @@
 // Parses XGBoost 1.7 JSON models into flat node arrays (breadth-first, sibling children adjacent), reads and writes
 // their compact binary form, and walks them one row at a time or in blocks of rows.
 #include "learned/forest.h"
+#include "learned/forest_simd.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
 
 #include <nlohmann/json.hpp>
 
@@ -250,115 +247,26 @@ float Forest::predict(const float* x) const {
   return sum;
 }
 
-namespace {
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#define LOOM_FOREST_AVX2 1
-// Rows walked by the AVX2 evaluator per tree: four vectors of eight, so four independent gather chains overlap.
-constexpr size_t kVecRows = 8, kVecGroups = 4, kVecChunk = kVecRows * kVecGroups;
-
-bool cpu_has_avx2() {
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-}
-
-// Rows [0, n - n % 32) of predict_batch, eight rows per 256-bit vector, over the perfect-tree arrays (forest.h):
-// `inner` = 2^depth - 1 slots per tree. A lane at slot i goes to 2i+1 (left) or 2i+2 (right), right exactly when
-// the scalar walk goes right (NaN: !default_left, else !(v < threshold)); pass-left slots below a leaf always go
-// left, to the slot holding that leaf's value. The first four levels (15 slots) take their thresholds and words
-// from two 8-slot loads by an in-register permute, the fifth (16 slots) from two more and a blend; deeper levels
-// gather them; every level gathers the rows' feature
-// values. Each lane adds its tree's leaf to its own accumulator in tree order from base_score: the scalar walk's
-// float additions in its order (no FMA, no reassociation). Returns the rows done.
-__attribute__((target("avx2"))) size_t walk_avx2(const float* thresholds, const uint32_t* words_u, const float* leaves,
-                                                 int32_t depth, size_t trees, float base_score, const float* x,
-                                                 size_t n, size_t stride, uint32_t feature_bits,
-                                                 uint32_t default_left_bit, uint32_t pass_left_bit, float* out) {
-  const int32_t* words = reinterpret_cast<const int32_t*>(words_u);
-  const size_t inner = (size_t(1) << depth) - 1, leaf_count = size_t(1) << depth;
-  const __m256i row_off = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-                                             _mm256_set1_epi32(static_cast<int>(stride)));
-  const __m256i feature_mask = _mm256_set1_epi32(static_cast<int>(feature_bits));
-  const __m256i default_left = _mm256_set1_epi32(static_cast<int>(default_left_bit));
-  const __m256i pass_left = _mm256_set1_epi32(static_cast<int>(pass_left_bit));
-  const __m256i one = _mm256_set1_epi32(1);
-  const __m256i inner_v = _mm256_set1_epi32(static_cast<int>(inner));
-  const __m256i fifteen = _mm256_set1_epi32(15);
-  size_t r = 0;
-  for (; r + kVecChunk <= n; r += kVecChunk) {
-    __m256 acc[kVecGroups];
-    for (size_t g = 0; g < kVecGroups; ++g) acc[g] = _mm256_set1_ps(base_score);
-    for (size_t t = 0; t < trees; ++t) {
-      const float* thr = thresholds + t * inner;
-      const int32_t* word = words + t * inner;
-      // Slots 0-7 (levels 0-2, and slot 7) and 7-14 (level 3) in registers.
-      const __m256 thr_lo = _mm256_loadu_ps(thr), thr_hi = _mm256_loadu_ps(thr + 7);
-      const __m256i word_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word));
-      const __m256i word_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 7));
-      __m256i slot[kVecGroups];
-      for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm256_setzero_si256();
-      for (int32_t d = 0; d < depth; ++d)
-        for (size_t g = 0; g < kVecGroups; ++g) {
-          __m256 threshold;
-          __m256i w;
-          if (d < 3) {
-            threshold = _mm256_permutevar8x32_ps(thr_lo, slot[g]);
-            w = _mm256_permutevar8x32_epi32(word_lo, slot[g]);
-          } else if (d == 3) {  // slots 7-14: (slot + 1) mod 8 indexes the registers loaded from slot 7
-            const __m256i k = _mm256_add_epi32(slot[g], one);
-            threshold = _mm256_permutevar8x32_ps(thr_hi, k);
-            w = _mm256_permutevar8x32_epi32(word_hi, k);
-          } else if (d == 4) {  // slots 15-30: two 8-slot loads each, permuted, the upper half chosen by bit 3
-            const __m256i k = _mm256_sub_epi32(slot[g], fifteen);
-            const __m256i upper = _mm256_slli_epi32(k, 28);  // bit 3 to the sign bit
-            threshold = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(thr + 15), k),
-                                         _mm256_permutevar8x32_ps(_mm256_loadu_ps(thr + 23), k),
-                                         _mm256_castsi256_ps(upper));
-            w = _mm256_castps_si256(_mm256_blendv_ps(
-                _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(
-                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 15)), k)),
-                _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(
-                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 23)), k)),
-                _mm256_castsi256_ps(upper)));
-          } else {
-            threshold = _mm256_i32gather_ps(thr, slot[g], 4);
-            w = _mm256_i32gather_epi32(word, slot[g], 4);
-          }
-          const float* rows = x + (r + g * kVecRows) * stride;
-          const __m256 v = _mm256_i32gather_ps(rows, _mm256_add_epi32(row_off, _mm256_and_si256(w, feature_mask)), 4);
-          const __m256i lt = _mm256_castps_si256(_mm256_cmp_ps(v, threshold, _CMP_LT_OQ));
-          const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-          const __m256i defl = _mm256_cmpeq_epi32(_mm256_and_si256(w, default_left), default_left);
-          const __m256i pass = _mm256_cmpeq_epi32(_mm256_and_si256(w, pass_left), pass_left);
-          const __m256i go_left = _mm256_or_si256(_mm256_or_si256(lt, pass), _mm256_and_si256(nan, defl));
-          const __m256i right = _mm256_andnot_si256(go_left, one);
-          slot[g] = _mm256_add_epi32(_mm256_add_epi32(slot[g], slot[g]), _mm256_add_epi32(one, right));
-        }
-      const float* leaf = leaves + t * leaf_count;
-      for (size_t g = 0; g < kVecGroups; ++g)
-        acc[g] = _mm256_add_ps(acc[g], _mm256_i32gather_ps(leaf, _mm256_sub_epi32(slot[g], inner_v), 4));
-    }
-    for (size_t g = 0; g < kVecGroups; ++g) _mm256_storeu_ps(out + r + g * kVecRows, acc[g]);
-  }
-  return r;
-}
-#endif
-
-}  // namespace
-
 void Forest::predict_batch(const float* x, size_t n, size_t stride, float* out) const {
-  size_t done = 0;
-#ifdef LOOM_FOREST_AVX2
-  // Where the CPU has AVX2 (chosen at run time; the build stays baseline x86-64) and offsets fit 32-bit lanes.
-  if (n >= kVecChunk && stride < (size_t(1) << 24) && cpu_has_avx2()) {
+#ifdef LOOM_FOREST_SIMD
+  // Where the CPU has AVX-512 and/or AVX2 (chosen at run time; the build stays baseline x86-64) and offsets fit
+  // 32-bit lanes: 64-row chunks with AVX-512, then 32-row chunks with AVX2 (forest_simd.h).
+  using namespace forest_simd;
+  if (n >= kAvx2Chunk && stride < (size_t(1) << 24) && cpu_has_avx2()) {
     const Perfect& p = perfect();
-    if (p.depth > 0)
+    if (p.depth > 0) {
+      size_t done = 0;
+      if (n >= kAvx512Chunk && cpu_has_avx512())
+        done = walk_avx512(p.threshold.data(), p.word.data(), p.leaf.data(), p.depth, roots_.size(), base_score_, x,
+                           n, stride, kPassLeft - 1, kDefaultLeft, kPassLeft, out);
+      x += done * stride, out += done, n -= done;
       done = walk_avx2(p.threshold.data(), p.word.data(), p.leaf.data(), p.depth, roots_.size(), base_score_, x, n,
                        stride, kPassLeft - 1, kDefaultLeft, kPassLeft, out);
+      x += done * stride, out += done, n -= done;
+    }
   }
 #endif
-  // The rest (all rows without AVX2): the same walk, scalar.
-  x += done * stride, out += done, n -= done;
+  // The rest (all rows without SIMD): the same walk, scalar.
   // Rows in chunks whose features stay in L1; within a chunk, trees outermost (one tree's nodes stay in L1 while
   // the chunk walks it); eight rows walk in lock-step for exactly the tree's depth, a leaf pointing at itself, so
   // the eight dependent load chains overlap. Per row the leaves are still added in tree order from base_score: the

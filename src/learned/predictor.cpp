@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <exception>
@@ -16,6 +17,7 @@
 #include "analytical/features.h"
 #include "kernels/shape.h"
 #include "learned/dataset.h"
+#include "learned/predict_memo.h"
 
 namespace loom {
 
@@ -30,18 +32,10 @@ std::string forest_key(const Prediction& p, const KernelSpec& spec) {
                    impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family)));
 }
 
-/// Hash of what phase 1 of predict_many reads from a row: the GPU object, the family and every parameter.
-uint64_t spec_hash(const GpuSpec* gpu, const KernelSpec& spec) {
-  uint64_t h = std::hash<const void*>()(gpu);
-  auto mix = [&h](const std::string& v) { h = (h ^ std::hash<std::string_view>()(v)) * 1099511628211ull; };
-  mix(spec.family);
-  for (const auto& [k, v] : spec.params) mix(k), mix(v);
-  return h;
-}
-
 }  // namespace
 
-Predictor::Predictor(const std::string& mode, const std::string& models_dir) {
+Predictor::Predictor(const std::string& mode, const std::string& models_dir)
+    : memo_(std::make_shared<PredictMemo>()) {
   if (mode != "learned" && mode != "analytical")
     throw InputError("--model", "unknown model '" + mode + "'; use learned or analytical");
   if (mode == "analytical") return;
@@ -165,30 +159,62 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   const size_t cols = model_ ? model_->feature_names().size() : 0;
   out.resize(n);
   std::vector<float> x_all(n * cols);
-  // Phase 1, per row (threads take contiguous chunks): analysis and features. The lowest failing row's error wins,
-  // as in a serial loop.
-  // A row equal to an earlier one of the same chunk (same GPU object, family and parameters: the only inputs of
+  // Every row's GPU as a memo id (by its values; a batch names a few GPU objects, each keyed once).
+  std::vector<uint32_t> gid(n);
+  {
+    std::vector<std::pair<const GpuSpec*, uint32_t>> known;
+    for (size_t i = 0; i < n; ++i) {
+      auto k = std::find_if(known.begin(), known.end(), [&](const auto& e) { return e.first == gpus[i]; });
+      if (k == known.end()) k = known.insert(known.end(), {gpus[i], memo_->gpu_id(*gpus[i])});
+      gid[i] = k->second;
+    }
+  }
+  // A row's state after phase 1: analysed here (kFresh), served whole by the memo (kDone: phases 2 and 3 skip it),
+  // or a copy of an equal earlier row of its chunk (the copy's state is that row's).
+  enum : uint8_t { kFresh, kDone, kCopy };
+  std::vector<uint8_t> state(n, kFresh);
+  std::vector<uint64_t> hash(n);
+  // Phase 1, per row (threads take contiguous chunks): the memo, else analysis and features. The lowest failing
+  // row's error wins, as in a serial loop.
+  // A row equal to an earlier one of the same chunk (same GPU values, family and parameters: the only inputs of
   // phase 1) copies that row's analysis and features instead of recomputing them: exactly the same values.
   auto analyse = [&](size_t begin, size_t end, size_t& bad, std::exception_ptr& err) {
-    std::unordered_map<uint64_t, size_t> seen;
-    seen.reserve(end - begin);
+    // The chunk's first row of each hash, by open addressing (no node per row): {hash, row}, row == n when empty.
+    thread_local std::vector<std::pair<uint64_t, size_t>> seen;
+    const size_t mask = std::bit_ceil(2 * (end - begin) + 1) - 1;
+    seen.assign(mask + 1, {0, n});
+    auto first_with = [&](uint64_t h, size_t i) {  // that row, or i (then recorded as the first)
+      for (size_t k = h & mask;; k = (k + 1) & mask) {
+        if (seen[k].second == n) {
+          seen[k] = {h, i};
+          return i;
+        }
+        if (seen[k].first == h) return seen[k].second;
+      }
+    };
     for (size_t i = begin; i < end; ++i) {
       try {
-        const uint64_t h = spec_hash(gpus[i], specs[i]);
-        if (auto [it, fresh] = seen.try_emplace(h, i); !fresh) {
-          const size_t j = it->second;
-          if (gpus[j] == gpus[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
+        const uint64_t h = hash[i] = PredictMemo::row_hash(gid[i], with_achievable, specs[i]);
+        if (const size_t j = first_with(h, i); j != i) {
+          if (gid[j] == gid[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
             out[i] = out[j];
-            if (model_) std::copy_n(x_all.begin() + j * cols, cols, x_all.begin() + i * cols);
+            state[i] = state[j] == kDone ? kDone : kCopy;
+            if (model_ && state[i] != kDone) std::copy_n(x_all.begin() + j * cols, cols, x_all.begin() + i * cols);
             continue;
           }
         }
         Prediction& p = out[i];
+        if (memo_->find(h, gid[i], with_achievable, specs[i], p)) {
+          state[i] = kDone;
+          continue;
+        }
         p.analysis = analyze(*gpus[i], specs[i]);
         p.model = "analytical";
         p.latency_us = p.analysis.latency_us;
         p.achievable_us.reset();
+        p.at_ceiling = false;
         p.collective.reset();
+        p.clock_factor = 1.0;
         if (apply_collective(p, *gpus[i], specs[i])) continue;
         if (model_) features(p, *gpus[i], specs[i], x_all.data() + i * cols);
       } catch (...) {
@@ -210,7 +236,17 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   }
   for (size_t t = 0; t < nt; ++t)
     if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
-  if (!model_) return;
+  if (model_) walk_forests(specs, with_achievable, x_all, state, out);
+  // Phase 3: the memo is offered what this call computed (a copy of a row of its chunk counts as a second sight).
+  for (size_t i = 0; i < n; ++i) state[i] = state[i] != kDone;
+  memo_->keep(n, hash.data(), gid.data(), with_achievable, specs.data(), out.data(), state.data());
+}
+
+void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable,
+                             const std::vector<float>& x_all, const std::vector<uint8_t>& skip,
+                             std::vector<Prediction>& out) const {
+  const size_t n = specs.size();
+  const size_t cols = model_->feature_names().size();
   // Phase 2: rows grouped by forest, each forest walks its rows in blocks. A group is one (family, impl=) pair, its
   // forest key computed once (pairs sharing a forest walk it separately: every row's sum is the same either way).
   struct Group {
@@ -221,7 +257,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   };
   std::vector<Group> groups;
   for (size_t i = 0; i < n; ++i) {
-    if (out[i].collective) continue;
+    if (out[i].collective || skip[i] == 1) continue;  // 1: served whole by the memo
     const std::string& fam = out[i].analysis.family;
     auto it = specs[i].params.find("impl");
     const std::string* impl = it != specs[i].params.end() ? &it->second : nullptr;

@@ -2,6 +2,7 @@
 // covers the family (the default), or the pure analytical prediction (--model analytical).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,8 @@
 #include "learned/model.h"
 
 namespace loom {
+
+class PredictMemo;
 
 
 struct Prediction {
@@ -41,7 +44,9 @@ class Predictor {
   /// Predictions of many kernels at once: gpus[i] runs specs[i]; out[i] gets exactly what predict() would give
   /// (rows are grouped by family and each family's forest walks them in blocks: Forest::predict_batch). Throws the
   /// first row's InputError, as predict() would. `out` is reused (its capacity is kept between calls). `threads` > 1
-  /// analyses the rows on that many threads (results do not depend on it).
+  /// analyses the rows on that many threads (results do not depend on it). A row whose inputs (GPU values, family,
+  /// parameters, with_achievable) an earlier call of this predictor or a copy of it predicted is served from an
+  /// exact memo of the last 8-16k such rows (learned/predict_memo.h) instead of being analysed again.
   void predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                     bool with_achievable, std::vector<Prediction>& out, int threads = 1) const;
   /// Latency only (for end-to-end composition).
@@ -67,6 +72,10 @@ class Predictor {
   Prediction predict_cool(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const;
   void predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                          bool with_achievable, std::vector<Prediction>& out, int threads) const;
+  /// predict_many's phase 2: the forests walk the rows' features (x_all, a row of the model's width per row), rows
+  /// with skip[i] == 1 excepted.
+  void walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable, const std::vector<float>& x_all,
+                    const std::vector<uint8_t>& skip, std::vector<Prediction>& out) const;
   void apply_clock(Prediction& p, const GpuSpec& gpu) const;
   ClockMode clock_ = ClockMode::boost;
   double clock_weight_ = 1.0;
@@ -74,6 +83,9 @@ class Predictor {
   std::shared_ptr<CollectiveModel> collectives_;  ///< models/collectives.json, in learned mode when present
   /// When the model was trained on an older feature list: for each of its features, the index in today's vector.
   std::vector<size_t> remap_;
+  /// predict_many's results by their inputs, across calls (learned/predict_memo.h); copies share it (their model,
+  /// collective fits and feature map are the same, and it holds predictions before the clock mode).
+  std::shared_ptr<PredictMemo> memo_;
 };
 
 /// Default directory of the committed efficiency model.

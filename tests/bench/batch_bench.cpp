@@ -44,14 +44,26 @@ std::vector<KernelSpec> mixed_specs(size_t n) {
   return out;
 }
 
-// Arg 0: rows; arg 1: threads.
+// `rows` rows drawn at random (seed 2) from `distinct` mixed specs: a serving simulator's or sweep's batch, which
+// asks for the same few thousand shapes again and again.
+std::vector<KernelSpec> repeated_specs(size_t rows, size_t distinct) {
+  const std::vector<KernelSpec> pool = mixed_specs(distinct);
+  std::mt19937_64 rng(2);
+  std::vector<KernelSpec> out;
+  out.reserve(rows);
+  for (size_t i = 0; i < rows; ++i) out.push_back(pool[rng() % distinct]);
+  return out;
+}
+
+// Arg 0: rows; arg 1: threads; arg 2: the rows repeat this many distinct specs (0: every row drawn afresh).
 void BM_PredictManyMixed(benchmark::State& state) {
   const GpuSpec gpu = Catalog::load().get("h200");
-  const Predictor predictor("learned");
+  const Predictor predictor("learned");  // a fresh predictor: its memo of earlier calls starts empty
   if (!predictor.learned()) state.SkipWithError("no learned model");
   const size_t rows = static_cast<size_t>(state.range(0));
   const int threads = static_cast<int>(state.range(1));
-  const std::vector<KernelSpec> all = mixed_specs(rows);
+  const size_t distinct = static_cast<size_t>(state.range(2));
+  const std::vector<KernelSpec> all = distinct ? repeated_specs(rows, distinct) : mixed_specs(rows);
   constexpr size_t kBlock = 4096;
   std::vector<KernelSpec> block;
   std::vector<const GpuSpec*> gpus;
@@ -68,7 +80,8 @@ void BM_PredictManyMixed(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(rows));
 }
 BENCHMARK(BM_PredictManyMixed)
-    ->Args({1000, 1})->Args({100000, 1})->Args({100000, 2})->Args({1000000, 1})->Args({1000000, 2})
+    ->Args({1000, 1, 0})->Args({100000, 1, 0})->Args({100000, 2, 0})->Args({1000000, 1, 0})->Args({1000000, 2, 0})
+    ->Args({100000, 1, 2000})->Args({1000000, 1, 2000})->Args({1000000, 1, 20000})
     ->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
 // The forest alone on 4,096 GEMM feature rows: batched lock-step walk (arg 1) vs one row at a time (arg 0).

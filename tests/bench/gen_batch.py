@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 """Writes a deterministic mixed-family batch CSV for `loom predict --batch` throughput and memory benchmarks.
 
-usage: gen_batch.py ROWS > batch.csv   (9 families in turn, shapes drawn from serving-like ranges, seed 1)
+usage: gen_batch.py ROWS [--repeat K] [--stats] > batch.csv
+(9 families in turn, shapes drawn from serving-like ranges, seed 1)
+
+--repeat K draws every row (seed 2) from the first K rows instead: a serving simulator's or sweep's batch, which asks
+for the same few thousand shapes again and again.
+
+--stats also prints to stderr how many rows are distinct, and how many repeat an earlier row of their 4,096-row block
+(what `loom predict --batch` copies within a block) or any earlier row (what an unbounded memo would serve).
 """
 import random
 import sys
@@ -38,13 +45,42 @@ def row(rng, i):
 
 
 def main():
-    n = int(sys.argv[1])
+    args, stats, repeat = sys.argv[1:], "--stats" in sys.argv[1:], 0
+    if stats:
+        args.remove("--stats")
+    if "--repeat" in args:
+        i = args.index("--repeat")
+        if i + 1 >= len(args) or not args[i + 1].isdigit() or int(args[i + 1]) < 1:
+            sys.exit("gen_batch.py: --repeat needs a positive row count")
+        repeat = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 1 or not args[0].isdigit():
+        sys.exit("usage: gen_batch.py ROWS [--repeat K] [--stats] > batch.csv")
+    n = int(args[0])
     rng = random.Random(1)
+    lines = []
+    if repeat:
+        pool = [row(rng, i) for i in range(repeat)]
+        pick = random.Random(2)
+        lines = (pool[pick.randrange(repeat)] for _ in range(n))
+    else:
+        lines = (row(rng, i) for i in range(n))
     out = sys.stdout
     out.write(",".join(COLS) + "\n")
-    for i in range(n):
-        r = row(rng, i)
-        out.write(",".join(str(r.get(c, "")) for c in COLS) + "\n")
+    seen, block, in_block = set(), set(), 0
+    for i, r in enumerate(lines):
+        line = ",".join(str(r.get(c, "")) for c in COLS)
+        out.write(line + "\n")
+        if stats:
+            if i % 4096 == 0:
+                block = set()
+            in_block += line in block
+            block.add(line)
+            seen.add(line)
+    if stats and n:
+        sys.stderr.write(f"{n} rows, {len(seen)} distinct ({100 * len(seen) / n:.1f}%), "
+                         f"{100 * in_block / n:.1f}% repeat a row of their 4096-row block, "
+                         f"{100 * (n - len(seen)) / n:.1f}% repeat an earlier row\n")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,186 @@
+// SIMD batch walks of a forest's perfect-tree arrays: see learned/forest_simd.h.
+#include "learned/forest_simd.h"
+
+#ifdef LOOM_FOREST_SIMD
+#include <immintrin.h>
+
+namespace loom::forest_simd {
+namespace {
+constexpr size_t kVecRows = 8, kVecGroups = 4, kVec512Rows = 16;
+}  // namespace
+
+bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+
+bool cpu_has_avx512() {
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+}
+
+// Rows [0, n - n % 32) of predict_batch, eight rows per 256-bit vector, over the perfect-tree arrays (forest.h):
+// `inner` = 2^depth - 1 slots per tree. A lane at slot i goes to 2i+1 (left) or 2i+2 (right), right exactly when
+// the scalar walk goes right (NaN: !default_left, else !(v < threshold)); pass-left slots below a leaf always go
+// left, to the slot holding that leaf's value. The first four levels (15 slots) take their thresholds and words
+// from two 8-slot loads by an in-register permute, the fifth (16 slots) from two more and a blend; deeper levels
+// gather them; every level gathers the rows' feature
+// values. Each lane adds its tree's leaf to its own accumulator in tree order from base_score: the scalar walk's
+// float additions in its order (no FMA, no reassociation). Returns the rows done.
+__attribute__((target("avx2"))) size_t walk_avx2(const float* thresholds, const uint32_t* words_u, const float* leaves,
+                                                 int32_t depth, size_t trees, float base_score, const float* x,
+                                                 size_t n, size_t stride, uint32_t feature_bits,
+                                                 uint32_t default_left_bit, uint32_t pass_left_bit, float* out) {
+  const int32_t* words = reinterpret_cast<const int32_t*>(words_u);
+  const size_t inner = (size_t(1) << depth) - 1, leaf_count = size_t(1) << depth;
+  const __m256i row_off = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                             _mm256_set1_epi32(static_cast<int>(stride)));
+  const __m256i feature_mask = _mm256_set1_epi32(static_cast<int>(feature_bits));
+  const __m256i default_left = _mm256_set1_epi32(static_cast<int>(default_left_bit));
+  const __m256i pass_left = _mm256_set1_epi32(static_cast<int>(pass_left_bit));
+  const __m256i one = _mm256_set1_epi32(1);
+  const __m256i inner_v = _mm256_set1_epi32(static_cast<int>(inner));
+  const __m256i fifteen = _mm256_set1_epi32(15);
+  size_t r = 0;
+  for (; r + kAvx2Chunk <= n; r += kAvx2Chunk) {
+    __m256 acc[kVecGroups];
+    for (size_t g = 0; g < kVecGroups; ++g) acc[g] = _mm256_set1_ps(base_score);
+    for (size_t t = 0; t < trees; ++t) {
+      const float* thr = thresholds + t * inner;
+      const int32_t* word = words + t * inner;
+      // Slots 0-7 (levels 0-2, and slot 7) and 7-14 (level 3) in registers.
+      const __m256 thr_lo = _mm256_loadu_ps(thr), thr_hi = _mm256_loadu_ps(thr + 7);
+      const __m256i word_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word));
+      const __m256i word_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 7));
+      __m256i slot[kVecGroups];
+      for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm256_setzero_si256();
+      for (int32_t d = 0; d < depth; ++d)
+        for (size_t g = 0; g < kVecGroups; ++g) {
+          __m256 threshold;
+          __m256i w;
+          if (d < 3) {
+            threshold = _mm256_permutevar8x32_ps(thr_lo, slot[g]);
+            w = _mm256_permutevar8x32_epi32(word_lo, slot[g]);
+          } else if (d == 3) {  // slots 7-14: (slot + 1) mod 8 indexes the registers loaded from slot 7
+            const __m256i k = _mm256_add_epi32(slot[g], one);
+            threshold = _mm256_permutevar8x32_ps(thr_hi, k);
+            w = _mm256_permutevar8x32_epi32(word_hi, k);
+          } else if (d == 4) {  // slots 15-30: two 8-slot loads each, permuted, the upper half chosen by bit 3
+            const __m256i k = _mm256_sub_epi32(slot[g], fifteen);
+            const __m256i upper = _mm256_slli_epi32(k, 28);  // bit 3 to the sign bit
+            threshold = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(thr + 15), k),
+                                         _mm256_permutevar8x32_ps(_mm256_loadu_ps(thr + 23), k),
+                                         _mm256_castsi256_ps(upper));
+            w = _mm256_castps_si256(_mm256_blendv_ps(
+                _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(
+                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 15)), k)),
+                _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(
+                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 23)), k)),
+                _mm256_castsi256_ps(upper)));
+          } else {
+            threshold = _mm256_i32gather_ps(thr, slot[g], 4);
+            w = _mm256_i32gather_epi32(word, slot[g], 4);
+          }
+          const float* rows = x + (r + g * kVecRows) * stride;
+          const __m256 v = _mm256_i32gather_ps(rows, _mm256_add_epi32(row_off, _mm256_and_si256(w, feature_mask)), 4);
+          const __m256i lt = _mm256_castps_si256(_mm256_cmp_ps(v, threshold, _CMP_LT_OQ));
+          const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+          const __m256i defl = _mm256_cmpeq_epi32(_mm256_and_si256(w, default_left), default_left);
+          const __m256i pass = _mm256_cmpeq_epi32(_mm256_and_si256(w, pass_left), pass_left);
+          const __m256i go_left = _mm256_or_si256(_mm256_or_si256(lt, pass), _mm256_and_si256(nan, defl));
+          const __m256i right = _mm256_andnot_si256(go_left, one);
+          slot[g] = _mm256_add_epi32(_mm256_add_epi32(slot[g], slot[g]), _mm256_add_epi32(one, right));
+        }
+      const float* leaf = leaves + t * leaf_count;
+      for (size_t g = 0; g < kVecGroups; ++g)
+        acc[g] = _mm256_add_ps(acc[g], _mm256_i32gather_ps(leaf, _mm256_sub_epi32(slot[g], inner_v), 4));
+    }
+    for (size_t g = 0; g < kVecGroups; ++g) _mm256_storeu_ps(out + r + g * kVecRows, acc[g]);
+  }
+  return r;
+}
+
+// GCC 12 warns that its own AVX-512 intrinsics (gathers, permutes: an undefined pass-through operand inside the
+// header) may use an uninitialised value (GCC bug 105593); nothing here reads one.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// The AVX-512 form of walk_avx2: sixteen rows a vector, four vectors a tree, masks instead of compare vectors.
+// Levels 0-3 (slots 0-14) permute one 16-slot register, level 4 (slots 15-30) another, level 5 (slots 31-62) two
+// through a two-source permute; deeper levels gather. The same lane decisions and the same additions per lane.
+__attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, const uint32_t* words_u,
+                                                     const float* leaves, int32_t depth, size_t trees,
+                                                     float base_score, const float* x, size_t n, size_t stride,
+                                                     uint32_t feature_bits, uint32_t default_left_bit,
+                                                     uint32_t pass_left_bit, float* out) {
+  const int32_t* words = reinterpret_cast<const int32_t*>(words_u);
+  const size_t inner = (size_t(1) << depth) - 1, leaf_count = size_t(1) << depth;
+  const __m512i row_off = _mm512_mullo_epi32(
+      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(static_cast<int>(stride)));
+  const __m512i feature_mask = _mm512_set1_epi32(static_cast<int>(feature_bits));
+  const __m512i default_left = _mm512_set1_epi32(static_cast<int>(default_left_bit));
+  const __m512i pass_left = _mm512_set1_epi32(static_cast<int>(pass_left_bit));
+  const __m512i one = _mm512_set1_epi32(1), two = _mm512_set1_epi32(2);
+  const __m512i inner_v = _mm512_set1_epi32(static_cast<int>(inner));
+  const __m512i fifteen = _mm512_set1_epi32(15), thirty_one = _mm512_set1_epi32(31);
+  size_t r = 0;
+  for (; r + kAvx512Chunk <= n; r += kAvx512Chunk) {
+    __m512 acc[kVecGroups];
+    for (size_t g = 0; g < kVecGroups; ++g) acc[g] = _mm512_set1_ps(base_score);
+    for (size_t t = 0; t < trees; ++t) {
+      const float* thr = thresholds + t * inner;
+      const int32_t* word = words + t * inner;
+      // Registers for the levels the forest has (the arrays are padded by 32 slots past the last tree, and a level
+      // exists only where the tree has its slots): slots 0-15, 15-30, 31-46 and 47-62.
+      const __m512 thr0 = _mm512_loadu_ps(thr);
+      const __m512i word0 = _mm512_loadu_si512(word);
+      __m512 thr1 = _mm512_setzero_ps(), thr2 = thr1, thr3 = thr1;
+      __m512i word1 = _mm512_setzero_si512(), word2 = word1, word3 = word1;
+      if (depth >= 5) thr1 = _mm512_loadu_ps(thr + 15), word1 = _mm512_loadu_si512(word + 15);
+      if (depth >= 6) {
+        thr2 = _mm512_loadu_ps(thr + 31), word2 = _mm512_loadu_si512(word + 31);
+        thr3 = _mm512_loadu_ps(thr + 47), word3 = _mm512_loadu_si512(word + 47);
+      }
+      __m512i slot[kVecGroups];
+      for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm512_setzero_si512();
+      for (int32_t d = 0; d < depth; ++d)
+        for (size_t g = 0; g < kVecGroups; ++g) {
+          __m512 threshold;
+          __m512i w;
+          if (d < 4) {
+            threshold = _mm512_permutexvar_ps(slot[g], thr0);
+            w = _mm512_permutexvar_epi32(slot[g], word0);
+          } else if (d == 4) {
+            const __m512i k = _mm512_sub_epi32(slot[g], fifteen);
+            threshold = _mm512_permutexvar_ps(k, thr1);
+            w = _mm512_permutexvar_epi32(k, word1);
+          } else if (d == 5) {  // k in 0-31: bit 4 picks the second register
+            const __m512i k = _mm512_sub_epi32(slot[g], thirty_one);
+            threshold = _mm512_permutex2var_ps(thr2, k, thr3);
+            w = _mm512_permutex2var_epi32(word2, k, word3);
+          } else {
+            threshold = _mm512_i32gather_ps(slot[g], thr, 4);
+            w = _mm512_i32gather_epi32(slot[g], word, 4);
+          }
+          const float* rows = x + (r + g * kVec512Rows) * stride;
+          const __m512 v = _mm512_i32gather_ps(_mm512_add_epi32(row_off, _mm512_and_si512(w, feature_mask)), rows, 4);
+          const __mmask16 lt = _mm512_cmp_ps_mask(v, threshold, _CMP_LT_OQ);
+          const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+          const __mmask16 defl = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, default_left), default_left);
+          const __mmask16 pass = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, pass_left), pass_left);
+          const __mmask16 go_left = static_cast<__mmask16>(lt | pass | (nan & defl));
+          // 2 * slot + 2 (right), minus one where the lane goes left
+          const __m512i right_child = _mm512_add_epi32(_mm512_add_epi32(slot[g], slot[g]), two);
+          slot[g] = _mm512_mask_sub_epi32(right_child, go_left, right_child, one);
+        }
+      const float* leaf = leaves + t * leaf_count;
+      for (size_t g = 0; g < kVecGroups; ++g)
+        acc[g] = _mm512_add_ps(acc[g], _mm512_i32gather_ps(_mm512_sub_epi32(slot[g], inner_v), leaf, 4));
+    }
+    for (size_t g = 0; g < kVecGroups; ++g) _mm512_storeu_ps(out + r + g * kVec512Rows, acc[g]);
+  }
+  return r;
+}
+#pragma GCC diagnostic pop
+
+}  // namespace loom::forest_simd
+#endif

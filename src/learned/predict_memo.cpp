@@ -1,0 +1,117 @@
+// PredictMemo: see learned/predict_memo.h.
+#include "learned/predict_memo.h"
+
+#include <cstring>
+
+namespace loom {
+
+std::string PredictMemo::gpu_key(const GpuSpec& g) {
+  std::string o;
+  o.reserve(1024);
+  auto num = [&o](auto v) { o.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  auto text = [&o, &num](const std::string& v) { num(v.size()), o += v; };
+  text(g.name), text(g.full_name), text(g.architecture), num(g.compute_capability), text(g.source_file);
+  num(g.sms), num(g.boost_clock_mhz), num(g.tensor_load_clock_mhz), num(g.tensor_load_slowdown);
+  num(g.tensor_load_onset_s), num(g.sustained_clock_mhz);
+  for (double f : g.tensor_flops_per_clk_per_sm) num(f);
+  num(g.fp32_flops_per_clk_per_sm), num(g.fp64_flops_per_clk_per_sm), num(g.sfu_ops_per_clk_per_sm);
+  num(g.int_ops_per_clk_per_sm), num(g.smem_bytes_per_clk_per_sm);
+  num(g.regs_per_sm), num(g.max_regs_per_thread), num(g.smem_per_sm_bytes), num(g.smem_per_block_bytes);
+  num(g.max_threads_per_sm), num(g.max_warps_per_sm), num(g.max_ctas_per_sm), num(g.max_threads_per_block);
+  num(g.l1_bytes_per_sm), num(g.l2_bytes), num(g.l2_bytes_per_s), num(g.l2_bytes_per_clk_per_sm);
+  num(g.dram_bytes), num(g.dram_bytes_per_s), text(g.dram_type), text(g.dram_ecc);
+  num(g.launch_overhead_us), num(g.host_cpu_speed), num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s);
+  num(g.gpus_per_node), num(g.tdp_w), num(g.price_per_hour_usd.has_value());
+  if (g.price_per_hour_usd) num(*g.price_per_hour_usd);
+  num(g.key_sources.size());
+  for (const auto& [k, v] : g.key_sources) text(k), text(v);
+  return o;
+}
+
+uint32_t PredictMemo::gpu_id(const GpuSpec& g) {
+  std::string key = gpu_key(g);
+  {
+    std::shared_lock lock(mu_);
+    if (auto it = gpus_.find(key); it != gpus_.end()) return it->second;
+  }
+  std::unique_lock lock(mu_);
+  return gpus_.try_emplace(std::move(key), uint32_t(gpus_.size())).first->second;
+}
+
+uint64_t PredictMemo::row_hash(uint32_t gpu, bool achievable, const KernelSpec& spec) {
+  // Eight bytes at a time, inline (the strings are short: a library hash call per string cost more than the rest).
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t(gpu) << 1 | uint64_t(achievable));
+  auto step = [&h](uint64_t w) {
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  };
+  auto mix = [&step](const std::string& v) {
+    const char* p = v.data();
+    size_t left = v.size();
+    step(left);
+    for (; left >= 8; p += 8, left -= 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      step(w);
+    }
+    if (left) {
+      uint64_t w = 0;
+      std::memcpy(&w, p, left);
+      step(w);
+    }
+  };
+  mix(spec.family);
+  for (const auto& [k, v] : spec.params) mix(k), mix(v);
+  return h;
+}
+
+const PredictMemo::Entry* PredictMemo::lookup(const Map& m, uint64_t h, uint32_t gpu, bool achievable,
+                                              const KernelSpec& spec) {
+  auto it = m.find(h);
+  if (it == m.end()) return nullptr;
+  const Entry& e = it->second;  // the hash only finds the entry: every input is compared
+  return e.gpu == gpu && e.achievable == achievable && e.family == spec.family && e.params == spec.params ? &e
+                                                                                                           : nullptr;
+}
+
+bool PredictMemo::find(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, Prediction& out) const {
+  std::shared_lock lock(mu_);
+  for (const Map& m : gens_)
+    if (const Entry* e = lookup(m, h, gpu, achievable, spec)) {
+      out = e->prediction;
+      return true;
+    }
+  return false;
+}
+
+void PredictMemo::keep(size_t n, const uint64_t* hash, const uint32_t* gpu, bool achievable, const KernelSpec* specs,
+                       const Prediction* preds, const uint8_t* fresh) {
+  constexpr size_t kOffered = size_t(1) << 16;
+  std::unique_lock lock(mu_);
+  if (offered_.empty()) offered_.assign(kOffered, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (!fresh[i]) continue;
+    uint64_t& seen = offered_[hash[i] & (kOffered - 1)];
+    if (seen != hash[i]) {  // the first time (as far as the table remembers): only noted
+      seen = hash[i];
+      continue;
+    }
+    seen = 0;
+    insert(hash[i], gpu[i], achievable, specs[i], preds[i]);
+  }
+}
+
+void PredictMemo::insert(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, const Prediction& p) {
+  if (gens_.empty()) gens_.resize(2);
+  if (gens_[0].size() >= kEntries) {  // the newer generation is full: it becomes the older one
+    std::swap(gens_[0], gens_[1]);
+    gens_[0].clear();
+  }
+  Entry& e = gens_[0][h];  // a colliding entry of other inputs is replaced
+  e.gpu = gpu, e.achievable = achievable;
+  e.family = spec.family;
+  e.params = spec.params;
+  e.prediction = p;
+}
+
+}  // namespace loom
