@@ -67,7 +67,7 @@ std::string gpu_fingerprint(const GpuSpec& g) {
   num(g.int_ops_per_clk_per_sm), num(g.smem_bytes_per_clk_per_sm), num(g.regs_per_sm), num(g.max_regs_per_thread);
   num(g.smem_per_sm_bytes), num(g.smem_per_block_bytes), num(g.max_threads_per_sm), num(g.max_warps_per_sm);
   num(g.max_ctas_per_sm), num(g.max_threads_per_block), num(g.l1_bytes_per_sm), num(g.l2_bytes), num(g.l2_bytes_per_s);
-  num(g.l2_bytes_per_clk_per_sm), num(g.dram_bytes), num(g.dram_bytes_per_s), num(g.launch_overhead_us);
+  num(g.l2_bytes_per_clk_per_sm), num(g.dram_bytes), num(g.dram_bytes_per_s), num(g.launch_overhead_us), num(g.graph_gap_us);
   num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s), num(g.gpus_per_node), num(g.tdp_w);
   return o;
 }
@@ -209,6 +209,9 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
   st.schedule_efficiency = mode == ExecMode::megakernel && dynamic ? kDynamicScheduleEfficiency : 1.0;
   const double host_scale = host_time_scale(profile, gpu.host_cpu_speed);
   const double launch_us = gpu.launch_overhead_us + profile.host_overhead_us * host_scale;
+  // GPU-side idle between back-to-back kernels: the GPU's own (catalogue graph_gap, e.g. from `loom calibrate`) where
+  // known, else the profile's (measured on an H200).
+  const double gap_us = gpu.graph_gap_us > 0 ? gpu.graph_gap_us : profile.graph_gap_us;
 
   // Input preparation before the first launch (eager: the launches queue behind it; graph: the replay does).
   const double input_us =
@@ -244,13 +247,13 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
         if (profile.collective_host_us > 0 && is_collective(shape.parts.front().family))
           host_us += profile.collective_host_us * host_scale;
         k.issue_us = host_us;
-        k.start_us = std::max(host_us, i == 0 ? 0.0 : prev_end_us + profile.graph_gap_us);
+        k.start_us = std::max(host_us, i == 0 ? 0.0 : prev_end_us + gap_us);
         k.end_us = k.start_us + k.gpu_us;
         break;
       case ExecMode::graph:
         // One graph launch; replayed kernels follow each other after a measured per-kernel gap.
         k.issue_us = input_us + launch_us;
-        k.start_us = i == 0 ? input_us + launch_us : prev_end_us + profile.graph_gap_us;
+        k.start_us = i == 0 ? input_us + launch_us : prev_end_us + gap_us;
         k.end_us = k.start_us + k.gpu_us;
         break;
       case ExecMode::megakernel: {

@@ -128,6 +128,8 @@ const std::vector<FieldDef>& schema() {
                  [](const GpuSpec& g) -> const std::string& { return g.dram_ecc; }),
       {"launch_overhead", U::time, REQ, POS, false, [](GpuSpec& g, double v) { g.launch_overhead_us = v * 1e6; },
        [](const GpuSpec& g) { return g.launch_overhead_us / 1e6; }},
+      {"graph_gap", U::time, OPT, Sign::non_negative, false, [](GpuSpec& g, double v) { g.graph_gap_us = v * 1e6; },
+       [](const GpuSpec& g) { return g.graph_gap_us / 1e6; }},
       {"host.cpu_speed", U::count, OPT, POS, false, [](GpuSpec& g, double v) { g.host_cpu_speed = v; },
        [](const GpuSpec& g) { return g.host_cpu_speed; }},
       {"interconnect.nvlink", U::bandwidth, OPT, Sign::non_negative, false,
@@ -186,6 +188,7 @@ Range plausible_range(const std::string& key, UnitKind kind) {
   if (key == "sustained_load.tensor_slowdown") return {1, 3};
   if (key == "sustained_load.onset") return {1e-3, 100};
   if (key == "host.cpu_speed") return {0.05, 20};
+  if (key == "graph_gap") return {0, 1e-4};  // 0 (not known: the profile's applies) .. 100 us a kernel
   switch (kind) {
     case UnitKind::frequency: return {1e8, 1e10};         // 100 MHz .. 10 GHz
     case UnitKind::bandwidth: return {1e9, 1e15};         // 1 GB/s .. 1 PB/s (DRAM, L2)

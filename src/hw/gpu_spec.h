@@ -61,6 +61,9 @@ struct GpuSpec {
 
   // System.
   double launch_overhead_us = 0;   ///< host launch cost per kernel (eager)
+  /// GPU-side idle time between back-to-back kernels (CUDA-graph replay); 0 = not known (the serving profile's
+  /// graph_gap_us, measured on an H200, applies).
+  double graph_gap_us = 0;
   /// How fast the host that drives this GPU runs eager PyTorch, relative to the lent H200 node's host where the
   /// serving profiles' host costs were measured (scripts/torch/host_cost.py); 1 when the entry does not say.
   double host_cpu_speed = 1;

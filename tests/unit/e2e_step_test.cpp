@@ -86,10 +86,25 @@ TEST_F(E2eStep, DecodeModesAreOrdered) {
   EXPECT_DOUBLE_EQ(eager.timing.gpu_time_us, graph.timing.gpu_time_us);
   // Graph: one launch, then every kernel's time plus a gap per kernel after the first.
   const double n = static_cast<double>(graph.timing.kernels.size());
-  EXPECT_NEAR(graph.timing.wall_time_us, gpu.launch_overhead_us + graph.timing.gpu_time_us + (n - 1) * p.graph_gap_us,
+  const double gap = gpu.graph_gap_us > 0 ? gpu.graph_gap_us : p.graph_gap_us;  // the GPU's own where the catalogue has one
+  EXPECT_NEAR(graph.timing.wall_time_us, gpu.launch_overhead_us + graph.timing.gpu_time_us + (n - 1) * gap,
               1e-6 * graph.timing.wall_time_us);
   // Eager: never faster than max(total GPU time, total launch time).
   EXPECT_GE(eager.timing.wall_time_us + 1e-9, std::max(eager.timing.gpu_time_us, n * gpu.launch_overhead_us));
+}
+
+TEST_F(E2eStep, TheGpusOwnGraphGapWinsOverTheProfiles) {
+  const ModelConfig m = load_model("llama-3.2-1b");
+  const ServingProfile p = load_profile("vllm");
+  const Workload w = decode_workload(1, {512}, 1);
+  GpuSpec slow_gaps = gpu;
+  const double gap = gpu.graph_gap_us > 0 ? gpu.graph_gap_us : p.graph_gap_us;
+  slow_gaps.graph_gap_us = gap + 2.0;  // a catalogue graph_gap 2 us longer (e.g. from loom calibrate)
+  const auto base = predict_step(gpu, m, p, w, ExecMode::graph);
+  const auto gapped = predict_step(slow_gaps, m, p, w, ExecMode::graph);
+  const double n = static_cast<double>(base.timing.kernels.size());
+  EXPECT_DOUBLE_EQ(gapped.timing.gpu_time_us, base.timing.gpu_time_us);
+  EXPECT_NEAR(gapped.timing.wall_time_us - base.timing.wall_time_us, (n - 1) * 2.0, 1e-6 * base.timing.wall_time_us);
 }
 
 TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
