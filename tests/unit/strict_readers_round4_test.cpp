@@ -12,6 +12,7 @@
 #include "core/strict_yaml.h"
 #include "e2e/model_config.h"
 #include "hw/catalog.h"
+#include "input_error_util.h"
 #include "trace/chrome_trace.h"
 #include "trace/text_io.h"
 #include "trace/trace.h"
@@ -21,19 +22,6 @@ namespace loom {
 namespace {
 
 namespace fs = std::filesystem;
-
-template <typename F>
-InputError error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no InputError";
-  return InputError("", "");
-}
-
-#define EXPECT_IN(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
 
 const std::string kCaseHead =
     "#loom-bench 1\n#gpu=NVIDIA H200\ncase_id,family,spec,impl,reps,event_median_us,event_p10_us,event_p90_us\n";

@@ -13,6 +13,7 @@
 #include "e2e/model_config.h"
 #include "e2e/profile.h"
 #include "hw/catalog.h"
+#include "input_error_util.h"
 #include "hw/gpu_yaml.h"
 #include "trace/text_io.h"
 #include "trace/trace.h"
@@ -21,20 +22,6 @@ namespace loom {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The InputError `f` throws (a failure if it throws none).
-template <typename F>
-InputError error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no InputError";
-  return InputError("", "");
-}
-
-#define EXPECT_IN(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
 
 const char* kLlama = R"({
   "model_type": "llama",
