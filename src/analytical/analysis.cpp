@@ -239,7 +239,9 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     std::vector<TileConfig> split;
     if (s.family == Family::gemm && s.impl != "cutlass") {  // split-K variants when the tiles leave SMs idle
       const ConfigTable& table = config_table(s.family);
-      for (const TileConfig& c : cands) {
+      const auto& dts = table.split_k_dtypes;  // dtypes cuBLAS splits at all (kernels/gemm.yaml)
+      const bool may_split = dts.empty() || std::find(dts.begin(), dts.end(), s.dtype) != dts.end();
+      for (const TileConfig& c : may_split ? cands : std::vector<TileConfig>{}) {
         int64_t tiles = s.batch * ((s.m + c.bm - 1) / c.bm) * ((s.n + c.bn - 1) / c.bn);
         if (tiles >= gpu.sms) continue;
         for (int sk : table.split_k) {

@@ -47,6 +47,7 @@ struct ConfigTable {
   std::map<std::string, std::vector<int>> stages;  ///< by mma kind
   std::map<std::string, int> max_stages;           ///< by architecture
   std::vector<int> split_k{1};
+  std::vector<Dtype> split_k_dtypes;  ///< dtypes whose library GEMMs the heuristic may split; empty = every dtype
   std::vector<TileEntry> tiles;
   std::map<std::string, std::vector<std::string>> candidates;  ///< by architecture
   std::map<std::string, std::vector<TileConfig>> parsed_candidates;  ///< the same, parsed once at load

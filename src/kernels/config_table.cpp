@@ -60,6 +60,16 @@ std::vector<std::string> string_list(const std::string& file, const YAML::Node& 
   return out;
 }
 
+std::vector<Dtype> dtype_list(const std::string& file, const YAML::Node& n) {
+  std::vector<Dtype> out;
+  for (const auto& d : string_list(file, n)) {
+    auto dt = parse_dtype(d);
+    if (!dt) throw InputError(at(file, n), "unknown dtype '" + d + "'; use fp32, tf32, bf16, fp16 or fp8");
+    out.push_back(*dt);
+  }
+  return out;
+}
+
 const std::set<std::string> kArchs = {"pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell"};
 
 void check_arch(const std::string& file, const YAML::Node& n, const std::string& a) {
@@ -98,12 +108,7 @@ TileEntry read_tile(const std::string& file, const YAML::Node& n, const std::str
   if (n["kv_stages"]) t.kv_stages = to_int(file, n["kv_stages"]);
   t.archs = string_list(file, n["archs"]);
   for (const auto& a : t.archs) check_arch(file, n["archs"], a);
-  if (n["dtypes"])
-    for (const auto& d : string_list(file, n["dtypes"])) {
-      auto dt = parse_dtype(d);
-      if (!dt) throw InputError(at(file, n["dtypes"]), "unknown dtype '" + d + "'; use fp32, tf32, bf16, fp16 or fp8");
-      t.dtypes.push_back(*dt);
-    }
+  if (n["dtypes"]) t.dtypes = dtype_list(file, n["dtypes"]);
   return t;
 }
 
@@ -122,7 +127,7 @@ ConfigTable load_config_table(const std::string& path) {
   text << in.rdbuf();
   const YAML::Node root = load_one_yaml(text.str(), path);  // one document, no key given twice
   try {
-    check_keys(path, root, {"family", "naming", "regs_base", "stages", "max_stages", "split_k", "tiles",
+    check_keys(path, root, {"family", "naming", "regs_base", "stages", "max_stages", "split_k", "split_k_dtypes", "tiles",
                             "candidates", "rows_per_cta", "warps", "elems_per_thread", "configs"});
     if (!root["family"] || !root["naming"]) throw InputError(path + ":1", "needs 'family' and 'naming'");
     t.family = root["family"].as<std::string>();
@@ -141,6 +146,7 @@ ConfigTable load_config_table(const std::string& path) {
       for (const auto& kv : root["max_stages"]) t.max_stages[kv.first.as<std::string>()] = to_int(path, kv.second);
     }
     if (root["split_k"]) t.split_k = int_list(path, root["split_k"]);
+    if (root["split_k_dtypes"]) t.split_k_dtypes = dtype_list(path, root["split_k_dtypes"]);
     if (root["tiles"]) {
       if (!root["tiles"].IsSequence()) throw InputError(at(path, root["tiles"]), "'tiles' must be a list");
       for (const auto& n : root["tiles"]) t.tiles.push_back(read_tile(path, n, t.naming));
