@@ -5,9 +5,10 @@
 # held-out warm GEMMs are the worst part of issue 12's target (docs/gemm-heldout.md). Held-out seeds 11 and 41 are
 # never used for training. One device call per GPU:
 #   run(command="bash scripts/collect-linear3.sh", kind="nvidia-h200")   # then kind="nvidia-h100-x1"
-# Writes $OUT/loom-<gpu>-linear3.tar holding <gpu>/linear3_{warm,cold}.{lct.gz,cases.csv}; import with
-#   build/loom trace import --lct D/linear3_warm.lct.gz --cases D/linear3_warm.cases.csv --out traces/<gpu>/sms132-warm3.corpus.csv.gz
-#   build/loom trace import --lct D/linear3_cold.lct.gz --cases D/linear3_cold.cases.csv --out traces/<gpu>/sms132-linear3.corpus.csv.gz
+# Writes $OUT/<gpu>-linear3_{warm,cold}.{lct.gz,cases.csv} (files, not one tar: each comes back under the device
+# tool's 16 MiB limit, the tar of all four does not: 17.5 MB on the H200); import with
+#   build/loom trace import --lct D/<gpu>-linear3_warm.lct.gz --cases D/<gpu>-linear3_warm.cases.csv --out traces/<gpu>/sms132-warm3.corpus.csv.gz
+#   build/loom trace import --lct D/<gpu>-linear3_cold.lct.gz --cases D/<gpu>-linear3_cold.cases.csv --out traces/<gpu>/sms132-linear3.corpus.csv.gz
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/gpu-build.sh
@@ -28,5 +29,5 @@ run() {  # run MODE SEED SECONDS [--warm]
 run warm 47 "$WARM_S" --warm
 run cold 53 "$COLD_S"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv | tee -a "$DEST/run.log"
-tar -cf "$DEST/loom-$key-linear3.tar" -C "$(dirname "$W")" "$key"
+for f in "$W"/*; do cp "$f" "$DEST/$key-$(basename "$f")"; done
 wc -l "$W"/*.cases.csv | tee -a "$DEST/run.log"; echo "total $(( $(date +%s)-t0 )) s" | tee -a "$DEST/run.log"
