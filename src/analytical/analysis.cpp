@@ -189,6 +189,10 @@ std::string default_rule(const KernelShape& s) {
       return s.op == "silu_mul" ? "vLLM silu_and_mul: one CTA per row, min(cols, 1024) threads"
                                 : "PyTorch vectorized elementwise: 128 threads x 4 elements per CTA";
     case Family::all_reduce:
+      if (s.impl == "custom")
+        return "the engines' custom all-reduce (one-shot / two-shot over peer links; the learned fit of impl=custom "
+               "rows), analytically a ring";
+      [[fallthrough]];
     case Family::all_gather:
     case Family::reduce_scatter: return "NCCL ring (the only algorithm modelled)";
     case Family::send_recv: return "NCCL send/recv: one message over one link";

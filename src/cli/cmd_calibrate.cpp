@@ -28,7 +28,7 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
   if (!in) throw InputError(file, "cannot read the calibration result");
   std::stringstream ss;
   ss << in.rdbuf();
-  const CalibrationOverlay ov = calibration_overlay(ss.str(), file, key, base);
+  const CalibrationOverlay ov = calibration_overlay(ss.str(), file, key, base, catalog.get("h200"));
   // A result from another GPU model than --gpu names (traces/gpu_names.tsv) is refused, not blended in.
   if (const auto measured = GpuNameTable::load_default().key_for(ov.device); measured && *measured != key)
     throw InputError(file, "was measured on " + ov.device + " (" + *measured + "), not " + key + "; pass --gpu " +

@@ -27,10 +27,10 @@ using json = nlohmann::json;
 // Host time a launch of host_cost.py's tiny eager forward on the reference host (host.cpu_speed 1: the lent H200
 // node's, where the serving profiles' host costs were measured), median of 6 runs (traces/checks/host/speed).
 constexpr double kReferenceHostUsPerLaunch = 12.72;
-// GPU-side idle a kernel in CUDA-graph replay on the H200 (1.2 us between back-to-back real kernels, GPU-NOTES.md)
-// and calibrate.py's graph replay of empty kernels on the same chip (0.842 us a kernel: traces/checks/calibrate/h200):
-// a chip's graph_gap is the first scaled by its own second.
-constexpr double kReferenceGraphGapUs = 1.2, kReferenceGraphUsPerKernel = 0.842;
+// calibrate.py's graph replay of empty kernels on the H200 (0.842 us a kernel: traces/checks/calibrate/h200): a chip's
+// graph_gap is the H200's catalogue graph_gap (GPU-side idle between real kernels in graph replay) scaled by its own
+// replay over this.
+constexpr double kReferenceGraphUsPerKernel = 0.842;
 constexpr double kAchievableDram = (3.04 / 3.35 + 4.41 / 4.8) / 2;
 
 struct Reader {
@@ -67,7 +67,7 @@ double median(std::vector<double> v) {
 }  // namespace
 
 CalibrationOverlay calibration_overlay(const std::string& body, const std::string& file, const std::string& key,
-                                       const GpuSpec& base) {
+                                       const GpuSpec& base, const GpuSpec& reference) {
   if (body.size() > (8u << 20)) throw InputError(file, "larger than 8 MiB: not a calibration result");
   json j;
   try {
@@ -114,8 +114,8 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
   }
   y += "extends: " + key + "\nname: " + base.full_name + " (calibrated)\n";
   if (graph_us > 0.01 && graph_us < 50)
-    y += "graph_gap: " + fmt(kReferenceGraphGapUs * graph_us / kReferenceGraphUsPerKernel, 3) + " us   # " + src +
-         ": the H200's measured 1.2 us x " + fmt(graph_us, 3) + " / " + fmt(kReferenceGraphUsPerKernel, 3) +
+    y += "graph_gap: " + fmt(reference.graph_gap_us * graph_us / kReferenceGraphUsPerKernel, 3) + " us   # " + src +
+         ": the H200's measured " + fmt(reference.graph_gap_us, 3) + " us x " + fmt(graph_us, 3) + " / " + fmt(kReferenceGraphUsPerKernel, 3) +
          " us (this chip's / the H200's graph replay of empty kernels)\n";
   // host_cost (scripts/torch/host_cost.py): host time a launch of a tiny eager forward; 12.72 us on the reference
   // host (the lent H200 node's: median of 6 runs, traces/checks/host/speed/repeats.txt). Older results lack it.

@@ -21,9 +21,10 @@ struct CalibrationOverlay {
   std::string device;  ///< the device name the result records (e.g. "NVIDIA H100 80GB HBM3")
 };
 
-/// The overlay for catalogue entry `key` (`base`) from the result text `body` read from `file`.
+/// The overlay for catalogue entry `key` (`base`) from the result text `body` read from `file`. `reference` is the
+/// catalogue's h200 entry: its measured graph_gap is scaled by this chip's graph replay over the H200's.
 /// Throws InputError(file[:line], ...) for anything malformed, missing, duplicated or implausible.
 CalibrationOverlay calibration_overlay(const std::string& body, const std::string& file, const std::string& key,
-                                       const GpuSpec& base);
+                                       const GpuSpec& base, const GpuSpec& reference);
 
 }  // namespace loom

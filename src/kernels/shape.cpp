@@ -203,6 +203,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       const bool p2p = s.family == Family::send_recv;
       Params p(spec, p2p ? KeyList{"bytes"} : KeyList{"bytes", "gpus"});
       s.bytes = p.size("bytes"), s.gpus = p2p ? 2 : p.size("gpus");
+      if (auto it = spec.params.find("impl"); it != spec.params.end()) s.impl = it->second;  // nccl | custom
       if (s.gpus > gpu.gpus_per_node && gpu.gpus_per_node > 0)
         throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + " exceeds the " +
                                          std::to_string(gpu.gpus_per_node) + " GPUs of one '" + gpu.name +

@@ -157,6 +157,9 @@ TEST(AnalyticalCollective, AllReduceScalesWithBytes) {
   EXPECT_NEAR(pipe(a, "link").time_us, link + 14 * 1.0, 1e-6);  // + 2(g-1) steps of 1 us
   EXPECT_NEAR(pipe(b, "link").time_us - pipe(a, "link").time_us, link, 1e-6);
   EXPECT_EQ(a.bottleneck, "link");
+  EXPECT_NE(a.config_reason.find("NCCL ring"), std::string::npos);
+  // impl=custom is priced by the custom fit; its reason names that kernel, not NCCL's ring.
+  EXPECT_NE(run("all_reduce bytes=16384 gpus=8 impl=custom").config_reason.find("custom all-reduce"), std::string::npos);
   Analysis one = run("all_reduce bytes=67108864 gpus=1");
   EXPECT_EQ(one.latency_us, 0.0);
   EXPECT_EQ(one.ceiling_us, 0.0);
