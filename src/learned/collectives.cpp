@@ -285,8 +285,9 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
                              const std::string& link, double link_bytes_per_s, int gpus, const std::string& topology) {
   // Two pools, each the narrowest that has fits (medians over it). Bandwidth, the large-message busbw / link
   // bandwidth: same transport (p2p or through host), architecture (NVLink generation, NCCL's tuning per SM version)
-  // and GPU count; same transport and architecture; for p2p, same transport and GPU count; same transport (a
-  // host-staged ring is bound by the host's memory path, so its other GPU counts stay in). Latency, the alphas, the
+  // and GPU count; same transport and architecture; for p2p, same transport and GPU count; for host, the same PCIe
+  // generation and width; same transport (a host-staged ring is bound by the host's memory path, so its other GPU
+  // counts stay in). Latency, the alphas, the
   // small-message busbw and the break: same transport, architecture and GPU count; same transport and GPU count (a
   // ring's hops and NCCL's protocol switch follow the GPU count); same transport. Large-message alphas are carried
   // over by NCCL's ring latency model (nccl_ring_simple_us). What the large-message regime holds (its busbw, alpha
@@ -301,6 +302,10 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
     return same_tr(f) && (nccl && nvls_capable(f.topology, f.architecture, f.gpus)) == nvls;
   };
   const auto any = [](const CollectiveFit&) { return true; };
+  // The same PCIe generation and width (the YAML's per-direction PCIe bandwidth: Gen4 x16 32 GB/s, Gen5 x16 64 GB/s):
+  // a host-staged ring's hops cross that link twice (GPU -> host memory -> GPU), and a GPU of one generation sits in a
+  // host of the same era (its root complex and memory); loom's P2P-off H200s measure the Gen5 path.
+  const auto same_pcie = [&](const CollectiveFit& f) { return std::fabs(f.link_bytes_per_s / link_bytes_per_s - 1) < 0.05; };
   // Each pass list once with the same algorithm and then, where no fit of it exists, with any algorithm.
   const auto twice = [&](const std::function<std::vector<Pass>(const Pass&)>& passes) {
     std::vector<Pass> out = passes(same_alg), rest = passes(same_tr);
@@ -311,7 +316,8 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
   const auto bw = first_pool(fits, twice([&](const Pass& in) {
     return std::vector<Pass>{[&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture && f.gpus == gpus; },
                              [&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture; },
-                             [&, in](const CollectiveFit& f) { return in(f) && tr == "p2p" && f.gpus == gpus; }, in};
+                             [&, in](const CollectiveFit& f) { return in(f) && tr == "p2p" && f.gpus == gpus; },
+                             [&, in](const CollectiveFit& f) { return in(f) && tr == "host" && same_pcie(f); }, in};
   }));
   const auto lat = first_pool(fits, std::vector<Pass>{
       [&](const CollectiveFit& f) { return same_tr(f) && f.architecture == architecture && f.gpus == gpus; },

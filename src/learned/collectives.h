@@ -105,7 +105,7 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
 /// The model of a GPU of `architecture` without a fit, on `link` ("nvlink", "pcie-p2p", "pcie") of
 /// `link_bytes_per_s`: medians over the fits of the same transport (p2p: NVLink or PCIe peer to peer; host: PCIe
 /// through host memory). The large-message efficiency (busbw / link bandwidth) from the same architecture first
-/// (then the same GPU count, for p2p); the alphas, small-message efficiency and break from the same architecture
+/// (then the same GPU count, for p2p; the same PCIe bandwidth, for host); the alphas, small-message efficiency and break from the same architecture
 /// and GPU count, then the same GPU count (latency follows the hops).
 /// `topology` is the target node's ("nvswitch": an NVLink GPU on an NVSwitch board): on Hopper and later NVSwitch nodes
 /// of more than 2 GPUs NCCL's large messages take NVLS, so the large-message efficiency, alpha and break come from
