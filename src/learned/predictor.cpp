@@ -28,8 +28,8 @@ namespace {
 /// The forest that predicts this kernel: its family's, or an implementation's own (model_key()).
 std::string forest_key(const Prediction& p, const KernelSpec& spec) {
   auto impl = spec.params.find("impl");
-  return model_key(p.analysis.family,
-                   impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family)));
+  return model_key(p.analysis->family,
+                   impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis->family)));
 }
 
 }  // namespace
@@ -62,7 +62,7 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
   // The values make_sample() computes (the same feature code, analysis_feature_values), written in place.
   auto impl = spec.params.find("impl");
   const std::string impl_cls =
-      impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
+      impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis->family));
   const std::vector<std::string>& impl_names = impl_feature_names();
   const size_t na = analysis_feature_names().size(), total = na + impl_names.size();
   const size_t cols = model_->feature_names().size();
@@ -76,7 +76,7 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
     all.resize(total);
     x = all.data();
   }
-  analysis_feature_values(p.analysis, gpu, x);
+  analysis_feature_values(*p.analysis, gpu, x);
   for (size_t i = 0; i < impl_names.size(); ++i)  // one-hot: name == "impl_" + impl_cls
     x[na + i] = impl_names[i].compare(0, 5, "impl_") == 0 && impl_names[i].compare(5, std::string::npos, impl_cls) == 0
                     ? 1.0f : 0.0f;
@@ -87,17 +87,17 @@ void Predictor::apply_learned(Prediction& p, double log_ratio, const std::option
   p.model = "learned";
   // No kernel beats its own speed of light: a learned ratio below 1 is clamped to the ceiling. Not for l2=warm,
   // whose inputs come from L2, below the cold ceiling's DRAM time.
-  const bool clamp = !p.analysis.l2_warm && log_ratio < 0;
+  const bool clamp = !p.analysis->l2_warm && log_ratio < 0;
   p.at_ceiling = clamp;
-  p.latency_us = p.analysis.ceiling_us * std::exp(clamp ? 0.0 : log_ratio);
+  p.latency_us = p.analysis->ceiling_us * std::exp(clamp ? 0.0 : log_ratio);
   if (achievable_log_ratio)
-    p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us *
-                                                 std::exp(p.analysis.l2_warm ? *achievable_log_ratio
+    p.achievable_us = std::min(p.latency_us, p.analysis->ceiling_us *
+                                                 std::exp(p.analysis->l2_warm ? *achievable_log_ratio
                                                                              : std::max(0.0, *achievable_log_ratio)));
 }
 
 bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
-  const std::string& op = p.analysis.family;
+  const std::string& op = p.analysis->family;
   if (!collectives_ || (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter" && op != "send_recv"))
     return false;
   const auto it = spec.params.find("impl");
@@ -109,8 +109,8 @@ bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const Kernel
   p.latency_us = p.collective->latency_us;
   // A fit carried to another GPU count (or GPU) may dip below the link's speed of light: never faster than it. A
   // GPU's own fit at its measured count is a measurement and stays (H800's NCCL beats its YAML NVLink figure).
-  if (!p.collective->extrapolation.empty() && p.latency_us < p.analysis.ceiling_us)
-    p.latency_us = p.analysis.ceiling_us, p.at_ceiling = true;
+  if (!p.collective->extrapolation.empty() && p.latency_us < p.analysis->ceiling_us)
+    p.latency_us = p.analysis->ceiling_us, p.at_ceiling = true;
   return true;
 }
 
@@ -124,16 +124,16 @@ void Predictor::apply_clock(Prediction& p, const GpuSpec& gpu) const {
   if (clock_ == ClockMode::boost) return;
   const double w = clock_ == ClockMode::sustained ? clock_weight_ : sustained_load_weight(gpu, p.latency_us, clock_);
   if (!(w > 0)) return;
-  p.clock_factor = 1 + (sustained_load_factor(gpu, p.analysis) - 1) * w;
+  p.clock_factor = 1 + (sustained_load_factor(gpu, *p.analysis) - 1) * w;
   p.latency_us *= p.clock_factor;
   if (p.achievable_us) *p.achievable_us *= p.clock_factor;
 }
 
 Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
   Prediction p;
-  p.analysis = analyze(gpu, spec);
+  p.analysis = std::make_shared<const Analysis>(analyze(gpu, spec));
   p.model = "analytical";
-  p.latency_us = p.analysis.latency_us;
+  p.latency_us = p.analysis->latency_us;
   if (apply_collective(p, gpu, spec) || !model_) return p;
   std::vector<float> x(model_->feature_names().size());
   features(p, gpu, spec, x.data());
@@ -208,9 +208,9 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
           state[i] = kDone;
           continue;
         }
-        p.analysis = analyze(*gpus[i], specs[i]);
+        p.analysis = std::make_shared<const Analysis>(analyze(*gpus[i], specs[i]));
         p.model = "analytical";
-        p.latency_us = p.analysis.latency_us;
+        p.latency_us = p.analysis->latency_us;
         p.achievable_us.reset();
         p.at_ceiling = false;
         p.collective.reset();
@@ -258,7 +258,7 @@ void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_ach
   std::vector<Group> groups;
   for (size_t i = 0; i < n; ++i) {
     if (out[i].collective || skip[i] == 1) continue;  // 1: served whole by the memo
-    const std::string& fam = out[i].analysis.family;
+    const std::string& fam = out[i].analysis->family;
     auto it = specs[i].params.find("impl");
     const std::string* impl = it != specs[i].params.end() ? &it->second : nullptr;
     Group* g = nullptr;
@@ -287,7 +287,7 @@ void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_ach
 }
 
 void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where) {
-  require_operands_fit(p.analysis.min_dram_bytes, gpu, where);
+  require_operands_fit(p.analysis->min_dram_bytes, gpu, where);
 }
 
 void require_operands_fit(double need, const GpuSpec& gpu, const std::string& where) {

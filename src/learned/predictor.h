@@ -19,7 +19,10 @@ class PredictMemo;
 
 
 struct Prediction {
-  Analysis analysis;
+  /// The analytical model's analysis, immutable once made: predictions of the same inputs (rows served by the memo,
+  /// rows repeated in a batch, copies) share it instead of copying its strings, pipe list and notes. Never null in a
+  /// prediction from Predictor.
+  std::shared_ptr<const Analysis> analysis;
   std::string model;                     ///< "learned" | "analytical"
   double latency_us = 0;                 ///< the prediction
   std::optional<double> achievable_us;   ///< learned low-quantile latency: what the best kernels of this kind reach
