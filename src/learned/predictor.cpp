@@ -158,7 +158,15 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   const size_t n = specs.size();
   const size_t cols = model_ ? model_->feature_names().size() : 0;
   out.resize(n);
-  std::vector<float> x_all(n * cols);
+  // The rows' features: written for the rows analysed here (or copied for their repeats) and read only for those,
+  // so a block's buffer (the CLI's 4,096 rows) is this thread's, kept between calls and never cleared: a row served
+  // by the memo costs no zeroing. A larger call gets its own, freed on return (memory stays bounded).
+  constexpr size_t kKeptFloats = size_t(1) << 20;
+  thread_local std::vector<float> x_kept;
+  std::vector<float> x_own;
+  std::vector<float>& x_buf = n * cols <= kKeptFloats ? x_kept : x_own;
+  if (x_buf.size() < n * cols) x_buf.resize(n * cols);
+  float* const x_all = x_buf.data();
   // Every row's GPU as a memo id (by its values; a batch names a few GPU objects, each keyed once).
   std::vector<uint32_t> gid(n);
   {
@@ -199,7 +207,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
           if (gid[j] == gid[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
             out[i] = out[j];
             state[i] = state[j] == kDone ? kDone : kCopy;
-            if (model_ && state[i] != kDone) std::copy_n(x_all.begin() + j * cols, cols, x_all.begin() + i * cols);
+            if (model_ && state[i] != kDone) std::copy_n(x_all + j * cols, cols, x_all + i * cols);
             continue;
           }
         }
@@ -216,7 +224,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
         p.collective.reset();
         p.clock_factor = 1.0;
         if (apply_collective(p, *gpus[i], specs[i])) continue;
-        if (model_) features(p, *gpus[i], specs[i], x_all.data() + i * cols);
+        if (model_) features(p, *gpus[i], specs[i], x_all + i * cols);
       } catch (...) {
         bad = i, err = std::current_exception();
         return;
@@ -243,7 +251,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
 }
 
 void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable,
-                             const std::vector<float>& x_all, const std::vector<uint8_t>& skip,
+                             const float* x_all, const std::vector<uint8_t>& skip,
                              std::vector<Prediction>& out) const {
   const size_t n = specs.size();
   const size_t cols = model_->feature_names().size();
@@ -274,7 +282,7 @@ void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_ach
     const Forest* fq = with_achievable ? model_->find(key, ".q") : nullptr;
     x.resize(rows.size() * cols);
     for (size_t k = 0; k < rows.size(); ++k)
-      std::copy_n(x_all.begin() + rows[k] * cols, cols, x.begin() + k * cols);
+      std::copy_n(x_all + rows[k] * cols, cols, x.begin() + k * cols);
     r.resize(rows.size());
     f->predict_batch(x.data(), rows.size(), cols, r.data());
     if (fq) {

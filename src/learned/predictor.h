@@ -76,8 +76,8 @@ class Predictor {
   void predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                          bool with_achievable, std::vector<Prediction>& out, int threads) const;
   /// predict_many's phase 2: the forests walk the rows' features (x_all, a row of the model's width per row), rows
-  /// with skip[i] == 1 excepted.
-  void walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable, const std::vector<float>& x_all,
+  /// with skip[i] == 1 excepted (their features are not read).
+  void walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable, const float* x_all,
                     const std::vector<uint8_t>& skip, std::vector<Prediction>& out) const;
   void apply_clock(Prediction& p, const GpuSpec& gpu) const;
   ClockMode clock_ = ClockMode::boost;
