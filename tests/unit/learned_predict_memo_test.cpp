@@ -148,3 +148,26 @@ TEST(PredictMemo, KeepsRowsSeenTwiceByEveryInput) {
 }
 
 }  // namespace
+
+// Served rows share the remembered analysis (no copy of its strings), and the feature buffer predict_many keeps
+// between calls (never cleared) gives fresh rows mixed with served ones exactly predict()'s values.
+TEST(PredictMemo, ServedRowsShareTheAnalysisAndFreshRowsAmongThemAreExact) {
+  const GpuSpec gpu = loom::Catalog::load().get("h200");
+  const loom::Predictor p("learned");
+  const std::vector<KernelSpec> specs = mixed();
+  std::vector<const GpuSpec*> gpus(specs.size(), &gpu);
+  std::vector<Prediction> a, b;
+  for (int k = 0; k < 3; ++k) p.predict_many(gpus, specs, false, a);  // kept on the second call, served on the third
+  p.predict_many(gpus, specs, false, b);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    ASSERT_TRUE(a[i].analysis && b[i].analysis);
+    EXPECT_EQ(a[i].analysis.get(), b[i].analysis.get()) << specs[i].family;
+  }
+  std::vector<KernelSpec> mix = specs;  // served rows with fresh ones between them, twice (the buffer is reused)
+  for (int rows : {5, 6}) {
+    for (const KernelSpec& s : specs) mix.push_back(s);
+    mix.push_back(loom::parse_kernel_spec("rms_norm rows=" + std::to_string(rows * 1001) + " cols=5120 dtype=bf16"));
+    mix.push_back(loom::parse_kernel_spec("gemm m=" + std::to_string(rows * 77) + " n=5120 k=2048 dtype=bf16"));
+    check_batch(p, gpu, mix, false, "fresh among served");
+  }
+}
