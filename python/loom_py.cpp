@@ -56,14 +56,14 @@ const loom::KernelPredictor& kernel_predictor(const std::string& model) {
 
 py::dict prediction_dict(const loom::Prediction& p) {
   py::dict d;
-  d["gpu"] = p.analysis.gpu;
-  d["kernel"] = p.analysis.kernel;
+  d["gpu"] = p.analysis->gpu;
+  d["kernel"] = p.analysis->kernel;
   d["latency_us"] = p.latency_us;
   d["model"] = p.model;
-  d["ceiling_us"] = p.analysis.ceiling_us;
-  d["analytical_latency_us"] = p.analysis.latency_us;
-  d["bottleneck"] = p.analysis.bottleneck;
-  d["config"] = p.analysis.config;
+  d["ceiling_us"] = p.analysis->ceiling_us;
+  d["analytical_latency_us"] = p.analysis->latency_us;
+  d["bottleneck"] = p.analysis->bottleneck;
+  d["config"] = p.analysis->config;
   d["achievable_us"] = p.achievable_us ? py::object(py::float_(*p.achievable_us)) : py::object(py::none());
   return d;
 }
@@ -157,11 +157,11 @@ py::dict predict_batch(const std::string& gpu_name, const py::object& rows, cons
   py::list bottleneck, config;
   for (size_t i = 0; i < n; ++i) {
     lat[i] = preds[i].latency_us;
-    ceil[i] = preds[i].analysis.ceiling_us;
-    ana[i] = preds[i].analysis.latency_us;
+    ceil[i] = preds[i].analysis->ceiling_us;
+    ana[i] = preds[i].analysis->latency_us;
     learned[i] = preds[i].model == "learned";
-    bottleneck.append(preds[i].analysis.bottleneck);
-    config.append(preds[i].analysis.config);
+    bottleneck.append(preds[i].analysis->bottleneck);
+    config.append(preds[i].analysis->config);
   }
   // NumPy arrays when NumPy is installed, plain lists otherwise (the module itself does not need NumPy).
   py::object np;
@@ -229,15 +229,15 @@ PYBIND11_MODULE(loom, m) {
         const loom::Prediction p = predictor(model).predict(catalog().get(gpu), loom::parse_kernel_spec(spec, "spec"));
         py::dict d = prediction_dict(p);
         py::list pipes;
-        for (const auto& pl : p.analysis.pipes) {
+        for (const auto& pl : p.analysis->pipes) {
           py::dict q;
           q["pipe"] = pl.pipe, q["unit"] = pl.unit, q["total"] = pl.total, q["busiest_sm"] = pl.busiest_sm;
           q["time_us"] = pl.time_us;
-          q["share_of_ceiling"] = p.analysis.ceiling_us > 0 ? pl.time_us / p.analysis.ceiling_us : 0.0;
+          q["share_of_ceiling"] = p.analysis->ceiling_us > 0 ? pl.time_us / p.analysis->ceiling_us : 0.0;
           pipes.append(q);
         }
         d["pipelines"] = pipes;
-        d["notes"] = p.analysis.notes;
+        d["notes"] = p.analysis->notes;
         return d;
       },
       py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned",

@@ -76,7 +76,7 @@ int cmd_diagnose(const Argv& argv) {
   if (measured && *measured <= 0) throw InputError("--measured-us", "must be a positive time in microseconds");
   Prediction pred = Predictor(args.get("--model", "learned")).predict(gpus[0], spec);
   require_fits_memory(pred, gpus[0], "--kernel");
-  const Analysis& a = pred.analysis;
+  const Analysis& a = *pred.analysis;
 
   Table t{{"pipeline", "demand", "busiest SM", "time at peak (us)", "share of ceiling", ""},
           {},

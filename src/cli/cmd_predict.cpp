@@ -24,7 +24,7 @@ Table single_table(const std::vector<Prediction>& results) {
           {},
           {false, true, false, true, false, false, true, true, true}};
   for (const auto& p : results) {
-    const Analysis& a = p.analysis;
+    const Analysis& a = *p.analysis;
     t.add({a.gpu, fmt(p.latency_us), p.model, fmt(a.ceiling_us), a.bottleneck, a.config, std::to_string(a.launch.ctas),
            std::to_string(a.launch.waves), fmt(a.launch.occupancy, 2)});
   }
@@ -57,7 +57,7 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
     for (const auto& p : results) {
       const GpuSpec* g = nullptr;
       for (const auto& x : gpus)
-        if (x.name == p.analysis.gpu || x.full_name == p.analysis.gpu) g = &x;
+        if (x.name == p.analysis->gpu || x.full_name == p.analysis->gpu) g = &x;
       if (!g) g = &gpus[0];
       bands.push_back(assess_prediction(cov ? &*cov : nullptr, p, *g, spec));
     }
@@ -97,10 +97,10 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
     }
     emit(t.csv());
   } else {
-    std::string s = "kernel: " + results[0].analysis.kernel + "\n\n" + t.text();
+    std::string s = "kernel: " + results[0].analysis->kernel + "\n\n" + t.text();
     for (const auto& [gpu, why] : unsupported) s += "not run on " + gpu + ": " + why + "\n";
     for (size_t i = 0; i < bands.size(); ++i)
-      for (const auto& r : bands[i].reasons) s += results[i].analysis.gpu + ": " + r + "\n";
+      for (const auto& r : bands[i].reasons) s += results[i].analysis->gpu + ": " + r + "\n";
     emit(s);
   }
   return 0;
@@ -160,7 +160,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     for (size_t i = 0; i < preds.size(); ++i) {
       const Prediction& p = preds[i];
       require_fits_memory(p, *gpus[i], specs[i].where);
-      const Analysis& a = p.analysis;
+      const Analysis& a = *p.analysis;
       if (format == "json") {
         text += emitted++ ? ",\n" : "{\n  \"schema\": \"loom.predict/1\",\n  \"predictions\": [\n";
         text += json_element(p);

@@ -105,8 +105,8 @@ nlohmann::json analysis_json(const Analysis& a) {
 }
 
 nlohmann::json prediction_json(const Prediction& p) {
-  nlohmann::json j = analysis_json(p.analysis);
-  j["analytical_latency_us"] = p.analysis.latency_us;
+  nlohmann::json j = analysis_json(*p.analysis);
+  j["analytical_latency_us"] = p.analysis->latency_us;
   j["latency_us"] = p.latency_us;
   j["model"] = p.model;
   if (p.achievable_us) j["achievable_us"] = *p.achievable_us;

@@ -39,29 +39,29 @@ uint32_t PredictMemo::gpu_id(const GpuSpec& g) {
 }
 
 uint64_t PredictMemo::row_hash(uint32_t gpu, bool achievable, const KernelSpec& spec) {
-  // Eight bytes at a time, inline (the strings are short: a library hash call per string cost more than the rest).
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t(gpu) << 1 | uint64_t(achievable));
+  // Eight bytes at a time, inline (the strings are short: a library hash or memcpy call per string cost more than
+  // the rest). The hash only finds an entry (every input is compared before one is used), so it covers the family,
+  // the parameter count and the values in key order, not the keys: specs of one family that differ only in their
+  // key names are rare, and they would only share a slot.
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t(gpu) << 1 | uint64_t(achievable)) ^ (spec.params.size() << 40);
   auto step = [&h](uint64_t w) {
     h = (h ^ w) * 0xff51afd7ed558ccdull;
     h ^= h >> 32;
   };
   auto mix = [&step](const std::string& v) {
-    const char* p = v.data();
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(v.data());
     size_t left = v.size();
-    step(left);
     for (; left >= 8; p += 8, left -= 8) {
       uint64_t w;
       std::memcpy(&w, p, 8);
       step(w);
     }
-    if (left) {
-      uint64_t w = 0;
-      std::memcpy(&w, p, left);
-      step(w);
-    }
+    uint64_t w = uint64_t(v.size()) << 56;  // the tail, with the length in its top byte
+    for (size_t b = 0; b < left; ++b) w |= uint64_t(p[b]) << (8 * b);
+    step(w);
   };
   mix(spec.family);
-  for (const auto& [k, v] : spec.params) mix(k), mix(v);
+  for (const auto& kv : spec.params) mix(kv.second);
   return h;
 }
 

@@ -30,7 +30,8 @@ class PredictMemo {
   /// A small number for the GPU's values (gpu_key), the same for every GPU object with those values.
   uint32_t gpu_id(const GpuSpec& g);
 
-  /// Hash of a row's inputs: GPU id, achievable or not, family, every parameter (`where` is not an input).
+  /// Hash to find a row's entry: GPU id, achievable or not, family, the parameters' count and values (`where` is
+  /// not an input; entries are used only after a full compare of the inputs).
   static uint64_t row_hash(uint32_t gpu, bool achievable, const KernelSpec& spec);
   /// Copies the remembered prediction of exactly these inputs into `out` and returns true, or returns false.
   bool find(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, Prediction& out) const;

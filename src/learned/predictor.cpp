@@ -28,8 +28,8 @@ namespace {
 /// The forest that predicts this kernel: its family's, or an implementation's own (model_key()).
 std::string forest_key(const Prediction& p, const KernelSpec& spec) {
   auto impl = spec.params.find("impl");
-  return model_key(p.analysis.family,
-                   impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family)));
+  return model_key(p.analysis->family,
+                   impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis->family)));
 }
 
 }  // namespace
@@ -62,7 +62,7 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
   // The values make_sample() computes (the same feature code, analysis_feature_values), written in place.
   auto impl = spec.params.find("impl");
   const std::string impl_cls =
-      impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis.family));
+      impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis->family));
   const std::vector<std::string>& impl_names = impl_feature_names();
   const size_t na = analysis_feature_names().size(), total = na + impl_names.size();
   const size_t cols = model_->feature_names().size();
@@ -76,7 +76,7 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
     all.resize(total);
     x = all.data();
   }
-  analysis_feature_values(p.analysis, gpu, x);
+  analysis_feature_values(*p.analysis, gpu, x);
   for (size_t i = 0; i < impl_names.size(); ++i)  // one-hot: name == "impl_" + impl_cls
     x[na + i] = impl_names[i].compare(0, 5, "impl_") == 0 && impl_names[i].compare(5, std::string::npos, impl_cls) == 0
                     ? 1.0f : 0.0f;
@@ -87,17 +87,17 @@ void Predictor::apply_learned(Prediction& p, double log_ratio, const std::option
   p.model = "learned";
   // No kernel beats its own speed of light: a learned ratio below 1 is clamped to the ceiling. Not for l2=warm,
   // whose inputs come from L2, below the cold ceiling's DRAM time.
-  const bool clamp = !p.analysis.l2_warm && log_ratio < 0;
+  const bool clamp = !p.analysis->l2_warm && log_ratio < 0;
   p.at_ceiling = clamp;
-  p.latency_us = p.analysis.ceiling_us * std::exp(clamp ? 0.0 : log_ratio);
+  p.latency_us = p.analysis->ceiling_us * std::exp(clamp ? 0.0 : log_ratio);
   if (achievable_log_ratio)
-    p.achievable_us = std::min(p.latency_us, p.analysis.ceiling_us *
-                                                 std::exp(p.analysis.l2_warm ? *achievable_log_ratio
+    p.achievable_us = std::min(p.latency_us, p.analysis->ceiling_us *
+                                                 std::exp(p.analysis->l2_warm ? *achievable_log_ratio
                                                                              : std::max(0.0, *achievable_log_ratio)));
 }
 
 bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
-  const std::string& op = p.analysis.family;
+  const std::string& op = p.analysis->family;
   if (!collectives_ || (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter" && op != "send_recv"))
     return false;
   const auto it = spec.params.find("impl");
@@ -109,8 +109,8 @@ bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const Kernel
   p.latency_us = p.collective->latency_us;
   // A fit carried to another GPU count (or GPU) may dip below the link's speed of light: never faster than it. A
   // GPU's own fit at its measured count is a measurement and stays (H800's NCCL beats its YAML NVLink figure).
-  if (!p.collective->extrapolation.empty() && p.latency_us < p.analysis.ceiling_us)
-    p.latency_us = p.analysis.ceiling_us, p.at_ceiling = true;
+  if (!p.collective->extrapolation.empty() && p.latency_us < p.analysis->ceiling_us)
+    p.latency_us = p.analysis->ceiling_us, p.at_ceiling = true;
   return true;
 }
 
@@ -124,16 +124,16 @@ void Predictor::apply_clock(Prediction& p, const GpuSpec& gpu) const {
   if (clock_ == ClockMode::boost) return;
   const double w = clock_ == ClockMode::sustained ? clock_weight_ : sustained_load_weight(gpu, p.latency_us, clock_);
   if (!(w > 0)) return;
-  p.clock_factor = 1 + (sustained_load_factor(gpu, p.analysis) - 1) * w;
+  p.clock_factor = 1 + (sustained_load_factor(gpu, *p.analysis) - 1) * w;
   p.latency_us *= p.clock_factor;
   if (p.achievable_us) *p.achievable_us *= p.clock_factor;
 }
 
 Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
   Prediction p;
-  p.analysis = analyze(gpu, spec);
+  p.analysis = std::make_shared<const Analysis>(analyze(gpu, spec));
   p.model = "analytical";
-  p.latency_us = p.analysis.latency_us;
+  p.latency_us = p.analysis->latency_us;
   if (apply_collective(p, gpu, spec) || !model_) return p;
   std::vector<float> x(model_->feature_names().size());
   features(p, gpu, spec, x.data());
@@ -158,7 +158,15 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   const size_t n = specs.size();
   const size_t cols = model_ ? model_->feature_names().size() : 0;
   out.resize(n);
-  std::vector<float> x_all(n * cols);
+  // The rows' features: written for the rows analysed here (or copied for their repeats) and read only for those,
+  // so a block's buffer (the CLI's 4,096 rows) is this thread's, kept between calls and never cleared: a row served
+  // by the memo costs no zeroing. A larger call gets its own, freed on return (memory stays bounded).
+  constexpr size_t kKeptFloats = size_t(1) << 20;
+  thread_local std::vector<float> x_kept;
+  std::vector<float> x_own;
+  std::vector<float>& x_buf = n * cols <= kKeptFloats ? x_kept : x_own;
+  if (x_buf.size() < n * cols) x_buf.resize(n * cols);
+  float* const x_all = x_buf.data();
   // Every row's GPU as a memo id (by its values; a batch names a few GPU objects, each keyed once).
   std::vector<uint32_t> gid(n);
   {
@@ -199,7 +207,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
           if (gid[j] == gid[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
             out[i] = out[j];
             state[i] = state[j] == kDone ? kDone : kCopy;
-            if (model_ && state[i] != kDone) std::copy_n(x_all.begin() + j * cols, cols, x_all.begin() + i * cols);
+            if (model_ && state[i] != kDone) std::copy_n(x_all + j * cols, cols, x_all + i * cols);
             continue;
           }
         }
@@ -208,15 +216,15 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
           state[i] = kDone;
           continue;
         }
-        p.analysis = analyze(*gpus[i], specs[i]);
+        p.analysis = std::make_shared<const Analysis>(analyze(*gpus[i], specs[i]));
         p.model = "analytical";
-        p.latency_us = p.analysis.latency_us;
+        p.latency_us = p.analysis->latency_us;
         p.achievable_us.reset();
         p.at_ceiling = false;
         p.collective.reset();
         p.clock_factor = 1.0;
         if (apply_collective(p, *gpus[i], specs[i])) continue;
-        if (model_) features(p, *gpus[i], specs[i], x_all.data() + i * cols);
+        if (model_) features(p, *gpus[i], specs[i], x_all + i * cols);
       } catch (...) {
         bad = i, err = std::current_exception();
         return;
@@ -243,7 +251,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
 }
 
 void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable,
-                             const std::vector<float>& x_all, const std::vector<uint8_t>& skip,
+                             const float* x_all, const std::vector<uint8_t>& skip,
                              std::vector<Prediction>& out) const {
   const size_t n = specs.size();
   const size_t cols = model_->feature_names().size();
@@ -258,7 +266,7 @@ void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_ach
   std::vector<Group> groups;
   for (size_t i = 0; i < n; ++i) {
     if (out[i].collective || skip[i] == 1) continue;  // 1: served whole by the memo
-    const std::string& fam = out[i].analysis.family;
+    const std::string& fam = out[i].analysis->family;
     auto it = specs[i].params.find("impl");
     const std::string* impl = it != specs[i].params.end() ? &it->second : nullptr;
     Group* g = nullptr;
@@ -274,7 +282,7 @@ void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_ach
     const Forest* fq = with_achievable ? model_->find(key, ".q") : nullptr;
     x.resize(rows.size() * cols);
     for (size_t k = 0; k < rows.size(); ++k)
-      std::copy_n(x_all.begin() + rows[k] * cols, cols, x.begin() + k * cols);
+      std::copy_n(x_all + rows[k] * cols, cols, x.begin() + k * cols);
     r.resize(rows.size());
     f->predict_batch(x.data(), rows.size(), cols, r.data());
     if (fq) {
@@ -287,7 +295,7 @@ void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_ach
 }
 
 void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where) {
-  require_operands_fit(p.analysis.min_dram_bytes, gpu, where);
+  require_operands_fit(p.analysis->min_dram_bytes, gpu, where);
 }
 
 void require_operands_fit(double need, const GpuSpec& gpu, const std::string& where) {

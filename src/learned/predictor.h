@@ -19,7 +19,10 @@ class PredictMemo;
 
 
 struct Prediction {
-  Analysis analysis;
+  /// The analytical model's analysis, immutable once made: predictions of the same inputs (rows served by the memo,
+  /// rows repeated in a batch, copies) share it instead of copying its strings, pipe list and notes. Never null in a
+  /// prediction from Predictor.
+  std::shared_ptr<const Analysis> analysis;
   std::string model;                     ///< "learned" | "analytical"
   double latency_us = 0;                 ///< the prediction
   std::optional<double> achievable_us;   ///< learned low-quantile latency: what the best kernels of this kind reach
@@ -73,8 +76,8 @@ class Predictor {
   void predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                          bool with_achievable, std::vector<Prediction>& out, int threads) const;
   /// predict_many's phase 2: the forests walk the rows' features (x_all, a row of the model's width per row), rows
-  /// with skip[i] == 1 excepted.
-  void walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable, const std::vector<float>& x_all,
+  /// with skip[i] == 1 excepted (their features are not read).
+  void walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable, const float* x_all,
                     const std::vector<uint8_t>& skip, std::vector<Prediction>& out) const;
   void apply_clock(Prediction& p, const GpuSpec& gpu) const;
   ClockMode clock_ = ClockMode::boost;

@@ -133,7 +133,7 @@ Uncertainty assess(const Coverage& cov, const std::string& family, const std::st
 
 Uncertainty assess_prediction(const Coverage* cov, const Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) {
   auto it = spec.params.find("impl");
-  const std::string impl = impl_class(it != spec.params.end() ? it->second : default_impl(p.analysis.family));
+  const std::string impl = impl_class(it != spec.params.end() ? it->second : default_impl(p.analysis->family));
   if (p.collective) {  // measured all_reduce fits: their own error band, or x0.5-x2 when extrapolated
     Uncertainty u;
     const double b = p.collective->band_pct / 100;
@@ -141,12 +141,12 @@ Uncertainty assess_prediction(const Coverage* cov, const Prediction& p, const Gp
     u.lo_us = p.latency_us * (u.extrapolated ? 0.5 : std::max(0.0, 1 - b));
     u.hi_us = p.latency_us * (u.extrapolated ? 2.0 : 1 + b);
     u.reasons = {u.extrapolated ? p.collective->extrapolation
-                                : "note: measured " + p.analysis.family + " (" + p.collective->basis + "), band = its mean error"};
+                                : "note: measured " + p.analysis->family + " (" + p.collective->basis + "), band = its mean error"};
     return u;
   }
-  if (cov && p.model == "learned") return assess(*cov, p.analysis.family, gpu.architecture, gpu.name, impl, p.latency_us);
-  Uncertainty u = assess(Coverage{}, p.analysis.family, gpu.architecture, gpu.name, impl, p.latency_us);
-  u.reasons = {"extrapolated: no learned model for " + p.analysis.family + " (analytical model only)"};
+  if (cov && p.model == "learned") return assess(*cov, p.analysis->family, gpu.architecture, gpu.name, impl, p.latency_us);
+  Uncertainty u = assess(Coverage{}, p.analysis->family, gpu.architecture, gpu.name, impl, p.latency_us);
+  u.reasons = {"extrapolated: no learned model for " + p.analysis->family + " (analytical model only)"};
   return u;
 }
 

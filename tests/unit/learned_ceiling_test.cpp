@@ -55,27 +55,30 @@ TEST(LearnedCeiling, NoPredictionBelowItsCeiling) {
           continue;  // a shape or dtype this GPU cannot run
         }
         ++checked;
-        EXPECT_GE(p.latency_us, p.analysis.ceiling_us * (1 - 1e-12)) << name << ": " << text;
+        EXPECT_GE(p.latency_us, p.analysis->ceiling_us * (1 - 1e-12)) << name << ": " << text;
       }
   }
   EXPECT_GT(checked, 1000);
 }
 
 TEST(LearnedCeiling, ClampsBelowCeilingExceptWarm) {
+  Analysis cold;
+  cold.ceiling_us = 10;
   Prediction p;
-  p.analysis.ceiling_us = 10;
+  p.analysis = std::make_shared<const Analysis>(cold);
   Predictor::apply_learned(p, -0.5, -0.7);  // the forest says 0.61x the ceiling
   EXPECT_DOUBLE_EQ(p.latency_us, 10);
   EXPECT_TRUE(p.at_ceiling);
   EXPECT_DOUBLE_EQ(*p.achievable_us, 10);
+  Analysis warm = cold;
+  warm.l2_warm = true;  // inputs in L2: the cold (DRAM) ceiling is no bound
   Prediction w;
-  w.analysis.ceiling_us = 10;
-  w.analysis.l2_warm = true;  // inputs in L2: the cold (DRAM) ceiling is no bound
+  w.analysis = std::make_shared<const Analysis>(warm);
   Predictor::apply_learned(w, -0.5, std::nullopt);
   EXPECT_NEAR(w.latency_us, 10 * std::exp(-0.5), 1e-12);
   EXPECT_FALSE(w.at_ceiling);
   Prediction a;
-  a.analysis.ceiling_us = 10;
+  a.analysis = p.analysis;
   Predictor::apply_learned(a, 0.3, 0.1);
   EXPECT_NEAR(a.latency_us, 10 * std::exp(0.3), 1e-12);
   EXPECT_FALSE(a.at_ceiling);

@@ -115,8 +115,8 @@ TEST(LearnedForest, PredictManyEqualsPredictRowByRow) {
       const loom::Prediction one = predictor.predict(*gp[i], specs[i], ach);
       ASSERT_EQ(one.latency_us, many[i].latency_us) << specs[i].family;
       ASSERT_EQ(one.model, many[i].model);
-      ASSERT_EQ(one.analysis.config, many[i].analysis.config);
-      ASSERT_EQ(one.analysis.ceiling_us, many[i].analysis.ceiling_us);
+      ASSERT_EQ(one.analysis->config, many[i].analysis->config);
+      ASSERT_EQ(one.analysis->ceiling_us, many[i].analysis->ceiling_us);
       ASSERT_EQ(one.achievable_us.has_value(), many[i].achievable_us.has_value());
       if (one.achievable_us) ASSERT_EQ(*one.achievable_us, *many[i].achievable_us);
     }

@@ -39,7 +39,7 @@ void expect_same(const Prediction& one, const Prediction& many, const std::strin
   EXPECT_EQ(one.achievable_us.has_value(), many.achievable_us.has_value()) << what;
   if (one.achievable_us && many.achievable_us) EXPECT_EQ(*one.achievable_us, *many.achievable_us) << what;
   EXPECT_EQ(one.collective.has_value(), many.collective.has_value()) << what;
-  const loom::Analysis &a = one.analysis, &b = many.analysis;
+  const loom::Analysis &a = *one.analysis, &b = *many.analysis;
   EXPECT_EQ(a.gpu, b.gpu) << what;
   EXPECT_EQ(a.kernel, b.kernel) << what;
   EXPECT_EQ(a.config, b.config) << what;
@@ -118,7 +118,9 @@ TEST(PredictMemo, KeepsRowsSeenTwiceByEveryInput) {
   const KernelSpec spec = loom::parse_kernel_spec("rms_norm rows=7 cols=4096 dtype=bf16");
   Prediction p, got;
   p.latency_us = 12.5;
-  p.analysis.kernel = spec.to_string();
+  loom::Analysis analysis;
+  analysis.kernel = spec.to_string();
+  p.analysis = std::make_shared<const loom::Analysis>(analysis);
   const uint64_t h = loom::PredictMemo::row_hash(id, false, spec);
   const uint8_t fresh = 1;
   memo.keep(1, &h, &id, false, &spec, &p, &fresh);
@@ -126,7 +128,7 @@ TEST(PredictMemo, KeepsRowsSeenTwiceByEveryInput) {
   memo.keep(1, &h, &id, false, &spec, &p, &fresh);
   ASSERT_TRUE(memo.find(h, id, false, spec, got));
   EXPECT_EQ(got.latency_us, 12.5);
-  EXPECT_EQ(got.analysis.kernel, p.analysis.kernel);
+  EXPECT_EQ(got.analysis->kernel, p.analysis->kernel);
   // Every input is compared, not only the hash.
   EXPECT_FALSE(memo.find(h, other_id, false, spec, got));
   EXPECT_FALSE(memo.find(h, id, true, spec, got));
@@ -146,3 +148,26 @@ TEST(PredictMemo, KeepsRowsSeenTwiceByEveryInput) {
 }
 
 }  // namespace
+
+// Served rows share the remembered analysis (no copy of its strings), and the feature buffer predict_many keeps
+// between calls (never cleared) gives fresh rows mixed with served ones exactly predict()'s values.
+TEST(PredictMemo, ServedRowsShareTheAnalysisAndFreshRowsAmongThemAreExact) {
+  const GpuSpec gpu = loom::Catalog::load().get("h200");
+  const loom::Predictor p("learned");
+  const std::vector<KernelSpec> specs = mixed();
+  std::vector<const GpuSpec*> gpus(specs.size(), &gpu);
+  std::vector<Prediction> a, b;
+  for (int k = 0; k < 3; ++k) p.predict_many(gpus, specs, false, a);  // kept on the second call, served on the third
+  p.predict_many(gpus, specs, false, b);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    ASSERT_TRUE(a[i].analysis && b[i].analysis);
+    EXPECT_EQ(a[i].analysis.get(), b[i].analysis.get()) << specs[i].family;
+  }
+  std::vector<KernelSpec> mix = specs;  // served rows with fresh ones between them, twice (the buffer is reused)
+  for (int rows : {5, 6}) {
+    for (const KernelSpec& s : specs) mix.push_back(s);
+    mix.push_back(loom::parse_kernel_spec("rms_norm rows=" + std::to_string(rows * 1001) + " cols=5120 dtype=bf16"));
+    mix.push_back(loom::parse_kernel_spec("gemm m=" + std::to_string(rows * 77) + " n=5120 k=2048 dtype=bf16"));
+    check_batch(p, gpu, mix, false, "fresh among served");
+  }
+}
