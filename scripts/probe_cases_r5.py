@@ -1,0 +1,196 @@
+"""Probe cases (see probe_cases.py), fifth round: number spellings in every numeric flag (leading '+', leading zeros,
+'1e309', '-0', hex, '1_000', Unicode digits, units, whitespace, a 100 kB value), '=' and space forms of one flag given
+twice, YAML tags / anchors / merge keys / top-level lists, CR-only line ends in every CSV reader, named pipes (FIFOs
+without a writer) given to every reader, one GPU named twice by catalogue key and by file, NaN in the unused columns of
+NeuSight rows, synthetic arrivals beyond the request files' 1e9 s, model-config fields loom does not model
+(sliding_window), Python bools for integer cells, and the C API's error buffer of length 0 / 1 / NULL."""
+import csv
+import io
+
+from probe_cases import read  # noqa: F401
+from probe_cases_round3 import CAPI
+from probe_cases_round4 import E, K, NS, P, PY, S, SR, W, WC
+
+FIFO = "@FIFO@"  # the probe makes a named pipe (mkfifo) with no writer here
+D = ["diagnose", "--gpu", "h200", "--kernel", K]
+BATCH = ["predict", "--gpu", "h200", "--batch", "examples/kernels.csv"]
+
+
+def add_round5(c):
+    add_numbers(c)
+    add_twice(c)
+    add_yaml(c)
+    add_cr_only(c)
+    add_fifo(c)
+    add_dup_gpus(c)
+    add_leftovers(c)
+    add_python_capi(c)
+
+
+def add_numbers(c):
+    """Every numeric flag with spellings a strict reader refuses (or takes, where the value is the same number)."""
+    flags = (("e2e_batch", E, "--batch"), ("e2e_context", E, "--context"), ("sim_num", SR, "--num-requests"),
+             ("sim_rate", SR, "--rate"), ("sim_seed", SR + ["--seed", "1"], "--seed"), ("sim_pp", SR, "--pp"),
+             ("sim_replicas", SR, "--replicas"), ("sim_tp", SR, "--tp"), ("whatif_in", W, "--input-len"),
+             ("whatif_out", W, "--output-len"), ("whatif_batch", W, "--batch"), ("cap_rate", WC, "--rate"),
+             ("threads", BATCH, "--threads"), ("measured", D, "--measured-us"), ("top", E, "--top"))
+    bad = {"plus": "+8", "e309": "1e309", "hex": "0x8", "under": "1_000", "arabic": "\u0668", "fullwidth": "\uff18",
+           "unit_mb": "8MB", "space_after": "8 ", "space_before": " 8", "blank": "   ", "tab": "\t", "neg0": "-0",
+           "nbsp": "8\u00a0", "long": "8" * 100000, "comma_dec": "8,5", "frac_exp": "8e-400", "inf": "inf"}
+    for tag, base, flag in flags:
+        argv = [x for x in base]
+        if flag in argv:  # replace the value the base command gives
+            i = argv.index(flag)
+            del argv[i:i + 2]
+        for n, v in bad.items():
+            if flag in ("--rate", "--measured-us") and n == "neg0":
+                continue  # -0 of a real-valued flag is zero: refused as zero (checked by the zero cases of round 2)
+            c(f"r5_num_{tag}_{n}", argv + [flag, v], want=[flag])
+        c(f"r5_num_{tag}_lead0", argv + [flag, "08"], "any")
+
+
+def add_twice(c):
+    """One flag given twice in the '=' and the space form, with different and with equal values."""
+    for tag, base, flag, a, b in (("e2e_batch", E, "--batch", "2", "3"), ("sim_rate", SR, "--rate", "1", "3"),
+                                  ("pred_gpu", P, "--gpu", "h200", "h100-sxm"), ("e2e_mode", E, "--mode", "graph", "eager"),
+                                  ("sim_slo", SR, "--slo", "ttft=2s", "ttft=3s"), ("whatif_tp", W, "--tp", "1", "2"),
+                                  ("fmt", P, "--format", "json", "csv"), ("e2e_profile", E, "--profile", "vllm", "sglang")):
+        c(f"r5_twice_eq_{tag}", base + [f"{flag}={a}", flag, b], want=[flag])
+        c(f"r5_twice_eqeq_{tag}", base + [f"{flag}={a}", f"{flag}={b}"], want=[flag])
+        c(f"r5_twice_same_{tag}", base + [f"{flag}={a}", flag, a], "any")
+        c(f"r5_eq_empty_{tag}", base + [f"{flag}="], want=[flag])
+        c(f"r5_eq_space_{tag}", base + [f"{flag}= "], want=[flag])
+
+
+def add_yaml(c):
+    """YAML features a GPU description has no use for: tags, merge keys, a list or scalar at the top."""
+    gy = ["predict", "--kernel", K, "--gpu"]
+    for n, text, exp in (("tag_python", "extends: h200\nsms: !!python/int 132\n", "bad"),
+                         ("tag_str", "extends: h200\nsms: !!str 132\n", "bad"),
+                         ("tag_float", "extends: h200\ntdp: !!float 700\n", "bad"),
+                         ("tag_local", "extends: h200\nsms: !mine 132\n", "bad"),
+                         ("tag_map", "extends: h200\ndram: !!map\n  bandwidth: 4.8 TB/s\n", "bad"),
+                         ("tag_binary", "extends: h200\nname: !!binary aDIwMA==\n", "bad"),
+                         ("merge_key", "extends: h200\ndram:\n  <<: {bandwidth: 4.8 TB/s}\n", "bad"),
+                         ("top_list", "- extends: h200\n", "bad"), ("top_list2", "- h200\n- h100-sxm\n", "bad"),
+                         ("top_scalar", "h200\n", "bad"), ("top_int", "132\n", "bad"),
+                         ("key_case", "extends: h200\nSms: 100\n", "bad"),
+                         ("anchor_alias", "extends: h200\ndram: &d\n  bandwidth: 4.8 TB/s\nl2: *d\n", "any"),
+                         ("flow_map", "{extends: h200, sms: 100}\n", "any"), ("doc_end", "extends: h200\n...\n", "any"),
+                         ("tab_value", "extends: h200\nsms:\t100\n", "any")):
+        c(f"r5_yaml_{n}", gy + ["{T}/y5_" + n + ".yaml"], exp, want=["y5_" + n + ".yaml"] if exp == "bad" else [],
+          files={f"y5_{n}.yaml": text})
+    c("r5_yaml_list_msg", gy + ["{T}/y5_lm.yaml"], want=["a map"], files={"y5_lm.yaml": "- extends: h200\n"})
+    c("r5_yaml_tag_msg", gy + ["{T}/y5_tm.yaml"], want=["tag"], files={"y5_tm.yaml": "extends: h200\nsms: !!str 1\n"})
+    prof = read("models/profiles/vllm.yaml").decode()
+    c("r5_profile_tag", E + ["--profile", "{T}/p5_tag.yaml"], want=["p5_tag.yaml"],
+      files={"p5_tag.yaml": prof.replace("\n", "\nunused_tag_probe: !!python/none x\n", 1)})
+
+
+def add_cr_only(c):
+    """CR-only line ends (classic Mac) in every CSV/JSONL reader: refused naming the line ends, not a made-up column."""
+    for n, argv, text in (
+            ("requests", S + ["--requests", "{T}/cr5_requests.csv"],
+             "arrival_s,prompt_tokens,output_tokens\r0,10,10\r1,10,10\r"),
+            ("batch", ["predict", "--gpu", "h200", "--batch", "{T}/cr5_batch.csv"],
+             "family,m,n,k,dtype\rgemm,64,64,64,bf16\r"),
+            ("neusight", ["trace", "import", "--from", "neusight", "{T}/cr5_neusight.csv", "-o", "{T}/cr5o"],
+             read(NS).decode().replace("\n", "\r")),
+            ("jsonl", S + ["--requests", "{T}/cr5_requests.jsonl"],
+             '{"arrival_s":0,"prompt_tokens":10,"output_tokens":10}\r{"arrival_s":1,"prompt_tokens":10,"output_tokens":10}\r'),
+            ("prompt_file", SR + ["--prompt-len", "file:{T}/cr5_lens.txt"], "10\r20\r30\r")):
+        fname = next(x for x in argv if "cr5_" in x and "cr5o" not in x).split("/")[-1]
+        c(f"r5_cr_only_{n}", argv, want=[fname, "CR"], files={fname: text})
+
+
+def add_fifo(c):
+    """A named pipe nobody writes to, given to every reader: refused within seconds, never a hang."""
+    for n, argv in (("requests", S + ["--requests", "{T}/fifo5"]), ("model", [x if x != "llama-3-8b" else "{T}/fifo5"
+                                                                               for x in E]),
+                    ("batch", ["predict", "--gpu", "h200", "--batch", "{T}/fifo5"]),
+                    ("profile", E + ["--profile", "{T}/fifo5"]), ("gpu", ["predict", "--gpu", "{T}/fifo5", "--kernel", K]),
+                    ("calibrate", ["calibrate", "{T}/fifo5", "--gpu", "h200"]),
+                    ("json_in", ["report", "--json-in", "{T}/fifo5", "-o", "{T}/fifo5.html"]),
+                    ("import", ["trace", "import", "--from", "neusight", "{T}/fifo5", "-o", "{T}/fifo5o"]),
+                    ("chrome", ["trace", "import", "--chrome", "{T}/fifo5"]),
+                    ("prompt_len", SR + ["--prompt-len", "file:{T}/fifo5"]),
+                    ("summary", ["trace", "summary", "{T}/fifo5"]),
+                    ("tables", ["tune", "--gpu", "h200", "--plan", "--tables", "{T}/fifo5"])):
+        c(f"r5_fifo_{n}", argv, want=["fifo5"], files={"fifo5": FIFO})
+
+
+def add_dup_gpus(c):
+    """One GPU named twice, by key and by file (or by two spellings of one file): refused naming both."""
+    for n, gl in (("key_file", "h200,gpus/h200.yaml"), ("file_dotslash", "gpus/h200.yaml,./gpus/h200.yaml"),
+                  ("file_slashes", "gpus/h200.yaml,gpus//h200.yaml"), ("file_key", "gpus/h100-sxm.yaml,h100-sxm")):
+        a, b = gl.split(",")
+        c(f"r5_dup_gpus_whatif_{n}", W[:-1] + [gl], want=["--gpus", a, b])
+        c(f"r5_dup_gpu_predict_{n}", ["predict", "--gpu", gl, "--kernel", K], want=["--gpu", a, b])
+        c(f"r5_dup_gpus_cap_{n}", WC[:-3] + [gl, "--rate", "2"], want=["--gpus", a, b])
+    c("r5_dup_gpus_edited_ok", W[:-1] + ["h200,{T}/h200e.yaml"], "any",
+      files={"h200e.yaml": "extends: h200\nname: edited\ndram:\n  bandwidth: 5 TB/s\n"})
+
+
+def ns_with(col, value):
+    rows = list(csv.reader(io.StringIO(read(NS).decode())))
+    i = rows[0].index(col)
+    rows[1][i] = value
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def add_leftovers(c):
+    """Round 4's leftovers (NeuSight unused columns, graph_gap's message, sliding_window) and far-future arrivals."""
+    for col in ("Warps per SM", "Blocks per SM", "CUDNN Version"):
+        for v in ("nan", "inf", "-inf", "NaN"):
+            tag = col.replace(" ", "_") + "_" + v.replace("-", "m")
+            c(f"r5_neusight_{tag}", ["trace", "import", "--from", "neusight", "{T}/ns5_" + tag + ".csv", "-o", "{T}/ns5o"],
+              want=["ns5_" + tag + ".csv:2", col], files={f"ns5_{tag}.csv": ns_with(col, v)})
+    for key in ("graph_gap", "launch_overhead"):
+        c(f"r5_set_{key}_neg", P + ["--set", key + "=-1us"], want=["--set " + key, ">= 0"])
+        c(f"r5_set_{key}_zero", P + ["--set", key + "=0us"], "any")
+    c("r5_yaml_graph_gap_neg", ["predict", "--kernel", K, "--gpu", "{T}/gg5.yaml"], want=["gg5.yaml", ">= 0"],
+      files={"gg5.yaml": "extends: h200\ngraph_gap: -1 us\n"})
+    m = read("models/presets/llama-3-8b.json").decode()
+    sw = m.replace('"use_cache"', '"sliding_window": 512,\n  "use_cache"')
+    for tag, argv in (("e2e", E), ("sim", SR), ("whatif", W)):
+        argv = [x if x != "llama-3-8b" else "{T}/sw5.json" for x in argv]
+        c(f"r5_sliding_window_{tag}_json", argv + ["--format", "json"], "good", want=["sliding_window"],
+          files={"sw5.json": sw})
+    c("r5_sliding_window_e2e_table", [x if x != "llama-3-8b" else "{T}/sw5.json" for x in E], "good",
+      want=["sliding_window"], files={"sw5.json": sw})
+    rs = m.replace('"rope_scaling": null', '"rope_scaling": {"rope_type": "llama3", "factor": null}')
+    c("r5_rope_scaling_null_factor", [x if x != "llama-3-8b" else "{T}/rs5.json" for x in E], want=["rs5.json", "factor"],
+      files={"rs5.json": rs})
+    for n, rate, num in (("tiny", "1e-300", "5"), ("slow", "1e-9", "5"), ("edge", "1e-8", "20")):
+        c(f"r5_rate_far_future_{n}", S + ["--rate", rate, "--num-requests", num], want=["--rate"])
+    c("r5_rate_slow_ok", S + ["--rate", "0.01", "--num-requests", "5"], "any")
+
+
+def add_python_capi(c):
+    """Python: a bool for an integer cell of predict_batch; C API: the error buffer of length 0, 1 and NULL."""
+    for n, expr, exp, want in (
+            ("batch_m_true", "loom.predict_batch('h200', [dict(family='gemm', m=True, n=64, k=64, dtype='bf16')])",
+             "bad", ["m"]),
+            ("batch_k_false", "loom.predict_batch('h200', [dict(family='gemm', m=64, n=64, k=False, dtype='bf16')])",
+             "bad", ["k"]),
+            ("batch_causal_true", "loom.predict_batch('h200', [dict(family='attention_prefill', batch=1, heads=32, "
+                                  "kv_heads=8, seq=128, head_dim=128, causal=True, dtype='bf16')])", "good", []),
+            ("batch_dtype_bytes", "loom.predict_batch('h200', [dict(family='gemm', m=64, n=64, k=64, dtype=b'bf16')])",
+             "any", []),
+            ("predict_dict", "loom.predict('h200', {'family': 'gemm'})", "bad", ["spec"]),
+            ("e2e_float_batch", "loom.e2e('h200', 'llama-3-8b', 'decode', batch=4.0, context=64)", "bad", ["batch"]),
+            ("e2e_big_context", "loom.e2e('h200', 'llama-3-8b', 'decode', context=2**64)", "bad", ["context"])):
+        c(f"r5_py_{n}", ["@python", PY.format(expr=expr)], exp, want=want)
+    for n, body, exp, want in (
+            ("open_err_len0", "h = lib.loom_open(b'/nonexistent', None, err, 0)\nprint('ok' if not h else 'opened')",
+             "good", ["ok"]),
+            ("open_err_len1", "h = lib.loom_open(b'/nonexistent', None, err, 1)\n"
+                              "print('ok' if not h and err.value == b'' else repr(err.raw[:4]))", "good", ["ok"]),
+            ("open_err_null", "h = lib.loom_open(b'/nonexistent', None, None, 512)\nprint('ok' if not h else 'opened')",
+             "good", ["ok"]),
+            ("last_error_null", "print('ok' if lib.loom_last_error(None) else 'null')", "good", ["ok"]),
+            ("tune_len1", "h = opened()\nr = lib.loom_tune(h, b'h200', b'gemm m=3000 n=6144 k=4096 dtype=bf16', cfg, 1, "
+                          "None)\ndone(h, r, cfg.value)", "bad", ["config_len"])):
+        c(f"r5_capi_{n}", ["@python", CAPI + body + "\n"], exp, want=want)
