@@ -23,8 +23,10 @@ def add_round5(c):
     add_cr_only(c)
     add_fifo(c)
     add_dup_gpus(c)
+    add_scoped_sets(c)
     add_leftovers(c)
     add_python_capi(c)
+    add_schemas(c)
 
 
 def add_numbers(c):
@@ -131,6 +133,20 @@ def add_dup_gpus(c):
       files={"h200e.yaml": "extends: h200\nname: edited\ndram:\n  bandwidth: 5 TB/s\n"})
 
 
+def add_scoped_sets(c):
+    """`--set GPU:key=value` on every command that takes GPUs: applied to that GPU, refused when it names another."""
+    for tag, base in (("predict", P), ("diagnose", D), ("e2e", E), ("sim", SR), ("whatif", W)):
+        flag = "--gpus" if tag == "whatif" else "--gpu"
+        c(f"r5_scoped_set_other_{tag}", base + ["--set", "h100-sxm:sms=100"], want=["--set", "h100-sxm", flag])
+        c(f"r5_scoped_set_own_{tag}", base + ["--set", "h200:sms=100"], "any")
+        c(f"r5_scoped_set_case_{tag}", base + ["--set", "H200:sms=100"], want=["--set", "H200"])
+    c("r5_scoped_set_two_gpus", ["predict", "--gpu", "h200,h100-sxm", "--kernel", K, "--set", "h100-sxm:sms=100"], "any")
+    c("r5_scoped_set_gpus_show", ["gpus", "show", "h200", "--set", "h200:sms=100"], "any")
+    c("r5_scoped_set_gpus_show_other", ["gpus", "show", "h200", "--set", "h100-sxm:sms=100"], want=["--set", "h100-sxm"])
+    c("r5_scoped_set_file", ["predict", "--gpu", "gpus/h200.yaml", "--kernel", K, "--set", "gpus/h200.yaml:sms=100"],
+      "any")
+
+
 def ns_with(col, value):
     rows = list(csv.reader(io.StringIO(read(NS).decode())))
     i = rows[0].index(col)
@@ -153,7 +169,7 @@ def add_leftovers(c):
     c("r5_yaml_graph_gap_neg", ["predict", "--kernel", K, "--gpu", "{T}/gg5.yaml"], want=["gg5.yaml", ">= 0"],
       files={"gg5.yaml": "extends: h200\ngraph_gap: -1 us\n"})
     m = read("models/presets/llama-3-8b.json").decode()
-    sw = m.replace('"use_cache"', '"sliding_window": 512,\n  "use_cache"')
+    sw = m.replace('"use_cache"', '"sliding_window": 8,\n  "use_cache"')
     for tag, argv in (("e2e", E), ("sim", SR), ("whatif", W)):
         argv = [x if x != "llama-3-8b" else "{T}/sw5.json" for x in argv]
         c(f"r5_sliding_window_{tag}_json", argv + ["--format", "json"], "good", want=["sliding_window"],
@@ -194,3 +210,14 @@ def add_python_capi(c):
             ("tune_len1", "h = opened()\nr = lib.loom_tune(h, b'h200', b'gemm m=3000 n=6144 k=4096 dtype=bf16', cfg, 1, "
                           "None)\ndone(h, r, cfg.value)", "bad", ["config_len"])):
         c(f"r5_capi_{n}", ["@python", CAPI + body + "\n"], exp, want=want)
+
+
+def add_schemas(c):
+    """Every --format json answer carries its schema version (one shape per command)."""
+    for n, argv in (("predict", P), ("diagnose", D), ("e2e", E), ("sim", SR), ("whatif", W), ("cap", WC),
+                    ("gpus", ["gpus"]), ("gpus_show", ["gpus", "show", "h200"]), ("batch", BATCH),
+                    ("tune", ["tune", "--gpu", "h200", "--kernel", "gemm m=3000 n=6144 k=4096 dtype=bf16"]),
+                    ("summary_dir", ["trace", "summary", "traces/h200"]),
+                    ("summary_lct", ["trace", "summary", "traces/e2e/h200/graph_decode.lct.gz"]),
+                    ("chrome", ["trace", "import", "--chrome", "tests/data/trace/torch_profile_sample.json"])):
+        c(f"r5_schema_{n}", argv + ["--format", "json"], "good", want=['"schema": "loom.'])

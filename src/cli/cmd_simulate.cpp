@@ -82,6 +82,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   std::vector<std::string> warnings;
   if (std::string w = position_warning(model, positions); !w.empty())
     warnings.push_back(std::to_string(beyond) + " of " + std::to_string(requests.size()) + " requests: " + w);
+  if (std::string w = sliding_window_warning(model, positions); !w.empty()) warnings.push_back(w);
   cfg.record_trace = args.has("--trace-out");
   if (!args.has("--requests")) cfg.requests_from = "--prompt-len/--output-len";
   Progress progress("simulate");

@@ -79,11 +79,24 @@ void check_input_file(const std::string& path) {
   if (!ec && (type == std::filesystem::file_type::character || type == std::filesystem::file_type::block))
     throw InputError(path, "is a device, not a file; give a regular file (a pipe such as /dev/stdin also works)");
   if (!ec && type == std::filesystem::file_type::directory) throw InputError(path, "is a directory; give a file");
+  // A named pipe (mkfifo) blocks open() until some process writes to it: with no writer, loom hung. The path itself
+  // being a FIFO is refused; the pipes a shell hands over (/dev/stdin, <(...), /dev/fd/N) are links and still work.
+  struct stat lst{};
+  if (::lstat(path.c_str(), &lst) == 0 && S_ISFIFO(lst.st_mode))
+    throw InputError(path, "is a named pipe (FIFO), which blocks until a writer comes; give a regular file, or "
+                           "redirect the pipe to stdin and give /dev/stdin");
   struct stat st{};
   if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
     const std::lock_guard<std::mutex> lock(inputs_mutex);
     if (tracking) inputs().insert(key_of(st));
   }
+}
+
+void refuse_cr_line_ends(std::string_view line, const std::string& where) {
+  const size_t cr = line.find('\r');
+  if (cr != std::string_view::npos && cr + 1 < line.size())
+    throw InputError(where, "a carriage return inside the line: the file has CR-only (classic Mac) line ends; save it "
+                            "with LF (or CRLF) line ends");
 }
 
 void check_output_file(const std::string& path) {

@@ -70,6 +70,14 @@ Catalog Catalog::load(const std::string& dir) {
 
 std::vector<std::string> Catalog::names() const { return names_; }
 
+std::string Catalog::file_of(const std::string& name_or_path) const {
+  const bool known = std::find(names_.begin(), names_.end(), name_or_path) != names_.end();
+  const fs::path p = known ? fs::path(dir_) / (name_or_path + ".yaml") : fs::path(name_or_path);
+  std::error_code ec;
+  const fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal().string() : c.string();
+}
+
 GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::string>& overrides) const {
   const bool known = std::find(names_.begin(), names_.end(), name_or_path) != names_.end();
   RawSpec raw;

@@ -101,6 +101,7 @@ bool LineReader::next(std::string& line) {
       line.assign(buf_, pos_, nl - pos_);
       pos_ = nl + 1;
       ++line_no_;
+      refuse_cr_line_ends(line, where());
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line_no_ == 1) strip_bom(line);
       return true;
@@ -111,6 +112,7 @@ bool LineReader::next(std::string& line) {
       line.assign(buf_, pos_, std::string::npos);  // last line without '\n'
       pos_ = buf_.size();
       ++line_no_;
+      refuse_cr_line_ends(line, where());
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line_no_ == 1) strip_bom(line);
       return true;
