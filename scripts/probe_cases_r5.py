@@ -117,7 +117,7 @@ def add_fifo(c):
                     ("chrome", ["trace", "import", "--chrome", "{T}/fifo5"]),
                     ("prompt_len", SR + ["--prompt-len", "file:{T}/fifo5"]),
                     ("summary", ["trace", "summary", "{T}/fifo5"]),
-                    ("tables", ["tune", "--gpu", "h200", "--plan", "--tables", "{T}/fifo5"])):
+                    ("tables", ["tune", "--gpu", "h200", "--family", "gemm", "--plan", "--tables", "{T}/fifo5"])):
         c(f"r5_fifo_{n}", argv, want=["fifo5"], files={"fifo5": FIFO})
 
 
@@ -163,9 +163,9 @@ def add_leftovers(c):
             tag = col.replace(" ", "_") + "_" + v.replace("-", "m")
             c(f"r5_neusight_{tag}", ["trace", "import", "--from", "neusight", "{T}/ns5_" + tag + ".csv", "-o", "{T}/ns5o"],
               want=["ns5_" + tag + ".csv:2", col], files={f"ns5_{tag}.csv": ns_with(col, v)})
-    for key in ("graph_gap", "launch_overhead"):
-        c(f"r5_set_{key}_neg", P + ["--set", key + "=-1us"], want=["--set " + key, ">= 0"])
-        c(f"r5_set_{key}_zero", P + ["--set", key + "=0us"], "any")
+    c("r5_set_graph_gap_neg", P + ["--set", "graph_gap=-1us"], want=["--set graph_gap", ">= 0"])
+    c("r5_set_graph_gap_zero", P + ["--set", "graph_gap=0us"], "any")
+    c("r5_set_launch_overhead_neg", P + ["--set", "launch_overhead=-1us"], want=["--set launch_overhead", "greater than zero"])
     c("r5_yaml_graph_gap_neg", ["predict", "--kernel", K, "--gpu", "{T}/gg5.yaml"], want=["gg5.yaml", ">= 0"],
       files={"gg5.yaml": "extends: h200\ngraph_gap: -1 us\n"})
     m = read("models/presets/llama-3-8b.json").decode()
