@@ -22,6 +22,7 @@ def add_round5(c):
     add_yaml(c)
     add_cr_only(c)
     add_fifo(c)
+    add_fifo_outputs(c)
     add_dup_gpus(c)
     add_scoped_sets(c)
     add_leftovers(c)
@@ -119,6 +120,20 @@ def add_fifo(c):
                     ("summary", ["trace", "summary", "{T}/fifo5"]),
                     ("tables", ["tune", "--gpu", "h200", "--family", "gemm", "--plan", "--tables", "{T}/fifo5"])):
         c(f"r5_fifo_{n}", argv, want=["fifo5"], files={"fifo5": FIFO})
+
+
+def add_fifo_outputs(c):
+    """A named pipe nobody reads, given as every writer's output: refused at once, never a hang on open()."""
+    for n, argv in (("report", ["report", "--sample", "-o", "{T}/ofifo5"]),
+                    ("report_json_out", ["report", "--sample", "-o", "{T}/o5.html", "--json-out", "{T}/ofifo5"]),
+                    ("e2e_trace", E + ["--trace-out", "{T}/ofifo5"]), ("sim_trace", SR + ["--trace-out", "{T}/ofifo5"]),
+                    ("calibrate", ["calibrate", "tests/data/calibrate/good.json", "--gpu", "h100-sxm", "-o", "{T}/ofifo5"]),
+                    ("collectives", ["trace", "fit-collectives", "-o", "{T}/ofifo5"]),
+                    ("paths", ["trace", "paths", "-o", "{T}/ofifo5"]),
+                    ("cases", ["trace", "import", "--lct", "traces/e2e/h200/graph_decode.lct.gz", "--cases",
+                               "traces/e2e/h200/graph_decode.cases.csv", "-o", "{T}/ofifo5"]),
+                    ("plan", ["tune", "--plan", "--gpu", "h200", "--family", "gemm", "--out", "{T}/ofifo5"])):
+        c(f"r5_fifo_out_{n}", argv, want=["ofifo5"], files={"ofifo5": FIFO})
 
 
 def add_dup_gpus(c):

@@ -14,6 +14,10 @@ void write_file(const std::string& path, std::string_view text);
 /// The "write failed: <strerror(errno)>; check ..." message write_file uses (for writers that use other streams).
 std::string write_failed_message(int errnum);
 
+/// Throws InputError(path, "is a named pipe ...") when `path` itself is a FIFO: open() would wait for the other end
+/// forever. Readers (check_input_file) and writers (write_file, check_output_file, trace_io::write_text) call it.
+void refuse_named_pipe(const std::string& path);
+
 /// Throws InputError(path, "is a device ...") for a character or block device (/dev/zero, /dev/urandom, /dev/null,
 /// a disk): such a "file" never ends or holds no text, and a reader would consume memory and time before failing.
 /// A directory, a symbolic-link loop and an empty path are refused too, each by what it is (not as "no lines" or

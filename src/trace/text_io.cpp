@@ -259,6 +259,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 }
 
 void write_text(const std::string& path, const std::string& text) {
+  refuse_named_pipe(path);
   refuse_input_overwrite(path);
   const bool gz = ends_with(path, ".gz");
   gzFile f = gzopen(path.c_str(), gz ? "wb6" : "wbT");  // "T": plain (transparent) write

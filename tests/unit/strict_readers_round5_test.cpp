@@ -48,6 +48,9 @@ TEST(InputFiles, NamedPipeIsRefusedNotWaitedOn) {
   ::unlink(fifo.c_str());
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_IN(error_of([&] { check_input_file(fifo); }).what(), "named pipe");
+  EXPECT_IN(error_of([&] { write_file(fifo, "x"); }).what(), "named pipe");  // no reader: open() would wait too
+  EXPECT_IN(error_of([&] { check_output_file(fifo); }).what(), "named pipe");
+  EXPECT_IN(error_of([&] { trace_io::write_text(fifo, "x"); }).what(), "named pipe");
   ::unlink(fifo.c_str());
 }
 
