@@ -28,6 +28,7 @@ def add_round5(c):
     add_leftovers(c)
     add_python_capi(c)
     add_schemas(c)
+    add_ceiling(c)
 
 
 def add_numbers(c):
@@ -236,3 +237,37 @@ def add_schemas(c):
                     ("summary_lct", ["trace", "summary", "traces/e2e/h200/graph_decode.lct.gz"]),
                     ("chrome", ["trace", "import", "--chrome", "tests/data/trace/torch_profile_sample.json"])):
         c(f"r5_schema_{n}", argv + ["--format", "json"], "good", want=['"schema": "loom.'])
+
+
+# Random kernels on every GPU, cold and warm, learned and analytical: no prediction below its own ceiling, none
+# non-finite (exit 4 names the first that is).
+CEILING = """import math, random, sys, loom
+random.seed({seed})
+r = random.randint
+fams = [lambda: 'gemm m=%d n=%d k=%d dtype=%s' % (r(1, 9000), r(1, 9000), r(1, 9000), random.choice(['bf16', 'fp16', 'fp32', 'fp8'])),
+        lambda: 'rms_norm rows=%d cols=%d dtype=bf16' % (r(1, 70000), r(1, 20000)),
+        lambda: 'softmax rows=%d cols=%d dtype=fp32' % (r(1, 70000), r(1, 70000)),
+        lambda: 'attention_decode batch=%d heads=32 kv_heads=8 seq_kv=%d head_dim=128 dtype=bf16' % (r(1, 256), r(1, 70000)),
+        lambda: 'attention_prefill batch=%d heads=32 kv_heads=8 seq=%d head_dim=128 causal=%d dtype=bf16' % (r(1, 16), r(1, 8000), r(0, 1)),
+        lambda: 'moe tokens=%d experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16' % r(1, 8192)]
+n = 0
+for i in range({n}):
+    spec, g = random.choice(fams)() + random.choice(['', ' l2=warm']), random.choice(loom.gpus())
+    for model in ('learned', 'analytical'):
+        try:
+            p = loom.predict(g, spec, model=model)
+        except ValueError:
+            continue
+        n += 1
+        lat, ceil = p['latency_us'], p['ceiling_us']
+        if not (math.isfinite(lat) and math.isfinite(ceil) and 0 < ceil <= lat * (1 + 1e-9)):
+            print('loom: %s %s (%s): latency %r below its ceiling %r' % (g, spec, model, lat, ceil), file=sys.stderr)
+            sys.exit(4)
+print('ok', n)
+"""
+
+
+def add_ceiling(c):
+    """Predictions never below their own ceiling (round 5 found l2=warm GEMMs on b200 below a shared-memory ceiling)."""
+    for seed in (5, 11):
+        c(f"r5_ceiling_random_{seed}", ["@python", CEILING.format(seed=seed, n=600)], "good", want=["ok"])

@@ -47,7 +47,7 @@ TEST(LearnedCeiling, NoPredictionBelowItsCeiling) {
     const GpuSpec gpu = catalog.get(name);
     for (int family = 0; family < 9; ++family)
       for (int i = 0; i < 12; ++i) {
-        const std::string text = random_spec(rng, family);
+        const std::string text = random_spec(rng, family) + (i % 2 ? " l2=warm" : "");
         Prediction p;
         try {
           p = predictor.predict(gpu, parse_kernel_spec(text, "test"));
@@ -79,6 +79,25 @@ TEST(LearnedCeiling, ClampsBelowCeilingExceptWarm) {
   Predictor::apply_learned(a, 0.3, 0.1);
   EXPECT_NEAR(a.latency_us, 10 * std::exp(0.3), 1e-12);
   EXPECT_FALSE(a.at_ceiling);
+}
+
+TEST(LearnedCeiling, WarmKernelsKeepEveryNonDramBound) {
+  Prediction w;  // DRAM-bound when cold; from L2 the l2 pipe (4 us) is the bound
+  w.analysis.l2_warm = true;
+  w.analysis.ceiling_us = 10;
+  w.analysis.pipes = {{"dram", "bytes", 0, 0, 10}, {"l2", "bytes", 0, 0, 4}};
+  Predictor::apply_learned(w, -0.5, -2.0);
+  EXPECT_NEAR(w.latency_us, 10 * std::exp(-0.5), 1e-12);
+  EXPECT_DOUBLE_EQ(w.analysis.ceiling_us, 4);
+  EXPECT_EQ(w.analysis.bottleneck, "l2");
+  EXPECT_DOUBLE_EQ(*w.achievable_us, 4);  // 10 e^-2 = 1.35 would be below the warm ceiling
+  Prediction s;  // bound by shared memory: warm L2 does not lift that bound (b200 l2=warm GEMMs were 4% below it)
+  s.analysis.l2_warm = true;
+  s.analysis.ceiling_us = 10;
+  s.analysis.pipes = {{"smem", "bytes", 0, 0, 10}, {"dram", "bytes", 0, 0, 2}};
+  Predictor::apply_learned(s, -0.05, std::nullopt);
+  EXPECT_DOUBLE_EQ(s.latency_us, 10);
+  EXPECT_TRUE(s.at_ceiling);
 }
 
 }  // namespace
