@@ -75,7 +75,7 @@ std::string cell_text(const py::handle& v, const std::string& key, const std::st
   if (py::isinstance<py::bool_>(v)) {  // m=True ran m=1: a bool fills only a 0/1 key
     if (!loom::is_flag_key(key))
       throw loom::InputError(where, key.substr(0, 60) + "=" + (v.cast<bool>() ? "True" : "False") +
-                                        " is a bool; give an integer (a bool only for causal, residual, mask)");
+                                        " is a bool; only the 0/1 keys (causal, residual, mask) take one: give the spec's value");
     return v.cast<bool>() ? "1" : "0";
   }
   // As text, not through long long: 10**30 made pybind11 throw RuntimeError; the spec parser names it instead.

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/suggest.h"
 #include "hw/catalog_pack.h"
 #include "hw/gpu_yaml.h"
@@ -97,6 +98,7 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
       std::error_code e;
       if (pathlike && fs::status(name_or_path, e).type() == fs::file_type::none && e.value() == ELOOP)
         throw InputError(name_or_path, "cannot open: " + e.message() + " (a link loop?); check the path");
+      if (pathlike && fs::exists(name_or_path, ec)) check_input_file(name_or_path);  // says which: folder, device, FIFO
       if (pathlike)
         throw InputError(name_or_path, fs::exists(name_or_path, ec)
                                            ? "not a regular file (a directory or device); give a GPU YAML file"
