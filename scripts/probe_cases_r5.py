@@ -193,6 +193,11 @@ def add_leftovers(c):
     c("r5_sliding_window_e2e_table", [x if x != "llama-3-8b" else "{T}/sw5.json" for x in E], "good",
       want=["sliding_window"], files={"sw5.json": sw})
     rs = m.replace('"rope_scaling": null', '"rope_scaling": {"rope_type": "llama3", "factor": null}')
+    for n, extra, exp in (("dtype_conflict", '"dtype": "float16",', "bad"), ("dtype_same", '"dtype": "bfloat16",', "any"),
+                          ("dtype_bad_new", '"dtype": "bf16",', "bad")):
+        c(f"r5_model_{n}", [x if x != "llama-3-8b" else "{T}/d5_" + n + ".json" for x in E], exp,
+          want=["d5_" + n + ".json", "dtype"] if exp == "bad" else [],
+          files={f"d5_{n}.json": m.replace('"use_cache"', extra + '\n  "use_cache"')})
     c("r5_rope_scaling_null_factor", [x if x != "llama-3-8b" else "{T}/rs5.json" for x in E], want=["rs5.json", "factor"],
       files={"rs5.json": rs})
     for n, rate, num in (("tiny", "1e-300", "5"), ("slow", "1e-9", "5"), ("edge", "1e-8", "20")):

@@ -74,15 +74,24 @@ struct Reader {
   }
 };
 
-Dtype parse_torch_dtype(const Reader& r) {
-  const std::string key = r.present("torch_dtype") ? "torch_dtype" : "dtype";
-  if (!r.present(key)) return Dtype::bf16;  // serving stacks load bf16 when the config names none
+Dtype parse_dtype_key(const Reader& r, const std::string& key) {
   const json& v = r.j.at(key);
   const std::string s = v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (s == "bfloat16") return Dtype::bf16;
   if (s == "float16" || s == "half") return Dtype::fp16;
   if (s == "float32" || s == "float") return Dtype::fp32;
-  throw InputError(r.at(key), "unsupported " + key + " '" + s + "'; use bfloat16, float16 or float32");
+  throw InputError(r.at(key), "unsupported " + key + " '" + s.substr(0, 40) + "'; use bfloat16, float16 or float32");
+}
+
+/// torch_dtype, or `dtype` (its name since transformers 4.56); both given must agree (torch_dtype silently won).
+Dtype parse_torch_dtype(const Reader& r) {
+  const bool old_key = r.present("torch_dtype"), new_key = r.present("dtype");
+  if (!old_key && !new_key) return Dtype::bf16;  // serving stacks load bf16 when the config names none
+  const Dtype d = parse_dtype_key(r, old_key ? "torch_dtype" : "dtype");
+  if (old_key && new_key && parse_dtype_key(r, "dtype") != d)
+    throw InputError(r.at("dtype"), "'dtype' and 'torch_dtype' disagree (" + r.j.at("dtype").dump().substr(0, 30) +
+                                        " vs " + r.j.at("torch_dtype").dump().substr(0, 30) + "); give one");
+  return d;
 }
 
 /// Fields loom does not price but whose nonsense says the file is broken (an unknown activation, rope_theta 0, a

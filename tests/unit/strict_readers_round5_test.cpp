@@ -115,5 +115,15 @@ TEST(ModelConfig, RopeScalingInsidesAreChecked) {
   EXPECT_NO_THROW(parse_model_config(llama_with(R"(, "rope_scaling": {"rope_type": "llama3", "factor": 8.0})"), "m.json"));
 }
 
+TEST(ModelConfig, DtypeAndTorchDtypeMustAgree) {
+  EXPECT_IN(error_of([] {
+              parse_model_config(llama_with(R"(, "torch_dtype": "bfloat16", "dtype": "float16")"), "m.json");
+            }).what(),
+            "disagree");
+  EXPECT_EQ(parse_model_config(llama_with(R"(, "dtype": "float16")"), "m.json").dtype, Dtype::fp16);
+  EXPECT_EQ(parse_model_config(llama_with(R"(, "torch_dtype": "float16", "dtype": "float16")"), "m.json").dtype,
+            Dtype::fp16);
+}
+
 }  // namespace
 }  // namespace loom
