@@ -6,6 +6,7 @@ NeuSight rows, synthetic arrivals beyond the request files' 1e9 s, model-config 
 (sliding_window), Python bools for integer cells, and the C API's error buffer of length 0 / 1 / NULL."""
 import csv
 import io
+import json
 
 from probe_cases import read  # noqa: F401
 from probe_cases_round3 import CAPI
@@ -29,6 +30,7 @@ def add_round5(c):
     add_python_capi(c)
     add_schemas(c)
     add_ceiling(c)
+    add_report_schemas(c)
 
 
 def add_numbers(c):
@@ -276,3 +278,13 @@ def add_ceiling(c):
     """Predictions never below their own ceiling (round 5 found l2=warm GEMMs on b200 below a shared-memory ceiling)."""
     for seed in (5, 11):
         c(f"r5_ceiling_random_{seed}", ["@python", CEILING.format(seed=seed, n=600)], "good", want=["ok"])
+
+
+def add_report_schemas(c):
+    """`loom report` given another command's JSON, or a newer schema: refused by the schema, not a key it lacks."""
+    for n, flag, schema in (("validation_e2e", "--validation", "loom.e2e/1"), ("simulate_e2e", "--simulate", "loom.e2e/1"),
+                            ("e2e_sim", "--e2e", "loom.simulate/1"), ("whatif_cap", "--whatif", "loom.whatif_capacity/1"),
+                            ("e2e_whatif", "--e2e", "loom.whatif/1"), ("sim_future", "--simulate", "loom.simulate/9"),
+                            ("e2e_noversion", "--e2e", "loom.e2e"), ("val_num", "--validation", 7)):
+        c(f"r5_report_schema_{n}", ["report", flag, "{T}/rs5_" + n + ".json", "-o", "{T}/rs5.html"],
+          want=["rs5_" + n + ".json", "schema"], files={f"rs5_{n}.json": '{"schema": %s}' % json.dumps(schema)})
