@@ -192,6 +192,11 @@ def add_leftovers(c):
         argv = [x if x != "llama-3-8b" else "{T}/sw5.json" for x in argv]
         c(f"r5_sliding_window_{tag}_json", argv + ["--format", "json"], "good", want=["sliding_window"],
           files={"sw5.json": sw})
+    c("r5_sliding_window_cap_json", ["whatif", "--model", "{T}/sw5.json", "--gpus", "h200", "--rate", "2", "--tp", "1",
+                                      "--num-requests", "50", "--format", "json"], "good", want=["sliding_window"],
+      files={"sw5.json": sw})
+    c("r5_positions_cap_json", WC + ["--tp", "1", "--num-requests", "50", "--prompt-len", "9000", "--output-len", "8",
+                                     "--format", "json"], "good", want=["max_position_embeddings"])
     c("r5_sliding_window_e2e_table", [x if x != "llama-3-8b" else "{T}/sw5.json" for x in E], "good",
       want=["sliding_window"], files={"sw5.json": sw})
     rs = m.replace('"rope_scaling": null', '"rope_scaling": {"rope_type": "llama3", "factor": null}')
