@@ -70,9 +70,14 @@ py::dict prediction_dict(const loom::Prediction& p) {
 
 // A cell of a batch row as the CSV reader would see it: "" (None, NaN) = absent; integral floats print as integers
 // (NumPy/pandas turn integer columns with gaps into floats).
-std::string cell_text(const py::handle& v) {
+std::string cell_text(const py::handle& v, const std::string& key, const std::string& where) {
   if (v.is_none()) return "";
-  if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "1" : "0";
+  if (py::isinstance<py::bool_>(v)) {  // m=True ran m=1: a bool fills only a 0/1 key
+    if (!loom::is_flag_key(key))
+      throw loom::InputError(where, key.substr(0, 60) + "=" + (v.cast<bool>() ? "True" : "False") +
+                                        " is a bool; only the 0/1 keys (causal, residual, mask) take one: give the spec's value");
+    return v.cast<bool>() ? "1" : "0";
+  }
   // As text, not through long long: 10**30 made pybind11 throw RuntimeError; the spec parser names it instead.
   if (py::isinstance<py::int_>(v)) return py::str(v).cast<std::string>();
   if (py::isinstance<py::float_>(v)) {
@@ -98,15 +103,22 @@ std::vector<std::vector<std::pair<std::string, std::string>>> batch_rows(const p
     const size_t n = py::len(rows);
     out.resize(n);
     for (size_t r = 0; r < n; ++r)
-      for (size_t c = 0; c < cols.size(); ++c) out[r].emplace_back(names[c].cast<std::string>(), cell_text(cols[c][r]));
+      for (size_t c = 0; c < cols.size(); ++c) {
+        const std::string key = names[c].cast<std::string>();
+        out[r].emplace_back(key, cell_text(cols[c][r], key, "rows[" + std::to_string(r) + "]"));
+      }
     return out;
   }
   if (!py::isinstance<py::iterable>(rows) || py::isinstance<py::str>(rows) || py::isinstance<py::dict>(rows))
     throw loom::InputError("rows", "must be a list of dicts, a NumPy structured array or a pandas DataFrame");
   for (const auto& row : rows) {
     if (!py::isinstance<py::dict>(row)) throw loom::InputError("rows", "each row must be a dict (or pass a NumPy structured array / pandas DataFrame)");
+    const std::string where = "rows[" + std::to_string(out.size()) + "]";
     auto& cells = out.emplace_back();
-    for (const auto& [k, v] : row.cast<py::dict>()) cells.emplace_back(py::str(k).cast<std::string>(), cell_text(v));
+    for (const auto& [k, v] : row.cast<py::dict>()) {
+      const std::string key = py::str(k).cast<std::string>();
+      cells.emplace_back(key, cell_text(v, key, where));
+    }
   }
   return out;
 }

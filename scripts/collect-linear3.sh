@@ -5,6 +5,7 @@
 # held-out warm GEMMs are the worst part of issue 12's target (docs/gemm-heldout.md). Held-out seeds 11 and 41 are
 # never used for training. One device call per GPU:
 #   run(command="bash scripts/collect-linear3.sh", kind="nvidia-h200")   # then kind="nvidia-h100-x1"
+# The fourth set (traces/<gpu>/sms132-{warm4,linear4}): WARM_SEED=59 COLD_SEED=61 N=5000 WARM_SECONDS=220 COLD_SECONDS=180
 # Writes $OUT/<gpu>-linear3_{warm,cold}.{lct.gz,cases.csv} (files, not one tar: each comes back under the device
 # tool's 16 MiB limit, the tar of all four does not: 17.5 MB on the H200); import with
 #   build/loom trace import --lct D/<gpu>-linear3_warm.lct.gz --cases D/<gpu>-linear3_warm.cases.csv --out traces/<gpu>/sms132-warm3.corpus.csv.gz
@@ -14,6 +15,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib/gpu-build.sh
 DEST=${OUT:-/tmp/linear3-out}; mkdir -p "$DEST"
 WARM_S=${WARM_SECONDS:-200}; COLD_S=${COLD_SECONDS:-150}; N=${N:-3000}
+WARM_SEED=${WARM_SEED:-47}; COLD_SEED=${COLD_SEED:-53}   # the fourth set: WARM_SEED=59 COLD_SEED=61 N=5000
 t0=$(date +%s)
 collector_prelude "$DEST/run.log" "$t0"
 case "$gpu" in *H200*) key=h200 ;; *H100*) key=h100 ;; *) key=$(echo "$gpu" | tr 'A-Z ' 'a-z-') ;; esac
@@ -26,8 +28,8 @@ run() {  # run MODE SEED SECONDS [--warm]
     2>&1 | tail -4 | tee -a "$DEST/run.log"
   gzip -6 "$W/linear3_$mode.lct"
 }
-run warm 47 "$WARM_S" --warm
-run cold 53 "$COLD_S"
+run warm "$WARM_SEED" "$WARM_S" --warm
+run cold "$COLD_SEED" "$COLD_S"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv | tee -a "$DEST/run.log"
 for f in "$W"/*; do cp "$f" "$DEST/$key-$(basename "$f")"; done
 wc -l "$W"/*.cases.csv | tee -a "$DEST/run.log"; echo "total $(( $(date +%s)-t0 )) s" | tee -a "$DEST/run.log"

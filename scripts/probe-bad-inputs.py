@@ -92,6 +92,11 @@ def main():
                 data = data if isinstance(data, bytes) else data.encode()
                 if os.path.lexists(path) and (os.path.islink(path) or data.startswith(b"@LINK@")):
                     os.remove(path)
+                if data == b"@FIFO@":  # a named pipe with no writer (a reader must not wait for one forever)
+                    if os.path.lexists(path):
+                        os.remove(path)
+                    os.mkfifo(path)
+                    continue
                 if data.startswith(b"@LINK@"):  # a symbolic link to the rest (loops: a -> b -> a)
                     os.symlink(data[6:].decode(), path)
                     continue

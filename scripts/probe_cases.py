@@ -163,6 +163,7 @@ def build_cases(T):
     from probe_cases_review import add_review
     from probe_cases_round3 import add_round3
     from probe_cases_round4 import add_round4
+    from probe_cases_r5 import add_round5
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -176,6 +177,7 @@ def build_cases(T):
     add_review(c)
     add_round3(c)
     add_round4(c)
+    add_round5(c)
     return cs
 
 

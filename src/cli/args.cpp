@@ -93,10 +93,10 @@ std::vector<std::string> Args::all(const std::string& flag) const {
 std::optional<double> Args::number(const std::string& flag) const {
   if (!has(flag)) return std::nullopt;
   const std::string v = get(flag);
-  // Plain decimal only: no hex ("0x10"), no spaces, no trailing text, no NaN/inf, no overflow.
+  // Plain decimal only: no hex ("0x10"), no sign '+' (as integer() and kernel specs), no spaces, no trailing text,
+  // no NaN/inf, no overflow.
   double d = 0;
-  const char* first = v.data() + (!v.empty() && v[0] == '+' ? 1 : 0);
-  auto [ptr, ec] = std::from_chars(first, v.data() + v.size(), d, std::chars_format::general);
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), d, std::chars_format::general);
   if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || !std::isfinite(d) ||
       v.find_first_of("xXnNiI") != std::string::npos)
     throw InputError(flag, "'" + v + "' is not a finite decimal number");
@@ -110,7 +110,8 @@ int64_t Args::integer(const std::string& flag, int64_t lo, int64_t hi, int64_t f
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
   if (v.empty() || ec == std::errc::invalid_argument || ptr != v.data() + v.size())
     throw InputError(flag, "'" + v + "' is not an integer; write a plain decimal number");
-  if (ec == std::errc::result_out_of_range || x < lo || x > hi)
+  // "-0" is 0 to from_chars; a sign on a flag that takes no negative numbers is a typo, not zero.
+  if (ec == std::errc::result_out_of_range || x < lo || x > hi || (lo >= 0 && v[0] == '-'))
     throw InputError(flag, "'" + v + "' is out of range; use " + std::to_string(lo) + " to " + std::to_string(hi));
   return x;
 }

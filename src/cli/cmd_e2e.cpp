@@ -1,5 +1,6 @@
 // `loom e2e`: TTFT / TPOT, breakdowns, memory fit and a Chrome-trace timeline of one LLM step on one GPU.
 #include <array>
+#include <charconv>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -25,14 +26,10 @@ std::vector<int64_t> lengths(const Args& args, const std::string& flag) {
   if (!args.has(flag)) return v;
   std::stringstream ss(args.get(flag) + ",");  // the sentinel makes a trailing empty item ("512,") visible
   for (std::string item; std::getline(ss, item, ',');) {
-    size_t used = 0;
-    long long x = -1;
-    try {
-      x = std::stoll(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || item.empty() || x < 0)
+    // Strict decimal digits: stoll took " 8", "+8" and "-0" (as 0, the context of a decode without one).
+    int64_t x = -1;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), x);
+    if (item.empty() || item[0] == '-' || ec != std::errc() || ptr != item.data() + item.size())
       throw InputError(flag, "'" + args.get(flag) + "' is not a length or a comma list of lengths (e.g. 512,1024)");
     v.push_back(x);
   }
@@ -262,7 +259,8 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   int64_t positions = 0;
   for (size_t i = 0; i < work.context.size(); ++i) positions = std::max(positions, work.context[i] + work.new_tokens[i]);
   std::vector<std::string> warnings;
-  if (std::string w = position_warning(model, positions); !w.empty()) warnings.push_back(w);
+  for (const std::string& w : {position_warning(model, positions), sliding_window_warning(model, positions)})
+    if (!w.empty()) warnings.push_back(w);
   std::optional<ExecMode> mode;
   if (args.has("--mode")) mode = parse_mode(args.get("--mode"));
   // --clock auto: the step as a whole decides (a step of many short kernels throttles as one long kernel does):

@@ -75,7 +75,7 @@ int cmd_gpus(const Argv& argv) {
   }
   if (pos[0] != "show" || pos.size() != 2)
     throw InputError("gpus", "usage: loom gpus [show NAME] [--format table|json|csv]");
-  GpuSpec g = gpu_named(catalog, pos[1], set_overrides(args), "gpus show");
+  GpuSpec g = gpu_named(catalog, pos[1], overrides_for(pos[1], {pos[1]}, args, "gpus show"), "gpus show");
   Table t{{"field", "value", "unit"}, {}, {false, true, false}};
   for (const auto& f : describe(g)) t.add({f.key, f.value, f.unit});
   if (format == "json") {

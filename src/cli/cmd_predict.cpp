@@ -135,6 +135,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   if (!in) throw InputError(path, "cannot open batch file; check the path");
   std::string line;
   if (!std::getline(in, line)) throw InputError(path + ":1", "empty batch file; expected a header with `family`");
+  refuse_cr_line_ends(line, path + ":1");
   const BatchHeader batch_header = parse_batch_header(line, path + ":1");
   const std::vector<std::string>& header = batch_header.columns;
   std::vector<GpuSpec> default_gpus;
@@ -180,6 +181,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   size_t rows_read = 0;
   while (std::getline(in, line)) {
     ++lineno;
+    refuse_cr_line_ends(line, path + ":" + std::to_string(lineno));
     if (line.empty() || line == "\r") continue;
     std::vector<std::string> cells = split_csv_line(line);
     const std::string where = path + ":" + std::to_string(lineno);

@@ -74,14 +74,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   const KernelPredictor& predictor = sp.kernel;
   cfg.step_sustained = sp.step_sustained;
   const std::vector<serving::Request> requests = requests_from(args);
-  int64_t positions = 0, beyond = 0;
-  for (const auto& q : requests) {
-    positions = std::max(positions, q.prompt_tokens + q.output_tokens);
-    beyond += model.max_positions > 0 && q.prompt_tokens + q.output_tokens > model.max_positions;
-  }
-  std::vector<std::string> warnings;
-  if (std::string w = position_warning(model, positions); !w.empty())
-    warnings.push_back(std::to_string(beyond) + " of " + std::to_string(requests.size()) + " requests: " + w);
+  const std::vector<std::string> warnings = stream_warnings(model, requests);
   cfg.record_trace = args.has("--trace-out");
   if (!args.has("--requests")) cfg.requests_from = "--prompt-len/--output-len";
   Progress progress("simulate");

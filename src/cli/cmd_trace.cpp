@@ -43,7 +43,7 @@ int import_chrome(const Args& args) {
                    {"op", k.spec_op}, {"op_chain", k.op_chain}, {"spec", k.spec}, {"name", k.name}});
   }
   const std::string format = args.format();
-  if (format == "json") emit(nlohmann::json{{"device", t.device_name}, {"kernels", arr}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (format == "json") emit(nlohmann::json{{"schema", "loom.trace_import_chrome/1"}, {"device", t.device_name}, {"kernels", arr}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   else if (format == "csv") emit(tab.csv());
   else
     emit(tab.text() + std::to_string(t.kernels.size()) + " kernels, " + std::to_string(t.kernels_with_spec) +
@@ -181,7 +181,7 @@ int summary_cmd(const Args& args) {
     if (format == "json") {
       nlohmann::json fam = nlohmann::json::object();
       for (const auto& [f, n] : s.family_kernels) fam[f] = n;
-      emit(nlohmann::json{{"file", target}, {"records", s.records}, {"kernels", s.kernels}, {"memcpys", s.memcpys},
+      emit(nlohmann::json{{"schema", "loom.trace_summary_lct/1"}, {"file", target}, {"records", s.records}, {"kernels", s.kernels}, {"memcpys", s.memcpys},
                           {"memsets", s.memsets}, {"ranges", s.ranges}, {"dropped", s.dropped},
                           {"unmatched_kernels", s.unmatched_kernels}, {"family_kernels", fam}}
                .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -200,7 +200,9 @@ int summary_cmd(const Args& args) {
   for (const auto& n : s.noise)
     noise.add({n.family, std::to_string(n.cases), fmt(n.median_spread_pct, 3) + "%", fmt(n.p90_spread_pct, 3) + "%"});
   if (format == "json") {
-    nlohmann::json j;
+    // One shape whatever the corpus holds: every list is present (empty rather than absent).
+    nlohmann::json j{{"schema", "loom.trace_summary/1"}, {"counts", nlohmann::json::array()},
+                     {"noise", nlohmann::json::array()}, {"skipped", nlohmann::json::array()}};
     for (const auto& c : s.counts) j["counts"].push_back({{"gpu", c.gpu_key}, {"sms", c.sms}, {"family", c.family}, {"cases", c.cases}});
     for (const auto& n : s.noise)
       j["noise"].push_back({{"family", n.family}, {"cases", n.cases}, {"median_spread_pct", n.median_spread_pct},

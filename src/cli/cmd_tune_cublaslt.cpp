@@ -134,7 +134,7 @@ std::string validation_text(const std::string& gpu, const LtFit& f, const LtVali
 }
 
 nlohmann::ordered_json validation_json(const std::string& gpu, const LtFit& f, const LtValidation& v) {
-  return {{"gpu", gpu}, {"family", "gemm-cublaslt"}, {"sms", f.sweep.sms}, {"sweep", f.sweep.path},
+  return {{"schema", "loom.tune_validate_cublaslt/1"}, {"gpu", gpu}, {"family", "gemm-cublaslt"}, {"sms", f.sweep.sms}, {"sweep", f.sweep.path},
           {"configs", f.sweep.configs.size()}, {"shapes", f.sweep.shapes.size()}, {"sampled_shapes", v.sampled},
           {"heldout_shapes", v.heldout}, {"points", v.points}, {"sampled_points", v.sampled_points},
           {"grid_time_share", v.grid_time_share}, {"lambda", f.model.lambda}, {"keep_tolerance", f.model.keep_tolerance},

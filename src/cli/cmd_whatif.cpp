@@ -17,11 +17,10 @@ namespace loom::cli {
 
 namespace {
 
+// A plain decimal integer as every integer flag takes it ("8.0", "1e3", "+8" were read as numbers); the sizes
+// beyond loom's limits are refused with the limit by the caller.
 int64_t positive(const Args& args, const std::string& flag) {
-  const double d = *args.number(flag);
-  if (d < 1 || d != static_cast<double>(static_cast<int64_t>(d)))
-    throw InputError(flag, "'" + args.get(flag) + "' must be a positive integer");
-  return static_cast<int64_t>(d);
+  return args.integer(flag, 1, int64_t{1} << 62, 0);
 }
 
 /// A comma list of `flag`; an empty item ("1,,2", "h200,") is refused, not skipped.
@@ -39,28 +38,7 @@ std::vector<std::string> split(const std::string& s, char sep, const char* flag)
 /// GPUs from --gpus; `--set GPU:key=value` overrides one GPU, `--set key=value` all of them.
 std::vector<GpuSpec> gpus_from(const Catalog& catalog, const Args& args) {
   const std::string which = args.require("--gpus");
-  std::vector<std::string> names = which == "all" ? catalog.names() : gpu_list(which, "--gpus");
-  if (names.empty()) throw InputError("--gpus", "no GPU named; try `loom gpus` for the catalogue");
-  for (size_t i = 0; i < names.size(); ++i)
-    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) != names.begin() + static_cast<std::ptrdiff_t>(i))
-      throw InputError("--gpus", "'" + names[i] + "' is named twice; name each GPU once");
-  std::vector<GpuSpec> gpus;
-  for (const auto& n : names) {
-    std::vector<std::string> overrides;
-    for (const auto& s : set_overrides(args)) {
-      const size_t eq = s.find('='), colon = s.find(':');
-      if (colon != std::string::npos && colon < eq) {
-        const std::string target = s.substr(0, colon);
-        if (std::find(names.begin(), names.end(), target) == names.end())
-          throw InputError("--set", "'" + s + "' names GPU '" + target + "', which is not in --gpus");
-        if (target == n) overrides.push_back(s.substr(colon + 1));
-      } else {
-        overrides.push_back(s);
-      }
-    }
-    gpus.push_back(gpu_named(catalog, n, overrides, "--gpus"));  // the catalogue names --gpu; here it is --gpus
-  }
-  return gpus;
+  return gpus_named(catalog, which == "all" ? catalog.names() : gpu_list(which, "--gpus"), args, "--gpus");
 }
 
 /// An explicit --tp degree the model cannot be split by (heads, KV heads, MLP width) is a bad flag on every GPU.
@@ -119,9 +97,10 @@ int cmd_whatif(const std::vector<std::string>& argv) {
                                                   " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a "
                                                   "step); use smaller sizes");
   check_tp_choices(model, req.tp_choices);
-  const std::string position_note = position_warning(model, req.input_len + req.output_len);
-  const std::vector<std::string> warnings = position_note.empty() ? std::vector<std::string>{}
-                                                                  : std::vector<std::string>{position_note};
+  std::vector<std::string> warnings;
+  for (const std::string& w : {position_warning(model, req.input_len + req.output_len),
+                               sliding_window_warning(model, req.input_len + req.output_len)})
+    if (!w.empty()) warnings.push_back(w);
   const std::vector<GpuSpec> gpus = gpus_from(catalog, args);
   const std::vector<WhatIfRow> rows = rank_gpus(gpus, model, profile, req, predictor);
   // Every GPU failed: the answer is an error, not a table of "cannot run" rows with exit 0.

@@ -53,14 +53,45 @@ std::vector<std::string> gpu_list(const std::string& which, const std::string& f
   return names;
 }
 
+void refuse_duplicate_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& flag) {
+  std::map<std::string, std::string> seen;  // file -> the name that gave it
+  for (const auto& n : names)
+    if (auto [it, fresh] = seen.emplace(catalog.file_of(n), n); !fresh)
+      throw InputError(flag, it->second == n ? "'" + n + "' is named twice; name each GPU once"
+                                             : "'" + it->second + "' and '" + n + "' are one GPU (" + it->first +
+                                                   "); name each GPU once");
+}
+
+std::vector<std::string> overrides_for(const std::string& gpu, const std::vector<std::string>& names,
+                                       const Args& args, const std::string& flag) {
+  std::vector<std::string> overrides;
+  for (const auto& s : set_overrides(args)) {
+    const size_t eq = s.find('='), colon = s.find(':');
+    if (colon == std::string::npos || colon > eq) {
+      overrides.push_back(s);
+      continue;
+    }
+    const std::string target = s.substr(0, colon);
+    if (std::find(names.begin(), names.end(), target) == names.end())
+      throw InputError("--set", "'" + s.substr(0, 80) + "' names GPU '" + target.substr(0, 60) + "', which is not in " +
+                                    flag + "; name one of its GPUs or drop the 'GPU:' scope");
+    if (target == gpu) overrides.push_back(s.substr(colon + 1));
+  }
+  return overrides;
+}
+
+std::vector<GpuSpec> gpus_named(const Catalog& catalog, const std::vector<std::string>& names, const Args& args,
+                                const std::string& flag) {
+  if (names.empty()) throw InputError(flag, "no GPU named; try `loom gpus` for the catalogue");
+  refuse_duplicate_gpus(catalog, names, flag);
+  std::vector<GpuSpec> gpus;
+  for (const auto& n : names) gpus.push_back(gpu_named(catalog, n, overrides_for(n, names, args, flag), flag));
+  return gpus;
+}
+
 std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args) {
   const std::string which = args.require("--gpu");
-  const std::vector<std::string> overrides = set_overrides(args);
-  const std::vector<std::string> names = which == "all" ? catalog.names() : gpu_list(which, "--gpu");
-  if (names.empty()) throw InputError("--gpu", "no GPU named; try `loom gpus` for the catalogue");
-  std::vector<GpuSpec> gpus;
-  for (const auto& n : names) gpus.push_back(catalog.get(n, overrides));
-  return gpus;
+  return gpus_named(catalog, which == "all" ? catalog.names() : gpu_list(which, "--gpu"), args, "--gpu");
 }
 
 nlohmann::json analysis_json(const Analysis& a) {

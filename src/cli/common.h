@@ -35,6 +35,17 @@ std::vector<std::string> gpu_list(const std::string& which, const std::string& f
 
 /// GPUs named by --gpu (a key, a YAML path, "all", or a comma list), each with every --set override applied.
 std::vector<GpuSpec> select_gpus(const Catalog& catalog, const Args& args);
+/// The --set overrides of GPU `gpu` among `names` (the GPUs of `flag`): every unscoped --set, and `GPU:key=value`
+/// where GPU is `gpu`. Throws InputError("--set") for a scope naming a GPU not among `names`.
+std::vector<std::string> overrides_for(const std::string& gpu, const std::vector<std::string>& names,
+                                       const Args& args, const std::string& flag);
+/// The GPUs `names` of `flag` (--gpu, --gpus), each with its overrides (overrides_for); refuses an empty list and
+/// one GPU named twice (refuse_duplicate_gpus).
+std::vector<GpuSpec> gpus_named(const Catalog& catalog, const std::vector<std::string>& names, const Args& args,
+                                const std::string& flag);
+/// Throws InputError(flag) when two of `names` are one GPU (the same key twice, or a key and its file, or two
+/// spellings of one file), naming both.
+void refuse_duplicate_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& flag);
 
 /// JSON of one analysis: latency_us, ceiling_us, bottleneck, config, pipelines[], launch{}, ...
 nlohmann::json analysis_json(const Analysis& a);

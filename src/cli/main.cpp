@@ -80,7 +80,8 @@ commands:
 common options:
   --gpu NAME|PATH|all|a,b,c   catalogue key(s) or YAML file(s); an existing file is one GPU, commas in its name
                               included
-  --set key=value             override a GPU field, e.g. --set dram.bandwidth=4.8TB/s (repeatable)
+  --set key=value             override a GPU field, e.g. --set dram.bandwidth=4.8TB/s (repeatable); GPU:key=value
+                              overrides one of the named GPUs only (--set h200:sms=66)
   --format table|json|csv     output format (default table; every command but report, calibrate and train,
                               which write a file)
   --clock boost|sustained|auto  (predict, e2e, whatif, simulate) kernels from a cool start (boost, default), at the

@@ -1,6 +1,8 @@
 // Parsing of the request-stream flags shared by simulate and whatif.
 #include "cli/serving_args.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 
 namespace loom::cli {
@@ -30,6 +32,19 @@ std::vector<serving::Request> requests_from(const Args& args) {
   if (r <= 0 || r > 1e6) throw InputError("--rate", "requests per second must be in (0, 1e6]");
   const SyntheticStream s = synthetic_from(args);
   return serving::synthesize(s.count, r, s.arrivals, s.prompt, s.output, s.seed);
+}
+
+std::vector<std::string> stream_warnings(const ModelConfig& model, const std::vector<serving::Request>& requests) {
+  int64_t positions = 0, beyond = 0;
+  for (const auto& q : requests) {
+    positions = std::max(positions, q.prompt_tokens + q.output_tokens);
+    beyond += model.max_positions > 0 && q.prompt_tokens + q.output_tokens > model.max_positions;
+  }
+  std::vector<std::string> warnings;
+  if (std::string w = position_warning(model, positions); !w.empty())
+    warnings.push_back(std::to_string(beyond) + " of " + std::to_string(requests.size()) + " requests: " + w);
+  if (std::string w = sliding_window_warning(model, positions); !w.empty()) warnings.push_back(w);
+  return warnings;
 }
 
 }  // namespace loom::cli

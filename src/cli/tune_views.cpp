@@ -82,7 +82,8 @@ std::string validation_text(const ValidationReport& r) {
 }
 
 nlohmann::ordered_json validation_json(const ValidationReport& r) {
-  nlohmann::ordered_json j{{"gpu", r.gpu}, {"family", r.family}, {"sms", r.sms}, {"default_config", r.default_config},
+  nlohmann::ordered_json j{{"schema", "loom.tune_validate/1"}, {"gpu", r.gpu}, {"family", r.family}, {"sms", r.sms},
+                           {"default_config", r.default_config},
                            {"pool_shapes", r.pool_shapes}, {"incomplete_shapes", r.incomplete_shapes},
                            {"sampled_shapes", r.sampled_shapes}, {"heldout_shapes", r.heldout_shapes},
                            {"samples", r.samples}, {"exhaustive_points", r.exhaustive_points},
@@ -122,7 +123,8 @@ std::string decision_text(const CompiledTables& t, const TuneShape& s, const Cho
 
 nlohmann::ordered_json decision_json(const CompiledTables& t, const TuneShape& s, const Choice& c, double median_ns,
                                      int reps) {
-  nlohmann::ordered_json j{{"gpu", t.gpu}, {"kernel", tune_spec(s)}, {"config", t.configs[size_t(c.config)]},
+  nlohmann::ordered_json j{{"schema", "loom.tune/1"}, {"gpu", t.gpu}, {"kernel", tune_spec(s)},
+                           {"config", t.configs[size_t(c.config)]},
                            {"ctas", c.ctas}, {"loop_iters", c.loop_iters}, {"waves", c.waves},
                            {"wave_bucket", wave_range(c.bucket)}, {"l_anchor", 1 << c.anchor},
                            {"extrapolated", c.borrowed}, {"predicted_us", c.predicted_us}};

@@ -52,6 +52,8 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
     throw InputError(args.has("--requests") ? "--requests" : "--num-requests x --output-len",
                      num_text(out_tokens) + " output tokens in one simulation is beyond loom's limit of 2^24; use a "
                                             "shorter stream");
+  // As simulate: the stream's lengths against the model's limits (capacity mode said nothing of them).
+  const std::vector<std::string> warnings = stream_warnings(model, q.unit_stream);
   std::vector<int> tps;
   std::stringstream ss(args.get("--tp", "1,2,4,8") + ",");  // the sentinel makes a trailing empty item visible
   for (std::string t; std::getline(ss, t, ',');) {
@@ -118,7 +120,7 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
       a.push_back(j);
     }
     emit(nlohmann::json{{"schema", "loom.whatif_capacity/1"}, {"model", model.name}, {"profile", profile.name}, {"stream", stream},
-                        {"target_rate", q.target_rate}, {"slo", q.slo.text()}, {"rows", a}}
+                        {"target_rate", q.target_rate}, {"slo", q.slo.text()}, {"rows", a}, {"warnings", warnings}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n");
     return 0;
@@ -143,6 +145,7 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
            r.usd_per_m_output ? num(*r.usd_per_m_output, 4) : (csv ? "" : "-")});
   }
   if (csv) {
+    warn_stderr(warnings);
     emit(t.csv());
     return 0;
   }
@@ -156,7 +159,7 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
     if (r.error.empty() && r.max_rate == 0)
       o += r.gpu + " tp " + std::to_string(r.tp) + ": misses the SLO even at a trickle of requests\n";
   o += "$: on-demand list prices in gpus/*.yaml (`price:`; override with --set price=...); '-' = no public price\n";
-  emit(o);
+  emit(o + warning_lines(warnings));
   return 0;
 }
 

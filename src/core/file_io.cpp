@@ -58,6 +58,7 @@ void refuse_input_overwrite(const std::string& path) {
 }
 
 void write_file(const std::string& path, std::string_view text) {
+  refuse_named_pipe(path);
   refuse_input_overwrite(path);
   // stdio rather than ofstream: fwrite/fflush/fclose report errno, which says *why* (ENOSPC, EACCES, ...).
   errno = 0;
@@ -70,6 +71,15 @@ void write_file(const std::string& path, std::string_view text) {
   if (err) throw InputError(path, write_failed_message(err));
 }
 
+void refuse_named_pipe(const std::string& path) {
+  // A named pipe (mkfifo) blocks open() until the other end opens it: with no writer (or reader), loom hung. The path
+  // itself being a FIFO is refused; the pipes a shell hands over (/dev/stdin, <(...), >(...)) are links and still work.
+  struct stat st{};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode))
+    throw InputError(path, "is a named pipe (FIFO), which blocks until its other end opens; give a regular file, or "
+                           "redirect the pipe to stdin/stdout");
+}
+
 void check_input_file(const std::string& path) {
   if (path.empty()) throw InputError("''", "empty path; give a file");
   std::error_code ec;
@@ -79,6 +89,7 @@ void check_input_file(const std::string& path) {
   if (!ec && (type == std::filesystem::file_type::character || type == std::filesystem::file_type::block))
     throw InputError(path, "is a device, not a file; give a regular file (a pipe such as /dev/stdin also works)");
   if (!ec && type == std::filesystem::file_type::directory) throw InputError(path, "is a directory; give a file");
+  refuse_named_pipe(path);
   struct stat st{};
   if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
     const std::lock_guard<std::mutex> lock(inputs_mutex);
@@ -86,10 +97,18 @@ void check_input_file(const std::string& path) {
   }
 }
 
+void refuse_cr_line_ends(std::string_view line, const std::string& where) {
+  const size_t cr = line.find('\r');
+  if (cr != std::string_view::npos && cr + 1 < line.size())
+    throw InputError(where, "a carriage return inside the line: the file has CR-only (classic Mac) line ends; save it "
+                            "with LF (or CRLF) line ends");
+}
+
 void check_output_file(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (path.empty()) throw InputError("-o", "empty output path");
+  refuse_named_pipe(path);
   refuse_input_overwrite(path);
   if (fs::is_directory(path, ec)) throw InputError(path, "is a folder; give a file name to write");
   fs::path dir = fs::path(path).parent_path();

@@ -14,12 +14,22 @@ void write_file(const std::string& path, std::string_view text);
 /// The "write failed: <strerror(errno)>; check ..." message write_file uses (for writers that use other streams).
 std::string write_failed_message(int errnum);
 
+/// Throws InputError(path, "is a named pipe ...") when `path` itself is a FIFO: open() would wait for the other end
+/// forever. Readers (check_input_file) and writers (write_file, check_output_file, trace_io::write_text) call it.
+void refuse_named_pipe(const std::string& path);
+
 /// Throws InputError(path, "is a device ...") for a character or block device (/dev/zero, /dev/urandom, /dev/null,
 /// a disk): such a "file" never ends or holds no text, and a reader would consume memory and time before failing.
 /// A directory, a symbolic-link loop and an empty path are refused too, each by what it is (not as "no lines" or
-/// "not valid JSON"). Regular files, pipes (/dev/stdin, process substitution) and missing paths pass (the reader
+/// "not valid JSON"), and so is a named pipe (FIFO: open() waits for a writer forever). Regular files, the pipes a
+/// shell hands over (/dev/stdin, process substitution) and missing paths pass (the reader
 /// says what is wrong); a regular file is recorded as an input (refuse_input_overwrite).
 void check_input_file(const std::string& path);
+
+/// Throws InputError(where, "... CR-only line ends ...") when `line` (one line, '\n' removed) holds a carriage
+/// return before its last byte: a file saved with classic-Mac line ends reads as one line, and a reader would
+/// otherwise report a column named "output_tokens\r0" or a duplicate header cell instead of what is wrong.
+void refuse_cr_line_ends(std::string_view line, const std::string& where);
 
 /// Turns on (or off, forgetting them) the recording of input files for refuse_input_overwrite. The CLI turns it on
 /// for its one command; library callers that rewrite files they read (a test, a script over the C API) leave it off.

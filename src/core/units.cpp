@@ -169,7 +169,9 @@ double parse_quantity(std::string_view text, UnitKind kind, const std::string& w
   }
   value *= scale;
   if (!std::isfinite(value)) throw InputError(where, quoted + " is out of range; use a realistic value");
-  if (value < 0) throw InputError(where, quoted + " is negative; give a value greater than zero");
+  if (value < 0)  // a field that takes 0 must not say "greater than zero"
+    throw InputError(where, quoted + " is negative; give a value " +
+                                (sign == Sign::positive ? "greater than zero" : ">= 0"));
   if (value == 0 && sign == Sign::positive) throw InputError(where, quoted + " is zero; give a value greater than zero");
   return value;
 }

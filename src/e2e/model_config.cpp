@@ -74,15 +74,24 @@ struct Reader {
   }
 };
 
-Dtype parse_torch_dtype(const Reader& r) {
-  const std::string key = r.present("torch_dtype") ? "torch_dtype" : "dtype";
-  if (!r.present(key)) return Dtype::bf16;  // serving stacks load bf16 when the config names none
+Dtype parse_dtype_key(const Reader& r, const std::string& key) {
   const json& v = r.j.at(key);
   const std::string s = v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (s == "bfloat16") return Dtype::bf16;
   if (s == "float16" || s == "half") return Dtype::fp16;
   if (s == "float32" || s == "float") return Dtype::fp32;
-  throw InputError(r.at(key), "unsupported " + key + " '" + s + "'; use bfloat16, float16 or float32");
+  throw InputError(r.at(key), "unsupported " + key + " '" + s.substr(0, 40) + "'; use bfloat16, float16 or float32");
+}
+
+/// torch_dtype, or `dtype` (its name since transformers 4.56); both given must agree (torch_dtype silently won).
+Dtype parse_torch_dtype(const Reader& r) {
+  const bool old_key = r.present("torch_dtype"), new_key = r.present("dtype");
+  if (!old_key && !new_key) return Dtype::bf16;  // serving stacks load bf16 when the config names none
+  const Dtype d = parse_dtype_key(r, old_key ? "torch_dtype" : "dtype");
+  if (old_key && new_key && parse_dtype_key(r, "dtype") != d)
+    throw InputError(r.at("dtype"), "'dtype' and 'torch_dtype' disagree (" + r.j.at("dtype").dump().substr(0, 30) +
+                                        " vs " + r.j.at("torch_dtype").dump().substr(0, 30) + "); give one");
+  return d;
 }
 
 /// Fields loom does not price but whose nonsense says the file is broken (an unknown activation, rope_theta 0, a
@@ -114,6 +123,16 @@ void check_unused_fields(const Reader& r) {
   }
   if (r.present("rope_scaling") && !r.j.at("rope_scaling").is_object())
     throw InputError(r.at("rope_scaling"), "'rope_scaling' " + shown("rope_scaling") + " must be an object or null");
+  if (r.present("rope_scaling")) {  // not priced; nonsense inside is refused as the rest is (a null factor ran)
+    const json& rs = r.j.at("rope_scaling");
+    if (rs.contains("factor") && !(rs["factor"].is_number() && std::isfinite(rs["factor"].get<double>()) &&
+                                   rs["factor"].get<double>() > 0))
+      throw InputError(r.at("rope_scaling"), "'rope_scaling.factor' " + rs["factor"].dump().substr(0, 40) +
+                                                 " must be a number > 0; fix the config");
+    for (const char* k : {"rope_type", "type"})
+      if (rs.contains(k) && !rs[k].is_string())
+        throw InputError(r.at("rope_scaling"), std::string("'rope_scaling.") + k + "' must be a string; fix the config");
+  }
   if (r.present("sliding_window")) r.integer("sliding_window");  // a positive integer when given
 }
 
@@ -174,6 +193,12 @@ std::string position_warning(const ModelConfig& m, int64_t positions) {
          "'s max_position_embeddings (" + std::to_string(m.max_positions) +
          "): the model was not built for it (it needs RoPE scaling); loom prices it as asked";
 }
+std::string sliding_window_warning(const ModelConfig& m, int64_t positions) {
+  if (m.sliding_window <= 0 || positions <= m.sliding_window) return "";
+  return m.name + "'s sliding_window (" + std::to_string(m.sliding_window) + ") is not modelled: a sequence reaches " +
+         std::to_string(positions) + " token positions and its attention is priced over all of them (an upper bound)";
+}
+
 double ModelConfig::active_param_count() const { return params(*this, true); }
 
 ModelConfig parse_model_config(const std::string& json_text, const std::string& source) {
@@ -210,6 +235,8 @@ ModelConfig parse_model_config(const std::string& json_text, const std::string& 
   m.kv_heads = r.integer_or("num_key_value_heads", m.heads);
   m.vocab = r.integer("vocab_size");
   m.max_positions = r.integer_or("max_position_embeddings", 0);
+  // Qwen configs carry a sliding_window that use_sliding_window: false turns off; Mistral's has no switch.
+  if (r.boolean_or("use_sliding_window", true)) m.sliding_window = r.integer_or("sliding_window", 0);
   if (r.present("head_dim")) {
     m.head_dim = r.integer("head_dim");
   } else {

@@ -22,6 +22,7 @@ struct ModelConfig {
   int64_t head_dim = 0;     ///< head_dim, or hidden_size / heads when absent
   int64_t vocab = 0;        ///< vocab_size
   int64_t max_positions = 0;  ///< max_position_embeddings (0: the config does not say)
+  int64_t sliding_window = 0; ///< sliding_window when in use (0: none, or use_sliding_window: false); not modelled
   bool tied_embeddings = false;  ///< tie_word_embeddings: lm_head shares the embedding matrix
   Dtype dtype = Dtype::bf16;     ///< torch_dtype / dtype
   bool qk_norm = false;     ///< per-head RMSNorm on q and k (Qwen3)
@@ -48,6 +49,10 @@ struct ModelConfig {
 /// (max_position_embeddings), or "" when it fits or the config does not say. loom prices the step as asked; the
 /// model itself would need RoPE scaling (or fail) there.
 std::string position_warning(const ModelConfig& m, int64_t positions);
+
+/// The note for a sequence of `positions` longer than the model's sliding_window (attention beyond the window is
+/// priced as full attention, an upper bound), or "" when it fits or the model has none.
+std::string sliding_window_warning(const ModelConfig& m, int64_t positions);
 
 /// Parses config.json text. `source` names the file in errors. Throws InputError("FILE:LINE", ...) on malformed
 /// JSON, an unsupported model_type, and missing or non-positive required fields.

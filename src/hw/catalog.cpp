@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/suggest.h"
 #include "hw/catalog_pack.h"
 #include "hw/gpu_yaml.h"
@@ -70,6 +71,14 @@ Catalog Catalog::load(const std::string& dir) {
 
 std::vector<std::string> Catalog::names() const { return names_; }
 
+std::string Catalog::file_of(const std::string& name_or_path) const {
+  const bool known = std::find(names_.begin(), names_.end(), name_or_path) != names_.end();
+  const fs::path p = known ? fs::path(dir_) / (name_or_path + ".yaml") : fs::path(name_or_path);
+  std::error_code ec;
+  const fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal().string() : c.string();
+}
+
 GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::string>& overrides) const {
   const bool known = std::find(names_.begin(), names_.end(), name_or_path) != names_.end();
   RawSpec raw;
@@ -89,6 +98,7 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
       std::error_code e;
       if (pathlike && fs::status(name_or_path, e).type() == fs::file_type::none && e.value() == ELOOP)
         throw InputError(name_or_path, "cannot open: " + e.message() + " (a link loop?); check the path");
+      if (pathlike && fs::exists(name_or_path, ec)) check_input_file(name_or_path);  // says which: folder, device, FIFO
       if (pathlike)
         throw InputError(name_or_path, fs::exists(name_or_path, ec)
                                            ? "not a regular file (a directory or device); give a GPU YAML file"

@@ -28,6 +28,10 @@ class Catalog {
   /// Throws InputError for unknown names ("unknown GPU 'x'; try `loom gpus`"), unknown keys or bad units.
   GpuSpec get(const std::string& name_or_path, const std::vector<std::string>& overrides = {}) const;
 
+  /// The file a name stands for, as one spelling (canonical path): a key's catalogue file, or the path itself. Two
+  /// names with the same file_of are one GPU ("h200", "gpus/h200.yaml", "./gpus//h200.yaml").
+  std::string file_of(const std::string& name_or_path) const;
+
  private:
   std::string dir_;
   std::vector<std::string> names_;

@@ -80,6 +80,8 @@ std::string KernelSpec::to_string() const {
   return out;
 }
 
+bool is_flag_key(std::string_view key) { return key == "causal" || key == "residual" || key == "mask"; }
+
 KernelSpec parse_kernel_spec(std::string_view text, std::string where) {
   KernelSpec spec;
   spec.where = where;

@@ -23,4 +23,7 @@ struct KernelSpec {
 /// duplicate keys or an empty family. Does not check that the family or keys exist.
 KernelSpec parse_kernel_spec(std::string_view text, std::string where = "--kernel");
 
+/// True for the keys that take 0 or 1 (causal, residual, mask): the only ones a caller's boolean can fill.
+bool is_flag_key(std::string_view key);
+
 }  // namespace loom

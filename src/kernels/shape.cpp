@@ -157,11 +157,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       Params p(spec, s.family == Family::rms_norm ? KeyList{"rows", "cols", "dtype", "residual"}
                                                   : KeyList{"rows", "cols", "dtype"});
       s.rows = p.size("rows"), s.cols = p.size("cols");
-      if (p.has("residual")) {
-        const std::string& r = p.raw("residual");
-        if (r != "0" && r != "1") throw InputError(spec.where, "residual=" + r + " must be 0 or 1");
-        s.residual = r == "1";
-      }
+      s.residual = p.has("residual") && p.flag("residual");
       s.dtype = s.out_dtype = p.dtype(kFloatAll);
       check_elements(spec, "input", static_cast<double>(s.rows) * s.cols);
       s.config = p.config();

@@ -71,6 +71,7 @@ class Params {
     return v ? parse_size(key, *v) : fallback;
   }
 
+  /// A 0/1 key (is_flag_key names every one).
   bool flag(std::string_view key) const {
     const std::string& v = raw(key);
     if (v != "0" && v != "1") throw InputError(spec_.where, std::string(key) + "=" + v + " must be 0 or 1");

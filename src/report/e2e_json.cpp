@@ -41,6 +41,7 @@ void add_e2e(Report& r, const json& j, const std::string& where) {
   if (top.get("trace", false) && top.get("source_gpu", false))
     top.fail("$", "this is `loom e2e --replay` output, which has no predicted timeline; give the output of "
                   "`loom e2e --gpu G --model M --phase P ... --format json`");
+  top.require_schema("loom.e2e", 1, "loom e2e ... --format json");
   const std::string gpu = top.str("gpu"), model = top.str("model"), phase = top.str("phase"), mode = top.str("mode");
   Timeline tl;
   tl.lanes = {"layers", "GPU kernels", "idle (launch gaps)"};
@@ -86,6 +87,7 @@ void add_e2e(Report& r, const json& j, const std::string& where) {
 
 void add_whatif(Report& r, const json& j, const std::string& where) {
   Obj top(j, "$", where, {});  // lenient at the top: fields added to whatif later must not break the report
+  top.require_schema("loom.whatif", 1, "loom whatif --batch B --input-len S --output-len N ... --format json");
   if (!top.get("ranked", false)) top.fail("$.ranked", "required key missing; give `loom whatif ... --format json` output");
   const std::string request = top.str("model") + ", batch " + std::to_string(top.integer("batch")) + ", input " +
                               std::to_string(top.integer("input_len")) + ", output " +

@@ -95,6 +95,25 @@ class Obj {
   }
   const std::string& path() const { return path_; }
 
+  /// The file's `schema` ("loom.e2e/1") must be `name` at a version up to `version`: another command's output (an
+  /// e2e file given to --validation) was refused for a key it lacks ("this file predates ..."), a newer file for
+  /// whatever key changed. A file without `schema` (older loom) is read as before. `command` says what to run.
+  void require_schema(const std::string& name, int version, const std::string& command) const {
+    const json* s = get("schema", false);
+    if (!s) return;
+    const std::string v = s->is_string() ? s->get<std::string>() : s->dump();
+    const size_t slash = v.rfind('/');
+    const std::string got = v.substr(0, slash);
+    if (got != name)
+      fail(path_ + ".schema", "'" + v.substr(0, 60) + "' is not " + name + " output; give the output of `" + command + "`");
+    int ver = 0;
+    for (size_t i = slash + 1; slash != std::string::npos && i < v.size() && ver < 1000; ++i)
+      ver = v[i] >= '0' && v[i] <= '9' ? ver * 10 + (v[i] - '0') : 1000;
+    if (slash == std::string::npos || ver < 1 || ver > version)
+      fail(path_ + ".schema", "'" + v.substr(0, 60) + "': this loom reads " + name + "/" + std::to_string(version) +
+                                  " or older; use the loom that wrote it, or rerun `" + command + "`");
+  }
+
  private:
   const json& j_;
   std::string path_;

@@ -32,6 +32,7 @@ std::vector<double> numbers(const Obj& o, const std::string& key) {
 
 void add_simulate(Report& report, const json& j, const std::string& where) {
   Obj top(j, "$", where, {});
+  top.require_schema("loom.simulate", 1, "loom simulate ... --format json --per-request");
   if (!j.contains("per_request"))
     top.fail("$.per_request", "required key missing; rerun `loom simulate ... --format json --per-request`");
   if (!j.contains("series")) top.fail("$.series", "required key missing; write it with `loom simulate --format json`");

@@ -8,6 +8,7 @@ namespace loom::report {
 
 ValidationData validation_from_json(const json& j, const std::string& where) {
   Obj top(j, "$", where, {});  // splits, groups, worst, failures, ...: read by other tools, not needed here
+  top.require_schema("loom.validate", 1, "loom validate --format json --out FILE");
   ValidationData v;
   v.model_fingerprint = top.str("model_fingerprint");
   v.corpus_hash = top.str("corpus_hash");

@@ -47,7 +47,8 @@ int64_t whole(double v, const std::string& where, const std::string& field, int6
 
 void set_field(Request& r, const std::string& key, double v, const std::string& where) {
   if (key == "arrival_s") {
-    if (v < 0 || v > 1e9) throw InputError(where, "arrival_s = " + num_text(v) + " must be in [0, 1e9] seconds");
+    if (v < 0 || v > kMaxArrivalS)
+      throw InputError(where, "arrival_s = " + num_text(v) + " must be in [0, 1e9] seconds");
     r.arrival_s = v;
   } else if (key == "prompt_tokens") {
     r.prompt_tokens = whole(v, where, key, 1, kMaxTokensPerRequest);
@@ -77,6 +78,7 @@ std::vector<Request> parse_csv(const std::string& text, const std::string& sourc
   std::vector<Request> out;
   while (std::getline(in, line)) {
     ++lineno;
+    refuse_cr_line_ends(line, source + ":" + std::to_string(lineno));
     if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line = line.substr(3);
     if (trim(line).empty() || trim(line)[0] == '#') continue;
     std::vector<std::string> cells;
@@ -121,6 +123,7 @@ std::vector<Request> parse_jsonl(const std::string& text, const std::string& sou
   std::vector<Request> out;
   while (std::getline(in, line)) {
     ++lineno;
+    refuse_cr_line_ends(line, source + ":" + std::to_string(lineno));
     if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line = line.substr(3);
     if (trim(line).empty()) continue;
     const std::string where = source + ":" + std::to_string(lineno);
@@ -204,6 +207,7 @@ LengthDist parse_length_dist(const std::string& text, const std::string& flag) {
     int lineno = 0;
     while (std::getline(in, line)) {
       ++lineno;
+      refuse_cr_line_ends(line, path + ":" + std::to_string(lineno));
       if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 BOM, as the CSV readers take it
       if (trim(line).empty()) continue;
       const std::string where = path + ":" + std::to_string(lineno);
@@ -273,6 +277,11 @@ std::vector<Request> synthesize(int64_t count, double rate, const ArrivalProcess
     Request r;
     r.id = i;
     if (i > 0) t += gap(rng);
+    // As a request file's arrival_s: --rate 1e-300 put arrivals at 1e300 s and reported a makespan of 1e303 ms.
+    if (t > kMaxArrivalS)
+      throw InputError("--rate", num_text(rate) + " requests/s spreads " + std::to_string(count) +
+                                     " requests beyond 1e9 s (request " + std::to_string(i + 1) +
+                                     " arrives at " + num_text(t) + " s); raise the rate or lower --num-requests");
     r.arrival_s = t;
     r.prompt_tokens = draw(prompt);
     r.output_tokens = draw(output);

@@ -46,7 +46,11 @@ struct ArrivalProcess {
 };
 ArrivalProcess parse_arrivals(const std::string& text, const std::string& flag);
 
+/// Latest arrival a request may have, from a file or synthesized (about 32 years): beyond it a time is a typo.
+inline constexpr double kMaxArrivalS = 1e9;
+
 /// `count` requests at `rate` per second (> 0), lengths drawn from the distributions, deterministic in `seed`.
+/// Throws InputError("--rate") when an arrival would come after kMaxArrivalS.
 std::vector<Request> synthesize(int64_t count, double rate, const ArrivalProcess& arrivals, const LengthDist& prompt,
                                 const LengthDist& output, uint64_t seed);
 

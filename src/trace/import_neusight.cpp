@@ -49,6 +49,7 @@ void read_neusight(trace_io::LineReader& r, const std::vector<std::string>& hdr,
     if (line.empty()) continue;
     const std::string where = r.where();
     auto f = row_fields(line, hdr.size(), where);
+    refuse_non_finite(f, hdr, where);  // unused columns too: NaN in "Warps per SM" was taken silently
     ++out.rows_in;
     const std::string& op = f[c.op];
     const std::string& device = f[c.device];

@@ -163,6 +163,14 @@ bool boolean(const std::string& field, const std::string& name, const std::strin
   throw InputError(where, name + " '" + field.substr(0, 40) + "' is not True or False; fix the row");
 }
 
+void refuse_non_finite(const std::vector<std::string>& fields, const std::vector<std::string>& header,
+                       const std::string& where) {
+  for (size_t i = 0; i < fields.size() && i < header.size(); ++i)
+    if (auto v = trace_io::parse_f64(fields[i]); v && !std::isfinite(*v))
+      throw InputError(where + ":" + header[i], "'" + fields[i].substr(0, 20) +
+                                                    "' is not a finite number (a corrupt or truncated export); fix the row");
+}
+
 std::vector<std::string> row_fields(const std::string& line, size_t width, const std::string& where) {
   auto f = trace_io::split_csv(line, where);
   if (f.size() != width)

@@ -80,6 +80,10 @@ double positive_number(const std::string& field, const std::string& name, const 
 int64_t positive_int(const std::string& field, const std::string& name, const std::string& where);
 /// "True"/"False" (also lower case).
 bool boolean(const std::string& field, const std::string& name, const std::string& where);
+/// Throws InputError("FILE:LINE:COLUMN") for a cell that reads as NaN or infinity, in any column (a column the
+/// reader does not use included: such a row is corrupt). For formats whose exports never hold NaN (NeuSight).
+void refuse_non_finite(const std::vector<std::string>& fields, const std::vector<std::string>& header,
+                       const std::string& where);
 /// Splits a data row and checks its width against the header's.
 std::vector<std::string> row_fields(const std::string& line, size_t width, const std::string& where);
 }  // namespace public_io

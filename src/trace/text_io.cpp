@@ -101,6 +101,7 @@ bool LineReader::next(std::string& line) {
       line.assign(buf_, pos_, nl - pos_);
       pos_ = nl + 1;
       ++line_no_;
+      refuse_cr_line_ends(line, where());
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line_no_ == 1) strip_bom(line);
       return true;
@@ -111,6 +112,7 @@ bool LineReader::next(std::string& line) {
       line.assign(buf_, pos_, std::string::npos);  // last line without '\n'
       pos_ = buf_.size();
       ++line_no_;
+      refuse_cr_line_ends(line, where());
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line_no_ == 1) strip_bom(line);
       return true;
@@ -257,6 +259,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 }
 
 void write_text(const std::string& path, const std::string& text) {
+  refuse_named_pipe(path);
   refuse_input_overwrite(path);
   const bool gz = ends_with(path, ".gz");
   gzFile f = gzopen(path.c_str(), gz ? "wb6" : "wbT");  // "T": plain (transparent) write

@@ -47,7 +47,7 @@ TEST(LearnedCeiling, NoPredictionBelowItsCeiling) {
     const GpuSpec gpu = catalog.get(name);
     for (int family = 0; family < 9; ++family)
       for (int i = 0; i < 12; ++i) {
-        const std::string text = random_spec(rng, family);
+        const std::string text = random_spec(rng, family) + (i % 2 ? " l2=warm" : "");
         Prediction p;
         try {
           p = predictor.predict(gpu, parse_kernel_spec(text, "test"));
@@ -82,6 +82,30 @@ TEST(LearnedCeiling, ClampsBelowCeilingExceptWarm) {
   Predictor::apply_learned(a, 0.3, 0.1);
   EXPECT_NEAR(a.latency_us, 10 * std::exp(0.3), 1e-12);
   EXPECT_FALSE(a.at_ceiling);
+}
+
+TEST(LearnedCeiling, WarmKernelsKeepEveryNonDramBound) {
+  Prediction w;  // DRAM-bound when cold; from L2 the l2 pipe (4 us) is the bound
+  auto wa = std::make_shared<Analysis>();
+  wa->l2_warm = true;
+  wa->ceiling_us = 10;
+  wa->pipes = {{"dram", "bytes", 0, 0, 10}, {"l2", "bytes", 0, 0, 4}};
+  w.analysis = wa;
+  Predictor::apply_learned(w, -0.5, -2.0);
+  EXPECT_NEAR(w.latency_us, 10 * std::exp(-0.5), 1e-12);
+  EXPECT_DOUBLE_EQ(w.analysis->ceiling_us, 4);
+  EXPECT_EQ(w.analysis->bottleneck, "l2");
+  EXPECT_DOUBLE_EQ(wa->ceiling_us, 10);  // the shared analysis is copied, not changed under another row
+  EXPECT_DOUBLE_EQ(*w.achievable_us, 4);  // 10 e^-2 = 1.35 would be below the warm ceiling
+  Prediction s;  // bound by shared memory: warm L2 does not lift that bound (b200 l2=warm GEMMs were 4% below it)
+  auto sa = std::make_shared<Analysis>();
+  sa->l2_warm = true;
+  sa->ceiling_us = 10;
+  sa->pipes = {{"smem", "bytes", 0, 0, 10}, {"dram", "bytes", 0, 0, 2}};
+  s.analysis = sa;
+  Predictor::apply_learned(s, -0.05, std::nullopt);
+  EXPECT_DOUBLE_EQ(s.latency_us, 10);
+  EXPECT_TRUE(s.at_ceiling);
 }
 
 }  // namespace

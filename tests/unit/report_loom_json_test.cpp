@@ -92,6 +92,18 @@ TEST(ValidationJson, MissingPointsSaysToRerunValidate) {
   EXPECT_NE(e.find("loom validate"), std::string::npos) << e;
 }
 
+TEST(LoomJson, AnotherCommandsOrANewerSchemaIsRefusedByItsSchema) {
+  std::string e = error_of([] { validation_from_json(json{{"schema", "loom.e2e/1"}}, "v.json"); });
+  EXPECT_NE(e.find("v.json: $.schema: 'loom.e2e/1' is not loom.validate output"), std::string::npos) << e;
+  Report r;
+  e = error_of([&] { add_simulate(r, json{{"schema", "loom.simulate/2"}}, "s.json"); });
+  EXPECT_NE(e.find("this loom reads loom.simulate/1 or older"), std::string::npos) << e;
+  e = error_of([&] { add_e2e(r, json{{"schema", "loom.whatif/1"}}, "e.json"); });
+  EXPECT_NE(e.find("is not loom.e2e output"), std::string::npos) << e;
+  e = error_of([&] { add_whatif(r, json{{"schema", "loom.whatif"}}, "w.json"); });  // no version
+  EXPECT_NE(e.find("$.schema"), std::string::npos) << e;
+}
+
 TEST(ValidationJson, BadPointFieldsNameTheirPath) {
   json j = {{"points", {point("shapes", "gemm", "h200", 4, 5, 2)}}};
   j["points"][0]["predicted_us"].erase("learned");

@@ -1,0 +1,1 @@
+predict --gpu h200 --batch tests/data/r5/batch_cr_only.csv

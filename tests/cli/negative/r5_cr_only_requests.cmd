@@ -1,0 +1,1 @@
+simulate --gpu h200 --model llama-3-8b --requests tests/data/r5/requests_cr_only.csv

@@ -1,0 +1,1 @@
+whatif --model llama-3-8b --batch 1 --input-len 8 --output-len 8 --gpus h200,gpus/h200.yaml

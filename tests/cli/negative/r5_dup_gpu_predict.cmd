@@ -1,0 +1,1 @@
+predict --gpu gpus/h200.yaml,./gpus//h200.yaml --kernel "gemm m=64 n=64 k=64 dtype=bf16"

@@ -1,0 +1,1 @@
+report --sample -o "$(f=${TMPDIR:-/tmp}/loom-neg-r5-out-$$.fifo; rm -f "$f"; mkfifo "$f"; echo "$f")"

@@ -1,0 +1,1 @@
+simulate --gpu h200 --model llama-3-8b --requests "$(f=${TMPDIR:-/tmp}/loom-neg-r5-$$.fifo; rm -f "$f"; mkfifo "$f"; echo "$f")"

@@ -1,0 +1,1 @@
+e2e --gpu h200 --model tests/data/r5/rope_null_factor.json --phase decode --batch 1 --context 64

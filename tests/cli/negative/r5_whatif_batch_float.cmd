@@ -1,0 +1,1 @@
+whatif --model llama-3-8b --batch 8.0 --input-len 8 --output-len 8 --gpus h200

@@ -1,0 +1,1 @@
+predict --gpu tests/data/r5/gpu_tag.yaml --kernel "gemm m=64 n=64 k=64 dtype=bf16"
