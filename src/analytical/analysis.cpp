@@ -241,19 +241,20 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     // The candidates (not copied: nothing below asks for another list), then split-K variants, scored in that order.
     const std::vector<TileConfig>& cands = candidate_configs_view(s, gpu);
     std::vector<TileConfig> split;
-    if (s.family == Family::gemm && s.impl != "cutlass") {  // split-K variants when the tiles leave SMs idle
-      const ConfigTable& table = config_table(s.family);
-      const auto& dts = table.split_k_dtypes;  // dtypes cuBLAS splits at all (kernels/gemm.yaml)
-      const bool may_split = dts.empty() || std::find(dts.begin(), dts.end(), s.dtype) != dts.end();
-      for (const TileConfig& c : may_split ? cands : std::vector<TileConfig>{}) {
+    const ConfigTable* table = s.family == Family::gemm && s.impl != "cutlass" ? &config_table(s.family) : nullptr;
+    const auto splits_dtype = [&](const std::vector<Dtype>& dts) {  // dtypes cuBLAS splits at all (kernels/gemm.yaml)
+      return dts.empty() || std::find(dts.begin(), dts.end(), s.dtype) != dts.end();
+    };
+    if (table && splits_dtype(table->split_k_dtypes)) {  // split-K variants when the tiles leave SMs idle
+      for (const TileConfig& c : cands) {
         int64_t tiles = s.batch * ((s.m + c.bm - 1) / c.bm) * ((s.n + c.bn - 1) / c.bn);
         if (tiles >= gpu.sms) continue;
-        for (int sk : table.split_k) {
+        for (int sk : table->split_k) {
           if (sk <= 1 || (s.k + c.bk - 1) / c.bk < 4 * sk) continue;
           TileConfig v = c;
           v.split_k = sk;
-          if (!config_fits(v, table, s, gpu, nullptr)) continue;
-          v.name = config_name(table, v);  // named only when kept (config_fits does not read the name)
+          if (!config_fits(v, *table, s, gpu, nullptr)) continue;
+          v.name = config_name(*table, v);  // named only when kept (config_fits does not read the name)
           split.push_back(std::move(v));
         }
       }
