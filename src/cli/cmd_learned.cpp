@@ -19,6 +19,7 @@
 #include "core/file_io.h"
 #include "learned/corpus.h"
 #include "learned/predictor.h"
+#include "learned/transfer.h"
 #include "learned/uncertainty.h"
 #include "learned/validate.h"
 
@@ -162,6 +163,7 @@ int cmd_train(const Argv& argv) {
   manifest["split"] = splits[0].description;
   manifest["fingerprint"] = model.fingerprint();
   manifest["validation"] = report_json(rep, false);
+  manifest["transfer_weights"] = rep.transfer_weights;
   // The layout comparison needs a shapes split with test rows (a corpus of public data sets alone has none).
   const bool have_shapes = !rep.splits.empty() && rep.splits[0].split == "shapes" && !alt.splits.empty();
   if (have_shapes)
@@ -174,6 +176,11 @@ int cmd_train(const Argv& argv) {
   write_file((std::filesystem::path(out) / "manifest.json").string(), manifest.dump(2) + "\n");
   // What the corpus measured per family, and the held-out error bands: `predict --interval` reads it.
   Coverage::from(l.dataset, rep).save(out);
+  // How far the learned correction is trusted on an architecture a family was never measured on (predictions read it).
+  TransferWeights transfer;
+  transfer.weight = rep.transfer_weights;
+  for (const auto& s : l.dataset.samples) transfer.architectures[s.m.family].insert(s.architecture);
+  transfer.save(out);
   emit(report_text(rep));
   if (have_shapes)
     emit("\nlayout: per-family MAPE (shapes) " +

@@ -48,7 +48,8 @@ struct SensitivityRow {
 };
 
 /// TTFT / TPOT change of the request on `gpu` at `tp` for each resource change (DRAM bandwidth, SMs, clock,
-/// L2 bandwidth, interconnect, launch overhead).
+/// L2 bandwidth, interconnect, launch overhead). Each kernel of a changed GPU is the real GPU's prediction times
+/// the analytical model's ratio changed / real (learned forests are not asked about hardware no GPU has).
 std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelConfig& model,
                                         const ServingProfile& profile, const WhatIfRequest& req,
                                         const KernelPredictor& predictor = {});

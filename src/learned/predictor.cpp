@@ -45,6 +45,7 @@ Predictor::Predictor(const std::string& mode, const std::string& models_dir)
   if (!models_dir.empty() || std::filesystem::exists(dir + "/model.json"))
     model_ = std::make_shared<EfficiencyModel>(EfficiencyModel::load(dir));
   if (!model_) return;
+  transfer_ = std::make_shared<const TransferWeights>(TransferWeights::load(dir));
   // A model trained before features were appended still predicts: its features are found by name. A feature it
   // needs that loom no longer computes is an error (retrain).
   std::vector<std::string> now = analysis_feature_names();
@@ -81,6 +82,12 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
     x[na + i] = impl_names[i].compare(0, 5, "impl_") == 0 && impl_names[i].compare(5, std::string::npos, impl_cls) == 0
                     ? 1.0f : 0.0f;
   for (size_t i = 0; i < remap_.size(); ++i) out[i] = x[remap_[i]];
+}
+
+double Predictor::transferred(const Prediction& p, const GpuSpec& gpu, double log_ratio) const {
+  const double w = transfer_ ? transfer_->weight_for(p.analysis->family, gpu.architecture) : 1.0;
+  if (w >= 1 || !(p.analysis->latency_us > 0) || !(p.analysis->ceiling_us > 0)) return log_ratio;
+  return w * log_ratio + (1 - w) * std::log(p.analysis->latency_us / p.analysis->ceiling_us);
 }
 
 void Predictor::apply_learned(Prediction& p, double log_ratio, const std::optional<double>& achievable_log_ratio) {
@@ -156,7 +163,8 @@ Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, b
   if (auto r = model_->predict_log_ratio(key, x.data())) {
     std::optional<double> q;
     if (with_achievable) q = model_->predict_achievable_log_ratio(key, x.data());
-    apply_learned(p, *r, q);
+    if (q) q = transferred(p, gpu, *q);
+    apply_learned(p, transferred(p, gpu, *r), q);
   }
   return p;
 }
@@ -259,13 +267,14 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   }
   for (size_t t = 0; t < nt; ++t)
     if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
-  if (model_) walk_forests(specs, with_achievable, x_all, state, out);
+  if (model_) walk_forests(gpus, specs, with_achievable, x_all, state, out);
   // Phase 3: the memo is offered what this call computed (a copy of a row of its chunk counts as a second sight).
   for (size_t i = 0; i < n; ++i) state[i] = state[i] != kDone;
   memo_->keep(n, hash.data(), gid.data(), with_achievable, specs.data(), out.data(), state.data());
 }
 
-void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable,
+void Predictor::walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
+                             bool with_achievable,
                              const float* x_all, const std::vector<uint8_t>& skip,
                              std::vector<Prediction>& out) const {
   const size_t n = specs.size();
@@ -304,8 +313,12 @@ void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_ach
       q.resize(rows.size());
       fq->predict_batch(x.data(), rows.size(), cols, q.data());
     }
-    for (size_t k = 0; k < rows.size(); ++k)
-      apply_learned(out[rows[k]], r[k], fq ? std::optional<double>(q[k]) : std::nullopt);
+    for (size_t k = 0; k < rows.size(); ++k) {
+      Prediction& p = out[rows[k]];
+      const GpuSpec& gpu = *gpus[rows[k]];
+      apply_learned(p, transferred(p, gpu, r[k]),
+                    fq ? std::optional<double>(transferred(p, gpu, q[k])) : std::nullopt);
+    }
   }
 }
 

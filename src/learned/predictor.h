@@ -12,6 +12,7 @@
 #include "analytical/sustained_load.h"
 #include "learned/collectives.h"
 #include "learned/model.h"
+#include "learned/transfer.h"
 
 namespace loom {
 
@@ -77,13 +78,18 @@ class Predictor {
                          bool with_achievable, std::vector<Prediction>& out, int threads) const;
   /// predict_many's phase 2: the forests walk the rows' features (x_all, a row of the model's width per row), rows
   /// with skip[i] == 1 excepted (their features are not read).
-  void walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable, const float* x_all,
+  /// A learned log-ratio as loom trusts it on `gpu`: unchanged where the family was measured on the GPU's
+  /// architecture, else blended with the analytical model by the family's transfer weight (learned/transfer.h).
+  double transferred(const Prediction& p, const GpuSpec& gpu, double log_ratio) const;
+  void walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
+                    bool with_achievable, const float* x_all,
                     const std::vector<uint8_t>& skip, std::vector<Prediction>& out) const;
   void apply_clock(Prediction& p, const GpuSpec& gpu) const;
   ClockMode clock_ = ClockMode::boost;
   double clock_weight_ = 1.0;
   std::shared_ptr<EfficiencyModel> model_;
   std::shared_ptr<CollectiveModel> collectives_;  ///< models/collectives.json, in learned mode when present
+  std::shared_ptr<const TransferWeights> transfer_;  ///< <model dir>/transfer.json (every weight 1 when absent)
   /// When the model was trained on an older feature list: for each of its features, the index in today's vector.
   std::vector<size_t> remap_;
   /// predict_many's results by their inputs, across calls (learned/predict_memo.h); copies share it (their model,

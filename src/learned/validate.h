@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,9 @@ struct ValidationReport {
   std::vector<GroupResult> groups;
   std::vector<WorstCase> worst;  ///< the worst learned predictions over all splits
   std::vector<Point> points;     ///< every test kernel of the "shapes" and "gpu:*" splits (not partitions: size)
+  /// Per family, the learned model's weight on an unseen architecture, chosen over every arch: split
+  /// (learned/transfer.h); the arch: splits themselves are reported with weights chosen without their own.
+  std::map<std::string, double> transfer_weights;
 };
 
 /// Which rows train and which test, for each split. Shapes: 1 in 5 shape groups (by hash with `seed`) is held out.

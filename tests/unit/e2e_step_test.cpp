@@ -212,6 +212,30 @@ TEST_F(E2eStep, WhatIfRanksAndSensitivity) {
   EXPECT_LT(sens[0].tpot_delta_pct, -5);  // small-batch decode is bandwidth-bound
 }
 
+// A changed GPU is priced by the analytical model's ratio, anchored at the real GPU: a kernel predictor that
+// extrapolates badly off the real hardware (here 2x slower on any GPU but the real one, as a learned forest did for
+// a +20% clock) cannot make more of a resource slower.
+TEST_F(E2eStep, SensitivityAsksThePredictorAboutTheRealGpuOnly) {
+  const ModelConfig m = load_model("llama-3-8b");
+  const ServingProfile p = load_profile("vllm");
+  WhatIfRequest req;
+  req.batch = 4;
+  req.input_len = 512;
+  req.output_len = 128;
+  const GpuSpec real = gpu;
+  const KernelPredictor off_real = [real](const GpuSpec& g, const KernelSpec& s) {
+    const double a = analyze(g, s).latency_us;
+    return g.sustained_clock_mhz == real.sustained_clock_mhz && g.sms == real.sms &&
+                   g.dram_bytes_per_s == real.dram_bytes_per_s && g.l2_bytes_per_s == real.l2_bytes_per_s
+               ? a
+               : 2 * a;
+  };
+  for (const auto& r : sensitivity(gpu, 1, m, p, req, off_real)) {
+    EXPECT_LE(r.ttft_delta_pct, 1e-9) << r.change;
+    EXPECT_LE(r.tpot_delta_pct, 1e-9) << r.change;
+  }
+}
+
 }  // namespace
 }  // namespace loom
 

@@ -1,0 +1,123 @@
+// Per-family transfer weights for unseen architectures (see transfer.h).
+#include "learned/transfer.h"
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "core/error.h"
+#include "core/file_io.h"
+
+namespace loom {
+
+namespace {
+
+constexpr double kGrid[] = {0.0, 0.25, 0.5, 0.75, 1.0};
+
+bool is_arch_split(const std::string& split) { return split.rfind("arch:", 0) == 0; }
+
+double blend(double learned_us, double analytical_us, double w) {
+  if (w >= 1 || !(analytical_us > 0) || !(learned_us > 0)) return learned_us;
+  return std::exp(w * std::log(learned_us) + (1 - w) * std::log(analytical_us));
+}
+
+}  // namespace
+
+double TransferWeights::weight_for(const std::string& family, const std::string& architecture) const {
+  auto w = weight.find(family);
+  if (w == weight.end()) return 1.0;
+  auto a = architectures.find(family);
+  if (a != architectures.end() && a->second.count(architecture)) return 1.0;
+  return w->second;
+}
+
+void TransferWeights::save(const std::string& dir) const {
+  nlohmann::json j;
+  j["schema"] = "loom-transfer 1";
+  j["rule"] = "on an architecture a family was never measured on: learned^w x analytical^(1-w)";
+  j["families"] = nlohmann::json::object();
+  for (const auto& [fam, archs] : architectures)
+    j["families"][fam] = {{"architectures", archs}, {"weight", weight.count(fam) ? weight.at(fam) : 1.0}};
+  write_file((std::filesystem::path(dir) / "transfer.json").string(), j.dump(1) + "\n");
+}
+
+TransferWeights TransferWeights::load(const std::string& dir) {
+  TransferWeights t;
+  const std::string path = (std::filesystem::path(dir) / "transfer.json").string();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return t;
+  std::ifstream in(path);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "loom-transfer 1" || !j.contains("families") ||
+      !j["families"].is_object())
+    throw InputError(path, "malformed transfer-weight file; retrain with `loom train`");
+  try {
+    for (const auto& [fam, f] : j["families"].items()) {
+      const double w = f.at("weight").get<double>();
+      if (!(w >= 0 && w <= 1)) throw InputError(path, "family '" + fam + "': weight must lie in [0, 1]");
+      t.architectures[fam] = f.at("architectures").get<std::set<std::string>>();
+      if (w < 1) t.weight[fam] = w;
+    }
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(path, "malformed transfer-weight file; retrain with `loom train`");
+  }
+  return t;
+}
+
+std::map<std::string, double> choose_transfer_weights(const ValidationReport& rep, const std::string& except) {
+  // Sum of APE and count per (family, architecture, grid weight).
+  std::map<std::pair<std::string, std::string>, std::array<double, 6>> acc;  // 5 APE sums, then the count
+  for (const auto& p : rep.points) {
+    if (!is_arch_split(p.split) || !(p.measured_us > 0)) continue;
+    const std::string arch = p.split.substr(5);
+    if (arch == except) continue;
+    auto& a = acc[{p.family, arch}];
+    for (size_t k = 0; k < 5; ++k)
+      a[k] += std::fabs(blend(p.learned_us, p.analytical_us, kGrid[k]) - p.measured_us) / p.measured_us;
+    a[5] += 1;
+  }
+  std::map<std::string, std::array<double, 5>> per_family;  // mean over architectures of each weight's MAPE
+  for (const auto& [key, a] : acc)
+    for (size_t k = 0; k < 5; ++k) per_family[key.first][k] += a[k] / a[5];
+  std::map<std::string, double> out;
+  for (const auto& [fam, m] : per_family) {
+    size_t best = 4;  // ties keep the learned model
+    for (size_t k = 0; k < 4; ++k)
+      if (m[k] < m[best]) best = k;
+    out[fam] = kGrid[best];
+  }
+  return out;
+}
+
+std::map<std::string, double> blend_unseen_architectures(ValidationReport& rep) {
+  std::map<std::string, std::map<std::string, double>> loo;  // architecture -> weights chosen without it
+  for (const auto& s : rep.splits)
+    if (is_arch_split(s.split)) loo[s.split.substr(5)] = choose_transfer_weights(rep, s.split.substr(5));
+  const std::map<std::string, double> all = choose_transfer_weights(rep);
+  using Key = std::tuple<std::string, std::string, std::string, int>;  // split, family, gpu, sms
+  std::map<Key, std::array<std::vector<double>, 2>> groups;              // learned, measured
+  std::map<std::string, std::array<std::vector<double>, 2>> splits;
+  for (auto& p : rep.points) {
+    if (!is_arch_split(p.split)) continue;
+    const auto& w = loo[p.split.substr(5)];
+    const auto it = w.find(p.family);
+    if (it != w.end()) p.learned_us = blend(p.learned_us, p.analytical_us, it->second);
+    auto& g = groups[{p.split, p.family, p.gpu, p.sms}];
+    g[0].push_back(p.learned_us), g[1].push_back(p.measured_us);
+    auto& s = splits[p.split];
+    s[0].push_back(p.learned_us), s[1].push_back(p.measured_us);
+    rep.worst.push_back({p.spec, p.gpu, p.sms, p.measured_us, p.learned_us,
+                         100.0 * std::fabs(p.learned_us - p.measured_us) / p.measured_us});
+  }
+  for (auto& s : rep.splits)
+    if (auto it = splits.find(s.split); it != splits.end()) s.learned = error_stats(it->second[0], it->second[1]);
+  for (auto& g : rep.groups)
+    if (auto it = groups.find({g.split, g.family, g.gpu, g.sms}); it != groups.end())
+      g.learned = error_stats(it->second[0], it->second[1]);
+  return all;
+}
+
+}  // namespace loom

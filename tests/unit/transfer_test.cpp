@@ -1,0 +1,95 @@
+// Transfer weights for unseen architectures (learned/transfer.h): the choice per family, the leave-one-out
+// rewrite of the arch: splits, and the file's round trip and refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "input_error_util.h"
+#include "learned/transfer.h"
+
+namespace loom {
+namespace {
+
+ValidationReport::Point point(const std::string& arch, const std::string& family, double measured, double learned,
+                              double analytical) {
+  return {"arch:" + arch, family + " x=1", family, arch + "-gpu", 100, measured, learned, analytical, measured};
+}
+
+// gemm: the learned model is 2x off on every held-out architecture, the analytical one exact; moe: the reverse.
+ValidationReport report() {
+  ValidationReport r;
+  for (const std::string a : {"ampere", "ada", "hopper"}) {
+    r.splits.push_back({"arch:" + a, "", {}, {}, {}, ""});
+    r.groups.push_back({"arch:" + a, "gemm", a + "-gpu", 100, {}, {}, {}});
+    r.groups.push_back({"arch:" + a, "moe", a + "-gpu", 100, {}, {}, {}});
+    for (int i = 0; i < 4; ++i) {
+      r.points.push_back(point(a, "gemm", 10, 20, 10));
+      r.points.push_back(point(a, "moe", 10, 10, 30));
+    }
+  }
+  r.points.push_back({"shapes", "gemm x=1", "gemm", "h200", 132, 10, 20, 10, 10});  // not an arch: split
+  return r;
+}
+
+TEST(Transfer, ChoosesPerFamilyTheWeightThatTransfers) {
+  const auto w = choose_transfer_weights(report());
+  EXPECT_EQ(w.at("gemm"), 0.0);
+  EXPECT_EQ(w.at("moe"), 1.0);
+}
+
+TEST(Transfer, ArchSplitsAreBlendedWithWeightsChosenWithoutThem) {
+  ValidationReport r = report();
+  // ampere alone disagrees: its own gemm points favour the learned model, but its weight comes from the others.
+  for (auto& p : r.points)
+    if (p.split == "arch:ampere" && p.family == "gemm") p.learned_us = 10, p.analytical_us = 11;
+  const auto all = blend_unseen_architectures(r);
+  EXPECT_EQ(all.at("gemm"), 0.0);  // 2 of 3 architectures
+  for (const auto& p : r.points) {
+    if (p.split == "arch:ampere" && p.family == "gemm") EXPECT_DOUBLE_EQ(p.learned_us, 11);  // analytical, 10% off
+    if (p.split == "arch:ada" && p.family == "gemm") EXPECT_DOUBLE_EQ(p.learned_us, 10);
+    if (p.split == "shapes") EXPECT_DOUBLE_EQ(p.learned_us, 20);  // untouched
+  }
+  for (const auto& s : r.splits) {
+    EXPECT_EQ(s.learned.n, 8u) << s.split;
+    EXPECT_NEAR(s.learned.mape, s.split == "arch:ampere" ? 5.0 : 0.0, 1e-9) << s.split;
+  }
+  for (const auto& g : r.groups) EXPECT_EQ(g.learned.n, 4u);
+  EXPECT_EQ(r.worst.size(), 24u);
+}
+
+TEST(Transfer, WeightAppliesOnlyWhereTheArchitectureWasNotMeasured) {
+  TransferWeights t;
+  t.weight["gemm"] = 0.25;
+  t.architectures["gemm"] = {"ampere", "hopper"};
+  EXPECT_EQ(t.weight_for("gemm", "hopper"), 1.0);
+  EXPECT_EQ(t.weight_for("gemm", "blackwell"), 0.25);
+  EXPECT_EQ(t.weight_for("moe", "blackwell"), 1.0);
+}
+
+TEST(Transfer, FileRoundTripsAndIsOptional) {
+  const auto dir = std::filesystem::temp_directory_path() / "loom_transfer_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  EXPECT_TRUE(TransferWeights::load(dir.string()).weight.empty());  // no file: every weight 1
+  TransferWeights t;
+  t.weight["gemm"] = 0.5;
+  t.architectures["gemm"] = {"ampere"};
+  t.architectures["moe"] = {"ampere", "ada"};
+  t.save(dir.string());
+  const TransferWeights back = TransferWeights::load(dir.string());
+  EXPECT_EQ(back.weight, t.weight);
+  EXPECT_EQ(back.architectures, t.architectures);
+  for (const std::string bad : {"{", "[]", R"({"schema": "loom-transfer 1"})",
+                                R"({"schema": "loom-transfer 1", "families": {"gemm": {"weight": 2, "architectures": []}}})",
+                                R"({"schema": "loom-transfer 1", "families": {"gemm": {"weight": "x", "architectures": []}}})",
+                                R"({"schema": "loom-transfer 1", "families": {"gemm": {"architectures": []}}})"}) {
+    std::ofstream(dir / "transfer.json") << bad;
+    EXPECT_IN(error_of([&] { TransferWeights::load(dir.string()); }).what(), "transfer.json");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace loom
