@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cli/table.h"
 #include "core/error.h"
 
 namespace loom::cli {
@@ -143,6 +144,11 @@ nlohmann::json prediction_json(const Prediction& p) {
   if (p.achievable_us) j["achievable_us"] = *p.achievable_us;
   if (p.at_ceiling) j["at_ceiling"] = true;  // clamped: the learned model went below the speed-of-light ceiling
   if (p.clock_factor != 1.0) j["sustained_load_factor"] = p.clock_factor;  // --clock sustained|auto slowed it
+  if (p.transfer_weight < 1.0) {  // an architecture the family was never measured on (learned/transfer.h)
+    j["transfer_weight"] = p.transfer_weight;
+    j["extrapolated"] = "no measured " + p.analysis->family + " kernels on this architecture: learned^" +
+                        fmt(p.transfer_weight, 2) + " x analytical^" + fmt(1 - p.transfer_weight, 2);
+  }
   if (p.collective) {
     j["collective_basis"] = p.collective->basis;
     if (!p.collective->extrapolation.empty()) j["extrapolation"] = p.collective->extrapolation;

@@ -84,9 +84,10 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
   for (size_t i = 0; i < remap_.size(); ++i) out[i] = x[remap_[i]];
 }
 
-double Predictor::transferred(const Prediction& p, const GpuSpec& gpu, double log_ratio) const {
+double Predictor::transferred(Prediction& p, const GpuSpec& gpu, double log_ratio) const {
   const double w = transfer_ ? transfer_->weight_for(p.analysis->family, gpu.architecture) : 1.0;
   if (w >= 1 || !(p.analysis->latency_us > 0) || !(p.analysis->ceiling_us > 0)) return log_ratio;
+  p.transfer_weight = w;
   return w * log_ratio + (1 - w) * std::log(p.analysis->latency_us / p.analysis->ceiling_us);
 }
 
@@ -246,6 +247,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
         p.at_ceiling = false;
         p.collective.reset();
         p.clock_factor = 1.0;
+        p.transfer_weight = 1.0;
         if (apply_collective(p, *gpus[i], specs[i])) continue;
         if (model_) features(p, *gpus[i], specs[i], x_all + i * cols);
       } catch (...) {

@@ -30,6 +30,9 @@ struct Prediction {
   bool at_ceiling = false;               ///< the learned model went below the speed-of-light ceiling: clamped to it
   std::optional<CollectiveEstimate> collective;  ///< all_reduce from models/collectives.json (model "collective-fit")
   double clock_factor = 1.0;  ///< latency multiplier of the clock mode (sustained load; analytical/sustained_load.h)
+  /// The learned correction's weight: below 1 where the family was never measured on the GPU's architecture and
+  /// the prediction is blended with the analytical model (learned/transfer.h).
+  double transfer_weight = 1.0;
 };
 
 /// Refuses a kernel whose compulsory DRAM traffic (its operands) exceeds the GPU's memory: no such kernel runs on
@@ -80,7 +83,7 @@ class Predictor {
   /// with skip[i] == 1 excepted (their features are not read).
   /// A learned log-ratio as loom trusts it on `gpu`: unchanged where the family was measured on the GPU's
   /// architecture, else blended with the analytical model by the family's transfer weight (learned/transfer.h).
-  double transferred(const Prediction& p, const GpuSpec& gpu, double log_ratio) const;
+  double transferred(Prediction& p, const GpuSpec& gpu, double log_ratio) const;
   void walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                     bool with_achievable, const float* x_all,
                     const std::vector<uint8_t>& skip, std::vector<Prediction>& out) const;
