@@ -115,8 +115,16 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
     source_file = name_or_path;
     raw = read_gpu_file(name_or_path, name_or_path, dir_);
   }
+  // A GPU changed in more than its SM count keeps the unchanged one as its anchor (GpuSpec::anchor).
+  const bool changed = std::any_of(overrides.begin(), overrides.end(), [](const std::string& o) {
+    return o.rfind("sms=", 0) != 0 && o.rfind("price=", 0) != 0 && o.rfind("name=", 0) != 0;
+  });
+  std::shared_ptr<const GpuSpec> anchor;
+  if (changed) anchor = std::make_shared<const GpuSpec>(build_gpu_spec(raw, name_or_path, source_file));
   apply_overrides(raw, overrides);
-  return build_gpu_spec(raw, name_or_path, source_file);
+  GpuSpec g = build_gpu_spec(raw, name_or_path, source_file);
+  g.anchor = std::move(anchor);
+  return g;
 }
 
 }  // namespace loom

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,6 +77,11 @@ struct GpuSpec {
 
   /// Where each YAML key's value came from: dotted key -> "FILE:LINE  <source comment>", "--set" or "default".
   std::map<std::string, std::string> key_sources;
+
+  /// The GPU as measured, when this one is it with hardware values changed by `--set` (other than `sms`, whose
+  /// partitions the corpus measures): learned predictions are anchored there (Predictor), the change priced by the
+  /// analytical model. Null for catalogue entries, GPU files and SM partitions.
+  std::shared_ptr<const GpuSpec> anchor;
 
   // Derived helpers (computed, never stored).
   double clock_hz() const { return sustained_clock_mhz * 1e6; }

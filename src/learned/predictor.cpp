@@ -152,7 +152,21 @@ void Predictor::apply_clock(Prediction& p, const GpuSpec& gpu) const {
   if (p.achievable_us) *p.achievable_us *= p.clock_factor;
 }
 
+Prediction Predictor::predict_anchored(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
+  // The GPU as measured gives the prediction; the analytical model, how much the change moves it.
+  Prediction base = predict_cool(*gpu.anchor, spec, with_achievable);
+  Prediction p = base;
+  p.analysis = std::make_shared<const Analysis>(analyze(gpu, spec));
+  const double a_base = base.analysis->latency_us, a_changed = p.analysis->latency_us;
+  const double ratio = a_base > 0 && a_changed > 0 ? a_changed / a_base : 1.0;
+  p.latency_us = std::max(base.latency_us * ratio, p.model == "learned" ? p.analysis->ceiling_us : 0.0);
+  p.at_ceiling = p.model == "learned" && p.latency_us == p.analysis->ceiling_us;
+  if (p.achievable_us) p.achievable_us = std::min(p.latency_us, *p.achievable_us * ratio);
+  return p;
+}
+
 Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
+  if (gpu.anchor && model_) return predict_anchored(gpu, spec, with_achievable);
   Prediction p;
   p.analysis = std::make_shared<const Analysis>(analyze(gpu, spec));
   p.model = "analytical";
@@ -172,6 +186,11 @@ Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, b
 
 void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                              bool with_achievable, std::vector<Prediction>& out, int threads) const {
+  if (model_ && std::any_of(gpus.begin(), gpus.end(), [](const GpuSpec* g) { return g->anchor != nullptr; })) {
+    out.resize(specs.size());  // a GPU changed by --set (rare in batches): row by row, anchored
+    for (size_t i = 0; i < specs.size(); ++i) out[i] = predict(*gpus[i], specs[i], with_achievable);
+    return;
+  }
   predict_many_cool(gpus, specs, with_achievable, out, threads);
   if (clock_ != ClockMode::boost)
     for (size_t i = 0; i < specs.size(); ++i) apply_clock(out[i], *gpus[i]);
