@@ -89,26 +89,33 @@ void Predictor::apply_learned(Prediction& p, double log_ratio, const std::option
   // inputs come from L2, so the DRAM pipe no longer bounds the kernel, but every other pipe still does: the warm
   // kernel's own ceiling is its slowest non-DRAM pipe (a b200 l2=warm GEMM bound by shared memory was predicted 4%
   // below its ceiling). The ratio stays relative to the cold ceiling the model was trained on.
+  // The warm ceiling is kept in the prediction (the shared analysis is not copied; shown_analysis() prints it).
   const double cold_ceiling_us = p.analysis->ceiling_us;
+  p.warm_ceiling_us.reset();
+  p.warm_pipe = -1;
   if (p.analysis->l2_warm) {
     double warm_us = 0;
-    std::string by;
-    for (const auto& pipe : p.analysis->pipes)
-      if (pipe.pipe != "dram" && pipe.time_us > warm_us) warm_us = pipe.time_us, by = pipe.pipe;
-    if (warm_us < cold_ceiling_us) {  // the shared analysis is copied before it changes
-      auto warm = std::make_shared<Analysis>(*p.analysis);
-      warm->ceiling_us = warm_us;
-      if (!by.empty()) warm->bottleneck = by;
-      warm->notes.push_back("l2=warm: the inputs come from L2, so the dram pipe is no bound here; the ceiling is "
-                            "the slowest other pipe");
-      p.analysis = std::move(warm);
-    }
+    int by = -1;
+    const std::vector<PipeLoad>& pipes = p.analysis->pipes;
+    for (size_t k = 0; k < pipes.size(); ++k)
+      if (pipes[k].pipe != "dram" && pipes[k].time_us > warm_us) warm_us = pipes[k].time_us, by = int(k);
+    if (warm_us < cold_ceiling_us) p.warm_ceiling_us = warm_us, p.warm_pipe = by;
   }
-  p.latency_us = std::max(cold_ceiling_us * std::exp(log_ratio), p.analysis->ceiling_us);
-  p.at_ceiling = p.latency_us == p.analysis->ceiling_us;
+  const double ceiling_us = p.ceiling_us();
+  p.latency_us = std::max(cold_ceiling_us * std::exp(log_ratio), ceiling_us);
+  p.at_ceiling = p.latency_us == ceiling_us;
   if (achievable_log_ratio)
-    p.achievable_us =
-        std::min(p.latency_us, std::max(p.analysis->ceiling_us, cold_ceiling_us * std::exp(*achievable_log_ratio)));
+    p.achievable_us = std::min(p.latency_us, std::max(ceiling_us, cold_ceiling_us * std::exp(*achievable_log_ratio)));
+}
+
+std::shared_ptr<const Analysis> Prediction::shown_analysis() const {
+  if (!warm_ceiling_us) return analysis;
+  auto warm = std::make_shared<Analysis>(*analysis);
+  warm->ceiling_us = *warm_ceiling_us;
+  warm->bottleneck = bottleneck();
+  warm->notes.push_back("l2=warm: the inputs come from L2, so the dram pipe is no bound here; the ceiling is the "
+                        "slowest other pipe");
+  return warm;
 }
 
 bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
@@ -162,15 +169,17 @@ Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, b
 }
 
 void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                             bool with_achievable, std::vector<Prediction>& out, int threads) const {
-  predict_many_cool(gpus, specs, with_achievable, out, threads);
+                             bool with_achievable, std::vector<Prediction>& out, int threads, bool with_text) const {
+  predict_many_cool(gpus, specs, with_achievable, out, threads, with_text);
   if (clock_ != ClockMode::boost)
     for (size_t i = 0; i < specs.size(); ++i) apply_clock(out[i], *gpus[i]);
 }
 
 void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                                  bool with_achievable, std::vector<Prediction>& out, int threads) const {
+                                  bool with_achievable, std::vector<Prediction>& out, int threads,
+                                  bool with_text) const {
   const size_t n = specs.size();
+  const uint8_t asks = PredictMemo::asks_of(with_achievable, with_text);
   const size_t cols = model_ ? model_->feature_names().size() : 0;
   out.resize(n);
   // The rows' features: written for the rows analysed here (or copied for their repeats) and read only for those,
@@ -217,7 +226,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
     };
     for (size_t i = begin; i < end; ++i) {
       try {
-        const uint64_t h = hash[i] = PredictMemo::row_hash(gid[i], with_achievable, specs[i]);
+        const uint64_t h = hash[i] = PredictMemo::row_hash(gid[i], asks, specs[i]);
         if (const size_t j = first_with(h, i); j != i) {
           if (gid[j] == gid[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
             out[i] = out[j];
@@ -227,15 +236,17 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
           }
         }
         Prediction& p = out[i];
-        if (memo_->find(h, gid[i], with_achievable, specs[i], p)) {
+        if (memo_->find(h, gid[i], asks, specs[i], p)) {
           state[i] = kDone;
           continue;
         }
-        p.analysis = std::make_shared<const Analysis>(analyze(*gpus[i], specs[i]));
+        p.analysis = std::make_shared<const Analysis>(analyze(*gpus[i], specs[i], with_text));
         p.model = "analytical";
         p.latency_us = p.analysis->latency_us;
         p.achievable_us.reset();
         p.at_ceiling = false;
+        p.warm_ceiling_us.reset();
+        p.warm_pipe = -1;
         p.collective.reset();
         p.clock_factor = 1.0;
         if (apply_collective(p, *gpus[i], specs[i])) continue;
@@ -262,7 +273,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   if (model_) walk_forests(specs, with_achievable, x_all, state, out);
   // Phase 3: the memo is offered what this call computed (a copy of a row of its chunk counts as a second sight).
   for (size_t i = 0; i < n; ++i) state[i] = state[i] != kDone;
-  memo_->keep(n, hash.data(), gid.data(), with_achievable, specs.data(), out.data(), state.data());
+  memo_->keep(n, hash.data(), gid.data(), asks, specs.data(), out.data(), state.data());
 }
 
 void Predictor::walk_forests(const std::vector<KernelSpec>& specs, bool with_achievable,
