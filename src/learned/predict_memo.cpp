@@ -1,6 +1,7 @@
 // PredictMemo: see learned/predict_memo.h.
 #include "learned/predict_memo.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace loom {
@@ -76,6 +77,7 @@ const PredictMemo::Entry* PredictMemo::lookup(const Map& m, uint64_t h, uint32_t
 
 bool PredictMemo::find(uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec, Prediction& out) const {
   std::shared_lock lock(mu_);
+  if (present_.empty() || !(present_[present_bit(h) / 64] >> (present_bit(h) % 64) & 1)) return false;
   for (const Map& m : gens_)
     if (const Entry* e = lookup(m, h, gpu, asks, spec)) {
       out = e->prediction;
@@ -102,11 +104,14 @@ void PredictMemo::keep(size_t n, const uint64_t* hash, const uint32_t* gpu, uint
 }
 
 void PredictMemo::insert(uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec, const Prediction& p) {
-  if (gens_.empty()) gens_.resize(2);
+  if (gens_.empty()) gens_.resize(2), present_.assign((size_t(1) << kPresentLog2) / 64, 0);
   if (gens_[0].size() >= kEntries) {  // the newer generation is full: it becomes the older one
     std::swap(gens_[0], gens_[1]);
     gens_[0].clear();
+    std::fill(present_.begin(), present_.end(), 0);  // the dropped generation's bits go; the kept one's are set again
+    for (const auto& kv : gens_[1]) present_[present_bit(kv.first) / 64] |= uint64_t(1) << (present_bit(kv.first) % 64);
   }
+  present_[present_bit(h) / 64] |= uint64_t(1) << (present_bit(h) % 64);
   Entry& e = gens_[0][h];  // a colliding entry of other inputs is replaced
   e.gpu = gpu, e.asks = asks;
   e.family = spec.family;

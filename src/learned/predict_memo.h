@@ -56,6 +56,12 @@ class PredictMemo {
   using Map = std::unordered_map<uint64_t, Entry>;
   static const Entry* lookup(const Map& m, uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec);
   void insert(uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec, const Prediction& p);
+  /// A bit per hash slot (kPresentBits, by the hash's top bits) set for every entry of either generation: a row
+  /// whose bit is clear (most rows of a stream of distinct ones) is not looked up in the maps, whose buckets and
+  /// nodes are cold. Rebuilt from the kept generation when the older one is dropped.
+  static constexpr unsigned kPresentLog2 = 17;
+  static size_t present_bit(uint64_t h) { return size_t(h >> (64 - kPresentLog2)); }
+  std::vector<uint64_t> present_;
   std::vector<uint64_t> offered_;  ///< hashes offered once, by their low 16 bits (0: none)
   mutable std::shared_mutex mu_;
   std::unordered_map<std::string, uint32_t> gpus_;  ///< gpu_key -> id (a few per process)
