@@ -122,7 +122,8 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
   if (s.impl == "paged") {  // one program per (sequence, KV head) walks the pages in order: no split-KV
     c.bn = s.block > 0 ? s.block : 16;
     c.splits = 1;
-    if (notes) d.config_suffix_reason = "; paged: one CTA per (sequence, KV head) over " + std::to_string(c.bn) + "-token pages";
+    if (notes)
+      d.config_suffix_reason = "; paged: one CTA per (sequence, KV head) over " + std::to_string(c.bn) + "-token pages";
   }
   const int64_t row_blocks = cdiv(group, c.bm);  // CTAs per (batch, kv head) to cover the GQA group
   const int64_t n_blocks = cdiv(s.seq_kv, c.bn);

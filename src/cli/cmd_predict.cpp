@@ -25,8 +25,8 @@ Table single_table(const std::vector<Prediction>& results) {
           {false, true, false, true, false, false, true, true, true}};
   for (const auto& p : results) {
     const Analysis& a = *p.analysis;
-    t.add({a.gpu, fmt(p.latency_us), p.model, fmt(p.ceiling_us()), p.bottleneck(), a.config, std::to_string(a.launch.ctas),
-           std::to_string(a.launch.waves), fmt(a.launch.occupancy, 2)});
+    t.add({a.gpu, fmt(p.latency_us), p.model, fmt(p.ceiling_us()), p.bottleneck(), a.config,
+           std::to_string(a.launch.ctas), std::to_string(a.launch.waves), fmt(a.launch.occupancy, 2)});
   }
   return t;
 }

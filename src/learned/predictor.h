@@ -37,7 +37,9 @@ struct Prediction {
 
   /// The ceiling the latency is bounded by (the warm one where set) and its pipe.
   double ceiling_us() const { return warm_ceiling_us ? *warm_ceiling_us : analysis->ceiling_us; }
-  const std::string& bottleneck() const { return warm_pipe >= 0 ? analysis->pipes[warm_pipe].pipe : analysis->bottleneck; }
+  const std::string& bottleneck() const {
+    return warm_pipe >= 0 ? analysis->pipes[warm_pipe].pipe : analysis->bottleneck;
+  }
   /// The analysis as this prediction prints it: the shared one, or for a warm-clamped row a copy with the warm
   /// ceiling, its pipe as the bottleneck and a note saying why (made on demand: only printers ask).
   std::shared_ptr<const Analysis> shown_analysis() const;
