@@ -60,9 +60,9 @@ py::dict prediction_dict(const loom::Prediction& p) {
   d["kernel"] = p.analysis->kernel;
   d["latency_us"] = p.latency_us;
   d["model"] = p.model;
-  d["ceiling_us"] = p.analysis->ceiling_us;
+  d["ceiling_us"] = p.ceiling_us();
   d["analytical_latency_us"] = p.analysis->latency_us;
-  d["bottleneck"] = p.analysis->bottleneck;
+  d["bottleneck"] = p.bottleneck();
   d["config"] = p.analysis->config;
   d["achievable_us"] = p.achievable_us ? py::object(py::float_(*p.achievable_us)) : py::object(py::none());
   return d;
@@ -160,7 +160,7 @@ py::dict predict_batch(const std::string& gpu_name, const py::object& rows, cons
   std::vector<loom::Prediction> preds;
   {
     py::gil_scoped_release release;
-    predictor(model).predict_many(gp, specs, false, preds, threads);
+    predictor(model).predict_many(gp, specs, false, preds, threads, false);  // no analysis text is returned
   }
   for (size_t i = 0; i < preds.size(); ++i) loom::require_fits_memory(preds[i], *gp[i], specs[i].where);
   const size_t n = preds.size();
@@ -169,10 +169,10 @@ py::dict predict_batch(const std::string& gpu_name, const py::object& rows, cons
   py::list bottleneck, config;
   for (size_t i = 0; i < n; ++i) {
     lat[i] = preds[i].latency_us;
-    ceil[i] = preds[i].analysis->ceiling_us;
+    ceil[i] = preds[i].ceiling_us();
     ana[i] = preds[i].analysis->latency_us;
     learned[i] = preds[i].model == "learned";
-    bottleneck.append(preds[i].analysis->bottleneck);
+    bottleneck.append(preds[i].bottleneck());
     config.append(preds[i].analysis->config);
   }
   // NumPy arrays when NumPy is installed, plain lists otherwise (the module itself does not need NumPy).
@@ -241,15 +241,16 @@ PYBIND11_MODULE(loom, m) {
         const loom::Prediction p = predictor(model).predict(catalog().get(gpu), loom::parse_kernel_spec(spec, "spec"));
         py::dict d = prediction_dict(p);
         py::list pipes;
-        for (const auto& pl : p.analysis->pipes) {
+        const std::shared_ptr<const loom::Analysis> a = p.shown_analysis();  // with a warm ceiling's note
+        for (const auto& pl : a->pipes) {
           py::dict q;
           q["pipe"] = pl.pipe, q["unit"] = pl.unit, q["total"] = pl.total, q["busiest_sm"] = pl.busiest_sm;
           q["time_us"] = pl.time_us;
-          q["share_of_ceiling"] = p.analysis->ceiling_us > 0 ? pl.time_us / p.analysis->ceiling_us : 0.0;
+          q["share_of_ceiling"] = a->ceiling_us > 0 ? pl.time_us / a->ceiling_us : 0.0;
           pipes.append(q);
         }
         d["pipelines"] = pipes;
-        d["notes"] = p.analysis->notes;
+        d["notes"] = a->notes;
         return d;
       },
       py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned",

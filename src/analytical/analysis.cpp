@@ -64,9 +64,14 @@ std::string pct(double f) {
   return std::string(buf, end);
 }
 
-Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool notes) {
+/// What finish() builds: a candidate being scored is compared by its latency and launch only; the kept config also
+/// gets its names, pipe list and bottleneck; with text, the human notes too (analyze's with_text).
+enum class Detail { score, named, text };
+
+Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, Detail detail) {
   Analysis a;
-  if (notes) {  // a candidate being scored (notes = false) is compared by its latency and launch only
+  const bool named = detail != Detail::score, notes = detail == Detail::text;
+  if (named) {
     a.gpu = gpu.name;
     a.family = family_name(s.family);
     a.config = d.config.name;
@@ -85,7 +90,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
     Occupancy occ = occupancy(gpu, d.config.threads, d.config.regs_per_thread, d.config.smem_bytes);
     L.ctas_per_sm = occ.ctas_per_sm;
     L.occupancy = occ.occupancy;
-    if (notes) L.occupancy_limit = d.ctas < sms ? "grid" : occ.limit;  // a scored candidate is not printed
+    if (named) L.occupancy_limit = d.ctas < sms ? "grid" : occ.limit;  // a scored candidate is not printed
     const int64_t slots = int64_t(sms) * std::max(1, occ.ctas_per_sm);
     L.waves = (d.ctas + slots - 1) / slots;
     L.last_wave_fill = double(d.ctas - (L.waves - 1) * slots) / slots;
@@ -103,7 +108,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
   const double l2_total = total.l2 + d.extra_l2_bytes;
   const double busy_sms = double(std::min<int64_t>(std::max<int64_t>(d.ctas, 1), sms));
   const double sm_l2_bw = gpu.l2_bytes_per_clk_per_sm * clk;  // one SM's L2 bandwidth, bytes/s
-  // Pipe loads as plain values first; a scored candidate (notes = false) needs only the ceiling and latency, so
+  // Pipe loads as plain values first; a scored candidate (Detail::score) needs only the ceiling and latency, so
   // the named PipeLoad list and the bottleneck name are built for the kept config only.
   struct Pipe {
     const char* pipe;
@@ -148,7 +153,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
     if (p.time_us > a.ceiling_us) a.ceiling_us = p.time_us, bottleneck = p.pipe;
     slowest = std::max(slowest, p.time_us / kEff[i]);
   }
-  if (notes) {
+  if (named) {
     a.bottleneck = bottleneck;
     a.pipes.reserve(np);
     for (size_t i = 0; i < np; ++i)
@@ -162,7 +167,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, bool 
   a.variant = d.variant;
   a.l2_warm = s.l2_warm;
   a.latency_us = (d.ctas > 0 || a.ceiling_us > 0) ? slowest + d.fixed_overhead_us : 0;
-  if (!notes) return a;  // a config candidate being scored
+  if (!notes) return a;  // a config candidate being scored, or a kept one without text
   a.notes = d.notes;
   if (d.ctas >= sms && L.waves >= 1 && L.last_wave_fill < 0.75)
     a.notes.push_back("tail: " + std::to_string(L.waves) + " waves, the last only " + pct(L.last_wave_fill) + " full");
@@ -223,20 +228,21 @@ void gemm_alignment_note(const KernelShape& s, std::vector<std::string>& notes) 
 
 }  // namespace
 
-Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
+Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec, bool with_text) {
   if (gpu.sms <= 0 || gpu.sustained_clock_mhz <= 0)
     throw InputError(spec.where, "gpu '" + gpu.name + "' has no SM count or clock; check its YAML");
   KernelShape s = parse_shape(spec, gpu);
+  const Detail detail = with_text ? Detail::text : Detail::named;
   Analysis best;
   if (s.config) {
     TileConfig c = pinned_config(s, gpu);
     if (!resident(gpu, c))
       throw InputError(s.where, "config '" + c.name + "' cannot be resident on one SM of gpu '" + gpu.name +
                                     "' (registers x threads exceed the register file); pick a smaller config");
-    Demand d = build(gpu, s, c, true);
-    best = finish(gpu, s, d, true);
+    Demand d = build(gpu, s, c, with_text);
+    best = finish(gpu, s, d, detail);
     best.config_pinned = true;
-    best.config_reason = "pinned by config=" + d.config_suffix_reason;
+    if (with_text) best.config_reason = "pinned by config=" + d.config_suffix_reason;
   } else {
     // The candidates (not copied: nothing below asks for another list), then split-K variants, scored in that order.
     const std::vector<TileConfig>& cands = candidate_configs_view(s, gpu);
@@ -267,7 +273,7 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     for (const std::vector<TileConfig>* list : lists) {
       for (const auto& c : *list) {
         if (!resident(gpu, c)) continue;
-        const Analysis a = finish(gpu, s, build(gpu, s, c, false), false);
+        const Analysis a = finish(gpu, s, build(gpu, s, c, false), Detail::score);
         ++n;
         const double t_new = a.latency_us, w_new = a.launch.tile_waste, area = double(c.bm) * c.bn;
         // Lower predicted time wins; within 1%, less padding (tile waste), then the larger tile (fewer, fuller
@@ -281,8 +287,9 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     if (!chosen)
       throw InputError(s.where, "no " + family_name(s.family) + " config fits gpu '" + gpu.name +
                                     "' for this shape (head_dim or dtype too large for its shared memory/registers)");
-    const Demand d = build(gpu, s, *chosen, true);
-    best = finish(gpu, s, d, true);
+    const Demand d = build(gpu, s, *chosen, with_text);
+    best = finish(gpu, s, d, detail);
+    if (!with_text) return best;  // no reason, notes or kernel text
     best.config_reason = d.config_suffix_reason;
     std::string suffix = best.config_reason;
     std::string why;
@@ -322,7 +329,7 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec) {
     }
     best.config_reason = why + suffix;
   }
-  best.kernel = spec.to_string();
+  if (with_text) best.kernel = spec.to_string();
   return best;
 }
 

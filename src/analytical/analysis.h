@@ -59,8 +59,9 @@ struct Analysis {
 };
 
 /// Runs the analytical model. Throws InputError for unknown families/keys, missing or impossible sizes,
-/// dtypes the family or GPU does not support, and unknown or impossible pinned configs.
-Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec);
+/// dtypes the family or GPU does not support, and unknown or impossible pinned configs. `with_text` = false leaves
+/// the human text empty (kernel, config_reason, notes) for callers that print none of it; every value is the same.
+Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec, bool with_text = true);
 
 /// The family names of the public vocabulary, in documentation order.
 const std::vector<std::string>& kernel_families();

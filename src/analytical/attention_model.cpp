@@ -122,7 +122,8 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
   if (s.impl == "paged") {  // one program per (sequence, KV head) walks the pages in order: no split-KV
     c.bn = s.block > 0 ? s.block : 16;
     c.splits = 1;
-    d.config_suffix_reason = "; paged: one CTA per (sequence, KV head) over " + std::to_string(c.bn) + "-token pages";
+    if (notes)
+      d.config_suffix_reason = "; paged: one CTA per (sequence, KV head) over " + std::to_string(c.bn) + "-token pages";
   }
   const int64_t row_blocks = cdiv(group, c.bm);  // CTAs per (batch, kv head) to cover the GQA group
   const int64_t n_blocks = cdiv(s.seq_kv, c.bn);
@@ -143,7 +144,7 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
       // The best efficiency is taken over eligible split counts only (a split count that leaves the per-split block
       // count unchanged is never launched), as FA2 does.
       auto eligible = [&](int sp) { return sp == 1 || cdiv(fa2_blocks, sp) != cdiv(fa2_blocks, sp - 1); };
-      std::vector<double> eff(max_splits + 1, 0.0);
+      double eff[129] = {};  // by split count, 1 .. max_splits (at most 128)
       double max_eff = 0;
       for (int sp = 1; sp <= max_splits; ++sp) {
         if (!eligible(sp)) continue;
@@ -160,7 +161,7 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
     }
     best = static_cast<int>(std::min<int64_t>(best, n_blocks));  // never more splits than the tile's KV blocks
     c.splits = best;
-    d.config_suffix_reason = "; " + std::to_string(best) + " KV splits by the FA2 num_splits_heuristic";
+    if (notes) d.config_suffix_reason = "; " + std::to_string(best) + " KV splits by the FA2 num_splits_heuristic";
   }
   c.name = config_name(config_table(Family::attention_decode), c);
   d.config = c;

@@ -108,10 +108,10 @@ int loom_predict(loom_handle* h, const char* gpu, const char* kernel, loom_predi
     const loom::Prediction p = h->predictor->predict(g, loom::parse_kernel_spec(kernel, "kernel"), false);
     loom::require_fits_memory(p, g, "kernel");
     out->latency_us = p.latency_us;
-    out->ceiling_us = p.analysis->ceiling_us;
+    out->ceiling_us = p.ceiling_us();
     out->analytical_us = p.analysis->latency_us;
     out->learned = p.model == "learned";
-    copy_out(out->bottleneck, sizeof out->bottleneck, p.analysis->bottleneck);
+    copy_out(out->bottleneck, sizeof out->bottleneck, p.bottleneck());
     copy_out(out->config, sizeof out->config, p.analysis->config);
   });
 }

@@ -76,7 +76,8 @@ int cmd_diagnose(const Argv& argv) {
   if (measured && *measured <= 0) throw InputError("--measured-us", "must be a positive time in microseconds");
   Prediction pred = Predictor(args.get("--model", "learned")).predict(gpus[0], spec);
   require_fits_memory(pred, gpus[0], "--kernel");
-  const Analysis& a = *pred.analysis;
+  const std::shared_ptr<const Analysis> shown = pred.shown_analysis();  // with a warm ceiling, its bottleneck and note
+  const Analysis& a = *shown;
 
   Table t{{"pipeline", "demand", "busiest SM", "time at peak (us)", "share of ceiling", ""},
           {},

@@ -25,8 +25,8 @@ Table single_table(const std::vector<Prediction>& results) {
           {false, true, false, true, false, false, true, true, true}};
   for (const auto& p : results) {
     const Analysis& a = *p.analysis;
-    t.add({a.gpu, fmt(p.latency_us), p.model, fmt(a.ceiling_us), a.bottleneck, a.config, std::to_string(a.launch.ctas),
-           std::to_string(a.launch.waves), fmt(a.launch.occupancy, 2)});
+    t.add({a.gpu, fmt(p.latency_us), p.model, fmt(p.ceiling_us()), p.bottleneck(), a.config,
+           std::to_string(a.launch.ctas), std::to_string(a.launch.waves), fmt(a.launch.occupancy, 2)});
   }
   return t;
 }
@@ -155,7 +155,8 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   std::vector<Prediction> preds;
   size_t emitted = 0;
   auto flush = [&] {
-    predictor.predict_many(gpus, specs, format == "json", preds, threads);
+    // CSV and the table print no analysis text (kernel, reason, notes): predicted without it.
+    predictor.predict_many(gpus, specs, format == "json", preds, threads, format == "json");
     std::string text;
     if (csv_header && !preds.empty()) text = csv_row(out.columns), csv_header = false;
     for (size_t i = 0; i < preds.size(); ++i) {
@@ -168,7 +169,7 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
         continue;
       }
       std::vector<std::string>& row = cells_block[i];
-      row.insert(row.end(), {fmt(p.latency_us, 4), p.model, fmt(a.ceiling_us, 4), a.bottleneck, a.config});
+      row.insert(row.end(), {fmt(p.latency_us, 4), p.model, fmt(p.ceiling_us(), 4), p.bottleneck(), a.config});
       if (format == "csv") text += csv_row(row);
       else out.add(std::move(row));
     }

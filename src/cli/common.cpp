@@ -137,7 +137,7 @@ nlohmann::json analysis_json(const Analysis& a) {
 }
 
 nlohmann::json prediction_json(const Prediction& p) {
-  nlohmann::json j = analysis_json(*p.analysis);
+  nlohmann::json j = analysis_json(*p.shown_analysis());  // with a warm ceiling, its bottleneck and note
   j["analytical_latency_us"] = p.analysis->latency_us;
   j["latency_us"] = p.latency_us;
   j["model"] = p.model;

@@ -252,7 +252,11 @@ void Forest::predict_batch(const float* x, size_t n, size_t stride, float* out) 
   // Where the CPU has AVX-512 and/or AVX2 (chosen at run time; the build stays baseline x86-64) and offsets fit
   // 32-bit lanes: 64-row chunks with AVX-512, then 32-row chunks with AVX2 (forest_simd.h).
   using namespace forest_simd;
-  if (n >= kAvx2Chunk && stride < (size_t(1) << 24) && cpu_has_avx2()) {
+  // The last rows (fewer than an AVX2 chunk) walk as a whole chunk, padded with copies of the last row (a lane's sum
+  // is its own row's): the scalar walk's dependent node loads miss the cache, so on an AVX-512 host even one row
+  // took longer than a padded chunk (perf: 5x an AVX-512 row; instructions alone favour it below ~11 rows).
+  constexpr size_t kPadFrom = 1;
+  if (n >= kPadFrom && stride < (size_t(1) << 24) && cpu_has_avx2()) {
     const Perfect& p = perfect();
     if (p.depth > 0) {
       size_t done = 0;
@@ -263,6 +267,16 @@ void Forest::predict_batch(const float* x, size_t n, size_t stride, float* out) 
       done = walk_avx2(p.threshold.data(), p.word.data(), p.leaf.data(), p.depth, roots_.size(), base_score_, x, n,
                        stride, kPassLeft - 1, kDefaultLeft, kPassLeft, out);
       x += done * stride, out += done, n -= done;
+      if (n >= kPadFrom) {
+        thread_local std::vector<float> pad;
+        pad.resize(kAvx2Chunk * stride);
+        for (size_t r = 0; r < kAvx2Chunk; ++r) std::copy_n(x + std::min(r, n - 1) * stride, stride, &pad[r * stride]);
+        float sums[kAvx2Chunk];
+        walk_avx2(p.threshold.data(), p.word.data(), p.leaf.data(), p.depth, roots_.size(), base_score_, pad.data(),
+                  kAvx2Chunk, stride, kPassLeft - 1, kDefaultLeft, kPassLeft, sums);
+        std::copy_n(sums, n, out);
+        x += n * stride, out += n, n = 0;
+      }
     }
   }
 #endif

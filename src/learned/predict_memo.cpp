@@ -1,6 +1,7 @@
 // PredictMemo: see learned/predict_memo.h.
 #include "learned/predict_memo.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace loom {
@@ -38,12 +39,12 @@ uint32_t PredictMemo::gpu_id(const GpuSpec& g) {
   return gpus_.try_emplace(std::move(key), uint32_t(gpus_.size())).first->second;
 }
 
-uint64_t PredictMemo::row_hash(uint32_t gpu, bool achievable, const KernelSpec& spec) {
+uint64_t PredictMemo::row_hash(uint32_t gpu, uint8_t asks, const KernelSpec& spec) {
   // Eight bytes at a time, inline (the strings are short: a library hash or memcpy call per string cost more than
   // the rest). The hash only finds an entry (every input is compared before one is used), so it covers the family,
   // the parameter count and the values in key order, not the keys: specs of one family that differ only in their
   // key names are rare, and they would only share a slot.
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t(gpu) << 1 | uint64_t(achievable)) ^ (spec.params.size() << 40);
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t(gpu) << 2 | uint64_t(asks)) ^ (spec.params.size() << 40);
   auto step = [&h](uint64_t w) {
     h = (h ^ w) * 0xff51afd7ed558ccdull;
     h ^= h >> 32;
@@ -65,26 +66,27 @@ uint64_t PredictMemo::row_hash(uint32_t gpu, bool achievable, const KernelSpec& 
   return h;
 }
 
-const PredictMemo::Entry* PredictMemo::lookup(const Map& m, uint64_t h, uint32_t gpu, bool achievable,
+const PredictMemo::Entry* PredictMemo::lookup(const Map& m, uint64_t h, uint32_t gpu, uint8_t asks,
                                               const KernelSpec& spec) {
   auto it = m.find(h);
   if (it == m.end()) return nullptr;
   const Entry& e = it->second;  // the hash only finds the entry: every input is compared
-  return e.gpu == gpu && e.achievable == achievable && e.family == spec.family && e.params == spec.params ? &e
+  return e.gpu == gpu && e.asks == asks && e.family == spec.family && e.params == spec.params ? &e
                                                                                                            : nullptr;
 }
 
-bool PredictMemo::find(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, Prediction& out) const {
+bool PredictMemo::find(uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec, Prediction& out) const {
   std::shared_lock lock(mu_);
+  if (present_.empty() || !(present_[present_bit(h) / 64] >> (present_bit(h) % 64) & 1)) return false;
   for (const Map& m : gens_)
-    if (const Entry* e = lookup(m, h, gpu, achievable, spec)) {
+    if (const Entry* e = lookup(m, h, gpu, asks, spec)) {
       out = e->prediction;
       return true;
     }
   return false;
 }
 
-void PredictMemo::keep(size_t n, const uint64_t* hash, const uint32_t* gpu, bool achievable, const KernelSpec* specs,
+void PredictMemo::keep(size_t n, const uint64_t* hash, const uint32_t* gpu, uint8_t asks, const KernelSpec* specs,
                        const Prediction* preds, const uint8_t* fresh) {
   constexpr size_t kOffered = size_t(1) << 16;
   std::unique_lock lock(mu_);
@@ -97,18 +99,21 @@ void PredictMemo::keep(size_t n, const uint64_t* hash, const uint32_t* gpu, bool
       continue;
     }
     seen = 0;
-    insert(hash[i], gpu[i], achievable, specs[i], preds[i]);
+    insert(hash[i], gpu[i], asks, specs[i], preds[i]);
   }
 }
 
-void PredictMemo::insert(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, const Prediction& p) {
-  if (gens_.empty()) gens_.resize(2);
+void PredictMemo::insert(uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec, const Prediction& p) {
+  if (gens_.empty()) gens_.resize(2), present_.assign((size_t(1) << kPresentLog2) / 64, 0);
   if (gens_[0].size() >= kEntries) {  // the newer generation is full: it becomes the older one
     std::swap(gens_[0], gens_[1]);
     gens_[0].clear();
+    std::fill(present_.begin(), present_.end(), 0);  // the dropped generation's bits go; the kept one's are set again
+    for (const auto& kv : gens_[1]) present_[present_bit(kv.first) / 64] |= uint64_t(1) << (present_bit(kv.first) % 64);
   }
+  present_[present_bit(h) / 64] |= uint64_t(1) << (present_bit(h) % 64);
   Entry& e = gens_[0][h];  // a colliding entry of other inputs is replaced
-  e.gpu = gpu, e.achievable = achievable;
+  e.gpu = gpu, e.asks = asks;
   e.family = spec.family;
   e.params = spec.params;
   e.prediction = p;

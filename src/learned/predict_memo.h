@@ -1,7 +1,8 @@
 // PredictMemo: an exact memo of Predictor::predict_many's results across calls (issue 14). A row's prediction
 // (before the clock mode) depends only on the GPU's values, the family, the parameters and whether the achievable
-// quantile is asked for; batches from serving simulators and sweeps repeat shapes across blocks and calls, so
-// predict_many looks each row up here before analysing it and keeps what it computed. Internal to src/learned.
+// quantile and the text are asked for; batches from serving simulators and sweeps repeat shapes across blocks and
+// calls, so predict_many looks each row up here before analysing it and keeps what it computed. Internal to
+// src/learned.
 #pragma once
 
 #include <cstdint>
@@ -30,28 +31,37 @@ class PredictMemo {
   /// A small number for the GPU's values (gpu_key), the same for every GPU object with those values.
   uint32_t gpu_id(const GpuSpec& g);
 
-  /// Hash to find a row's entry: GPU id, achievable or not, family, the parameters' count and values (`where` is
-  /// not an input; entries are used only after a full compare of the inputs).
-  static uint64_t row_hash(uint32_t gpu, bool achievable, const KernelSpec& spec);
+  /// What a call asks for beyond the inputs: bit 0 the achievable quantile, bit 1 the analysis's text (a row
+  /// computed without text never serves a call that prints it, nor the other way round).
+  static uint8_t asks_of(bool achievable, bool text) { return uint8_t(achievable) | uint8_t(text) << 1; }
+  /// Hash to find a row's entry: GPU id, what is asked (asks_of), family, the parameters' count and values (`where`
+  /// is not an input; entries are used only after a full compare of the inputs).
+  static uint64_t row_hash(uint32_t gpu, uint8_t asks, const KernelSpec& spec);
   /// Copies the remembered prediction of exactly these inputs into `out` and returns true, or returns false.
-  bool find(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, Prediction& out) const;
+  bool find(uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec, Prediction& out) const;
   /// Offers the rows a call computed (fresh[i] != 0) for keeping: a row is kept the second time its inputs are
   /// offered (a table of 2^16 recent hashes remembers the first), so a stream of distinct rows pays one probe a row
   /// instead of a copy of its prediction, and repeated rows are served from their third occurrence on.
-  void keep(size_t n, const uint64_t* hash, const uint32_t* gpu, bool achievable, const KernelSpec* specs,
+  void keep(size_t n, const uint64_t* hash, const uint32_t* gpu, uint8_t asks, const KernelSpec* specs,
             const Prediction* preds, const uint8_t* fresh);
 
  private:
   struct Entry {
     uint32_t gpu = 0;
-    bool achievable = false;
+    uint8_t asks = 0;
     std::string family;
     std::map<std::string, std::string> params;
     Prediction prediction;
   };
   using Map = std::unordered_map<uint64_t, Entry>;
-  static const Entry* lookup(const Map& m, uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec);
-  void insert(uint64_t h, uint32_t gpu, bool achievable, const KernelSpec& spec, const Prediction& p);
+  static const Entry* lookup(const Map& m, uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec);
+  void insert(uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec, const Prediction& p);
+  /// A bit per hash slot (kPresentBits, by the hash's top bits) set for every entry of either generation: a row
+  /// whose bit is clear (most rows of a stream of distinct ones) is not looked up in the maps, whose buckets and
+  /// nodes are cold. Rebuilt from the kept generation when the older one is dropped.
+  static constexpr unsigned kPresentLog2 = 17;
+  static size_t present_bit(uint64_t h) { return size_t(h >> (64 - kPresentLog2)); }
+  std::vector<uint64_t> present_;
   std::vector<uint64_t> offered_;  ///< hashes offered once, by their low 16 bits (0: none)
   mutable std::shared_mutex mu_;
   std::unordered_map<std::string, uint32_t> gpus_;  ///< gpu_key -> id (a few per process)

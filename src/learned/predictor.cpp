@@ -97,26 +97,33 @@ void Predictor::apply_learned(Prediction& p, double log_ratio, const std::option
   // inputs come from L2, so the DRAM pipe no longer bounds the kernel, but every other pipe still does: the warm
   // kernel's own ceiling is its slowest non-DRAM pipe (a b200 l2=warm GEMM bound by shared memory was predicted 4%
   // below its ceiling). The ratio stays relative to the cold ceiling the model was trained on.
+  // The warm ceiling is kept in the prediction (the shared analysis is not copied; shown_analysis() prints it).
   const double cold_ceiling_us = p.analysis->ceiling_us;
+  p.warm_ceiling_us.reset();
+  p.warm_pipe = -1;
   if (p.analysis->l2_warm) {
     double warm_us = 0;
-    std::string by;
-    for (const auto& pipe : p.analysis->pipes)
-      if (pipe.pipe != "dram" && pipe.time_us > warm_us) warm_us = pipe.time_us, by = pipe.pipe;
-    if (warm_us < cold_ceiling_us) {  // the shared analysis is copied before it changes
-      auto warm = std::make_shared<Analysis>(*p.analysis);
-      warm->ceiling_us = warm_us;
-      if (!by.empty()) warm->bottleneck = by;
-      warm->notes.push_back("l2=warm: the inputs come from L2, so the dram pipe is no bound here; the ceiling is "
-                            "the slowest other pipe");
-      p.analysis = std::move(warm);
-    }
+    int by = -1;
+    const std::vector<PipeLoad>& pipes = p.analysis->pipes;
+    for (size_t k = 0; k < pipes.size(); ++k)
+      if (pipes[k].pipe != "dram" && pipes[k].time_us > warm_us) warm_us = pipes[k].time_us, by = int(k);
+    if (warm_us < cold_ceiling_us) p.warm_ceiling_us = warm_us, p.warm_pipe = by;
   }
-  p.latency_us = std::max(cold_ceiling_us * std::exp(log_ratio), p.analysis->ceiling_us);
-  p.at_ceiling = p.latency_us == p.analysis->ceiling_us;
+  const double ceiling_us = p.ceiling_us();
+  p.latency_us = std::max(cold_ceiling_us * std::exp(log_ratio), ceiling_us);
+  p.at_ceiling = p.latency_us == ceiling_us;
   if (achievable_log_ratio)
-    p.achievable_us =
-        std::min(p.latency_us, std::max(p.analysis->ceiling_us, cold_ceiling_us * std::exp(*achievable_log_ratio)));
+    p.achievable_us = std::min(p.latency_us, std::max(ceiling_us, cold_ceiling_us * std::exp(*achievable_log_ratio)));
+}
+
+std::shared_ptr<const Analysis> Prediction::shown_analysis() const {
+  if (!warm_ceiling_us) return analysis;
+  auto warm = std::make_shared<Analysis>(*analysis);
+  warm->ceiling_us = *warm_ceiling_us;
+  warm->bottleneck = bottleneck();
+  warm->notes.push_back("l2=warm: the inputs come from L2, so the dram pipe is no bound here; the ceiling is the "
+                        "slowest other pipe");
+  return warm;
 }
 
 bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const KernelSpec& spec) const {
@@ -154,14 +161,21 @@ void Predictor::apply_clock(Prediction& p, const GpuSpec& gpu) const {
 
 Prediction Predictor::predict_anchored(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const {
   // The GPU as measured gives the prediction; the analytical model, how much the change moves it.
-  Prediction base = predict_cool(*gpu.anchor, spec, with_achievable);
+  const Prediction base = predict_cool(*gpu.anchor, spec, with_achievable);
   Prediction p = base;
   p.analysis = std::make_shared<const Analysis>(analyze(gpu, spec));
   const double a_base = base.analysis->latency_us, a_changed = p.analysis->latency_us;
   const double ratio = a_base > 0 && a_changed > 0 ? a_changed / a_base : 1.0;
-  p.latency_us = std::max(base.latency_us * ratio, p.model == "learned" ? p.analysis->ceiling_us : 0.0);
-  p.at_ceiling = p.model == "learned" && p.latency_us == p.analysis->ceiling_us;
-  if (p.achievable_us) p.achievable_us = std::min(p.latency_us, *p.achievable_us * ratio);
+  const double cold = p.analysis->ceiling_us;
+  if (base.model != "learned" || !(cold > 0)) {
+    p.latency_us = base.latency_us * ratio;
+    if (p.achievable_us) *p.achievable_us *= ratio;
+    return p;
+  }
+  // As a learned ratio on the changed GPU, so the same ceiling clamps (warm ones included) apply.
+  std::optional<double> q;
+  if (base.achievable_us) q = std::log(*base.achievable_us * ratio / cold);
+  apply_learned(p, std::log(base.latency_us * ratio / cold), q);
   return p;
 }
 
@@ -185,20 +199,22 @@ Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, b
 }
 
 void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                             bool with_achievable, std::vector<Prediction>& out, int threads) const {
+                             bool with_achievable, std::vector<Prediction>& out, int threads, bool with_text) const {
   if (model_ && std::any_of(gpus.begin(), gpus.end(), [](const GpuSpec* g) { return g->anchor != nullptr; })) {
     out.resize(specs.size());  // a GPU changed by --set (rare in batches): row by row, anchored
     for (size_t i = 0; i < specs.size(); ++i) out[i] = predict(*gpus[i], specs[i], with_achievable);
     return;
   }
-  predict_many_cool(gpus, specs, with_achievable, out, threads);
+  predict_many_cool(gpus, specs, with_achievable, out, threads, with_text);
   if (clock_ != ClockMode::boost)
     for (size_t i = 0; i < specs.size(); ++i) apply_clock(out[i], *gpus[i]);
 }
 
 void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                                  bool with_achievable, std::vector<Prediction>& out, int threads) const {
+                                  bool with_achievable, std::vector<Prediction>& out, int threads,
+                                  bool with_text) const {
   const size_t n = specs.size();
+  const uint8_t asks = PredictMemo::asks_of(with_achievable, with_text);
   const size_t cols = model_ ? model_->feature_names().size() : 0;
   out.resize(n);
   // The rows' features: written for the rows analysed here (or copied for their repeats) and read only for those,
@@ -230,22 +246,24 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   // A row equal to an earlier one of the same chunk (same GPU values, family and parameters: the only inputs of
   // phase 1) copies that row's analysis and features instead of recomputing them: exactly the same values.
   auto analyse = [&](size_t begin, size_t end, size_t& bad, std::exception_ptr& err) {
-    // The chunk's first row of each hash, by open addressing (no node per row): {hash, row}, row == n when empty.
-    thread_local std::vector<std::pair<uint64_t, size_t>> seen;
-    const size_t mask = std::bit_ceil(2 * (end - begin) + 1) - 1;
-    seen.assign(mask + 1, {0, n});
+    // The chunk's first row of each hash, by open addressing (no node per row): 1 + its offset in the chunk, 0 when
+    // empty (its hash is hash[row]). Four bytes a slot, at most half full: 32 KB for a 4,096-row block, so the
+    // probes of a block stay in cache. (A chunk has far fewer than 2^32 rows: each holds a Prediction.)
+    thread_local std::vector<uint32_t> seen;
+    const size_t mask = std::bit_ceil(2 * (end - begin)) - 1;
+    seen.assign(mask + 1, 0);
     auto first_with = [&](uint64_t h, size_t i) {  // that row, or i (then recorded as the first)
       for (size_t k = h & mask;; k = (k + 1) & mask) {
-        if (seen[k].second == n) {
-          seen[k] = {h, i};
+        if (seen[k] == 0) {
+          seen[k] = uint32_t(i - begin + 1);
           return i;
         }
-        if (seen[k].first == h) return seen[k].second;
+        if (const size_t j = begin + seen[k] - 1; hash[j] == h) return j;
       }
     };
     for (size_t i = begin; i < end; ++i) {
       try {
-        const uint64_t h = hash[i] = PredictMemo::row_hash(gid[i], with_achievable, specs[i]);
+        const uint64_t h = hash[i] = PredictMemo::row_hash(gid[i], asks, specs[i]);
         if (const size_t j = first_with(h, i); j != i) {
           if (gid[j] == gid[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
             out[i] = out[j];
@@ -255,15 +273,17 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
           }
         }
         Prediction& p = out[i];
-        if (memo_->find(h, gid[i], with_achievable, specs[i], p)) {
+        if (memo_->find(h, gid[i], asks, specs[i], p)) {
           state[i] = kDone;
           continue;
         }
-        p.analysis = std::make_shared<const Analysis>(analyze(*gpus[i], specs[i]));
+        p.analysis = std::make_shared<const Analysis>(analyze(*gpus[i], specs[i], with_text));
         p.model = "analytical";
         p.latency_us = p.analysis->latency_us;
         p.achievable_us.reset();
         p.at_ceiling = false;
+        p.warm_ceiling_us.reset();
+        p.warm_pipe = -1;
         p.collective.reset();
         p.clock_factor = 1.0;
         p.transfer_weight = 1.0;
@@ -291,7 +311,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   if (model_) walk_forests(gpus, specs, with_achievable, x_all, state, out);
   // Phase 3: the memo is offered what this call computed (a copy of a row of its chunk counts as a second sight).
   for (size_t i = 0; i < n; ++i) state[i] = state[i] != kDone;
-  memo_->keep(n, hash.data(), gid.data(), with_achievable, specs.data(), out.data(), state.data());
+  memo_->keep(n, hash.data(), gid.data(), asks, specs.data(), out.data(), state.data());
 }
 
 void Predictor::walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,

@@ -33,6 +33,20 @@ struct Prediction {
   /// The learned correction's weight: below 1 where the family was never measured on the GPU's architecture and
   /// the prediction is blended with the analytical model (learned/transfer.h).
   double transfer_weight = 1.0;
+  /// An l2=warm learned row whose warm ceiling (its slowest non-DRAM pipe: the inputs come from L2) is below the
+  /// analysis's cold one: that ceiling, to which the latency is clamped; else unset. The shared analysis is left as
+  /// it is: read the ceiling and bottleneck through ceiling_us() and bottleneck(), or print shown_analysis().
+  std::optional<double> warm_ceiling_us;
+  int warm_pipe = -1;  ///< with warm_ceiling_us: that pipe's index in analysis->pipes (-1: no pipe has any time)
+
+  /// The ceiling the latency is bounded by (the warm one where set) and its pipe.
+  double ceiling_us() const { return warm_ceiling_us ? *warm_ceiling_us : analysis->ceiling_us; }
+  const std::string& bottleneck() const {
+    return warm_pipe >= 0 ? analysis->pipes[warm_pipe].pipe : analysis->bottleneck;
+  }
+  /// The analysis as this prediction prints it: the shared one, or for a warm-clamped row a copy with the warm
+  /// ceiling, its pipe as the bottleneck and a note saying why (made on demand: only printers ask).
+  std::shared_ptr<const Analysis> shown_analysis() const;
 };
 
 /// Refuses a kernel whose compulsory DRAM traffic (its operands) exceeds the GPU's memory: no such kernel runs on
@@ -54,8 +68,10 @@ class Predictor {
   /// analyses the rows on that many threads (results do not depend on it). A row whose inputs (GPU values, family,
   /// parameters, with_achievable) an earlier call of this predictor or a copy of it predicted is served from an
   /// exact memo of the last 8-16k such rows (learned/predict_memo.h) instead of being analysed again.
+  /// `with_text` = false leaves each analysis's human text empty (kernel, config_reason, notes: analyze()'s
+  /// with_text) for callers that print none of it, such as CSV output; every value is the same.
   void predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                    bool with_achievable, std::vector<Prediction>& out, int threads = 1) const;
+                    bool with_achievable, std::vector<Prediction>& out, int threads = 1, bool with_text = true) const;
   /// Latency only (for end-to-end composition).
   double latency_us(const GpuSpec& gpu, const KernelSpec& spec) const { return predict(gpu, spec, false).latency_us; }
   bool learned() const { return model_ != nullptr; }
@@ -82,7 +98,7 @@ class Predictor {
   /// made a learned H200 GEMM 15% slower).
   Prediction predict_anchored(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const;
   void predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                         bool with_achievable, std::vector<Prediction>& out, int threads) const;
+                         bool with_achievable, std::vector<Prediction>& out, int threads, bool with_text) const;
   /// predict_many's phase 2: the forests walk the rows' features (x_all, a row of the model's width per row), rows
   /// with skip[i] == 1 excepted (their features are not read).
   /// A learned log-ratio as loom trusts it on `gpu`: unchanged where the family was measured on the GPU's

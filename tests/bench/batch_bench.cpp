@@ -55,7 +55,8 @@ std::vector<KernelSpec> repeated_specs(size_t rows, size_t distinct) {
   return out;
 }
 
-// Arg 0: rows; arg 1: threads; arg 2: the rows repeat this many distinct specs (0: every row drawn afresh).
+// Arg 0: rows; arg 1: threads; arg 2: the rows repeat this many distinct specs (0: every row drawn afresh); arg 3
+// 1 with the analysis's text (as JSON output), 0 without (as CSV output and the Python module).
 void BM_PredictManyMixed(benchmark::State& state) {
   const GpuSpec gpu = Catalog::load().get("h200");
   const Predictor predictor("learned");  // a fresh predictor: its memo of earlier calls starts empty
@@ -63,6 +64,7 @@ void BM_PredictManyMixed(benchmark::State& state) {
   const size_t rows = static_cast<size_t>(state.range(0));
   const int threads = static_cast<int>(state.range(1));
   const size_t distinct = static_cast<size_t>(state.range(2));
+  const bool text = state.range(3) != 0;
   const std::vector<KernelSpec> all = distinct ? repeated_specs(rows, distinct) : mixed_specs(rows);
   constexpr size_t kBlock = 4096;
   std::vector<KernelSpec> block;
@@ -73,15 +75,16 @@ void BM_PredictManyMixed(benchmark::State& state) {
       const size_t e = std::min(rows, b + kBlock);
       block.assign(all.begin() + b, all.begin() + e);
       gpus.assign(e - b, &gpu);
-      predictor.predict_many(gpus, block, false, out, threads);
+      predictor.predict_many(gpus, block, false, out, threads, text);
       benchmark::DoNotOptimize(out.data());
     }
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(rows));
 }
 BENCHMARK(BM_PredictManyMixed)
-    ->Args({1000, 1, 0})->Args({100000, 1, 0})->Args({100000, 2, 0})->Args({1000000, 1, 0})->Args({1000000, 2, 0})
-    ->Args({100000, 1, 2000})->Args({1000000, 1, 2000})->Args({1000000, 1, 20000})
+    ->Args({1000, 1, 0, 1})->Args({100000, 1, 0, 1})->Args({100000, 2, 0, 1})->Args({1000000, 1, 0, 1})
+    ->Args({1000000, 2, 0, 1})->Args({100000, 1, 2000, 1})->Args({1000000, 1, 2000, 1})->Args({1000000, 1, 20000, 1})
+    ->Args({100000, 1, 0, 0})->Args({1000000, 1, 0, 0})->Args({100000, 1, 2000, 0})->Args({1000000, 1, 2000, 0})
     ->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
 // The forest alone on 4,096 GEMM feature rows: batched lock-step walk (arg 1) vs one row at a time (arg 0).

@@ -55,7 +55,7 @@ TEST(LearnedCeiling, NoPredictionBelowItsCeiling) {
           continue;  // a shape or dtype this GPU cannot run
         }
         ++checked;
-        EXPECT_GE(p.latency_us, p.analysis->ceiling_us * (1 - 1e-12)) << name << ": " << text;
+        EXPECT_GE(p.latency_us, p.ceiling_us() * (1 - 1e-12)) << name << ": " << text;
       }
   }
   EXPECT_GT(checked, 1000);
@@ -93,9 +93,16 @@ TEST(LearnedCeiling, WarmKernelsKeepEveryNonDramBound) {
   w.analysis = wa;
   Predictor::apply_learned(w, -0.5, -2.0);
   EXPECT_NEAR(w.latency_us, 10 * std::exp(-0.5), 1e-12);
-  EXPECT_DOUBLE_EQ(w.analysis->ceiling_us, 4);
-  EXPECT_EQ(w.analysis->bottleneck, "l2");
-  EXPECT_DOUBLE_EQ(wa->ceiling_us, 10);  // the shared analysis is copied, not changed under another row
+  EXPECT_DOUBLE_EQ(w.ceiling_us(), 4);
+  EXPECT_EQ(w.bottleneck(), "l2");
+  EXPECT_EQ(w.analysis, wa);  // the shared analysis is neither copied nor changed under another row
+  EXPECT_DOUBLE_EQ(wa->ceiling_us, 10);
+  EXPECT_TRUE(wa->notes.empty());
+  const std::shared_ptr<const Analysis> shown = w.shown_analysis();  // as printed: the warm ceiling and why
+  EXPECT_DOUBLE_EQ(shown->ceiling_us, 4);
+  EXPECT_EQ(shown->bottleneck, "l2");
+  ASSERT_EQ(shown->notes.size(), 1u);
+  EXPECT_NE(shown->notes[0].find("l2=warm"), std::string::npos);
   EXPECT_DOUBLE_EQ(*w.achievable_us, 4);  // 10 e^-2 = 1.35 would be below the warm ceiling
   Prediction s;  // bound by shared memory: warm L2 does not lift that bound (b200 l2=warm GEMMs were 4% below it)
   auto sa = std::make_shared<Analysis>();

@@ -84,6 +84,13 @@ TEST(LearnedForest, BatchedPackedAndXgboostAgreeOnCommittedModels) {
         ASSERT_NEAR(one, ref[r], 1e-5 * (1 + std::fabs(ref[r]))) << file << " row " << r;
         ++checked;
       }
+      // Batches whose last rows walk as a padded SIMD chunk (or scalar, below 12 rows): every row as predict().
+      for (size_t m : {1, 11, 12, 13, 31, 33, 45, 63, 77, 108}) {
+        if (m > n) continue;
+        std::vector<float> part(m);
+        f.predict_batch(x.data() + (n - m) * cols, m, cols, part.data());
+        for (size_t r = 0; r < m; ++r) ASSERT_EQ(batch[n - m + r], part[r]) << file << " last " << m << " row " << r;
+      }
     }
   }
   EXPECT_GT(checked, 2000u);

@@ -47,6 +47,9 @@ void expect_same(const Prediction& one, const Prediction& many, const std::strin
   EXPECT_EQ(a.ceiling_us, b.ceiling_us) << what;
   EXPECT_EQ(a.bottleneck, b.bottleneck) << what;
   EXPECT_EQ(a.notes, b.notes) << what;
+  EXPECT_EQ(one.ceiling_us(), many.ceiling_us()) << what;
+  EXPECT_EQ(one.bottleneck(), many.bottleneck()) << what;
+  EXPECT_EQ(one.shown_analysis()->notes, many.shown_analysis()->notes) << what;
   EXPECT_EQ(a.pipes.size(), b.pipes.size()) << what;
   EXPECT_EQ(a.launch.ctas, b.launch.ctas) << what;
 }
@@ -169,5 +172,55 @@ TEST(PredictMemo, ServedRowsShareTheAnalysisAndFreshRowsAmongThemAreExact) {
     mix.push_back(loom::parse_kernel_spec("rms_norm rows=" + std::to_string(rows * 1001) + " cols=5120 dtype=bf16"));
     mix.push_back(loom::parse_kernel_spec("gemm m=" + std::to_string(rows * 77) + " n=5120 k=2048 dtype=bf16"));
     check_batch(p, gpu, mix, false, "fresh among served");
+  }
+}
+
+// Without text (CSV output): every value equals predict()'s, the text is empty, and rows with and without text never
+// serve each other from the memo (fresh, kept, served; then the other way round on a fresh predictor).
+TEST(PredictMemo, RowsWithoutTextKeepEveryValue) {
+  const loom::Catalog catalog = loom::Catalog::load();
+  const GpuSpec h200 = catalog.get("h200"), l40 = catalog.get("l40");
+  for (bool text_first : {false, true}) {
+    const loom::Predictor p("learned");
+    ASSERT_TRUE(p.learned());
+    std::vector<KernelSpec> specs = mixed();
+    specs.push_back(loom::parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=bf16 config=64x64x64_s4_w4"));
+    specs.push_back(loom::parse_kernel_spec("attention_decode batch=4 heads=32 kv_heads=8 seq_kv=9000 head_dim=128 "
+                                            "dtype=bf16 impl=paged block=16"));
+    specs.push_back(loom::parse_kernel_spec("gemm m=8192 n=8192 k=1024 dtype=bf16 l2=warm"));
+    specs.push_back(loom::parse_kernel_spec("rms_norm rows=4096 cols=8192 dtype=bf16 l2=warm"));
+    for (const GpuSpec* gpu : {&h200, &l40}) {
+      std::vector<const GpuSpec*> gpus(specs.size(), gpu);
+      for (int round = 0; round < 6; ++round) {
+        const bool text = (round < 3) == text_first;
+        std::vector<Prediction> many;
+        p.predict_many(gpus, specs, false, many, 1, text);
+        for (size_t i = 0; i < specs.size(); ++i) {
+          const Prediction one = p.predict(*gpu, specs[i], false);
+          const loom::Analysis &a = *one.analysis, &b = *many[i].analysis;
+          const std::string what = gpu->name + " " + specs[i].to_string() + (text ? " text" : " no text");
+          EXPECT_EQ(one.latency_us, many[i].latency_us) << what;
+          EXPECT_EQ(one.model, many[i].model) << what;
+          EXPECT_EQ(one.at_ceiling, many[i].at_ceiling) << what;
+          EXPECT_EQ(a.config, b.config) << what;
+          EXPECT_EQ(a.ceiling_us, b.ceiling_us) << what;
+          EXPECT_EQ(a.latency_us, b.latency_us) << what;
+          EXPECT_EQ(a.bottleneck, b.bottleneck) << what;
+          EXPECT_EQ(one.ceiling_us(), many[i].ceiling_us()) << what;
+          EXPECT_EQ(one.bottleneck(), many[i].bottleneck()) << what;
+          EXPECT_EQ(a.launch.occupancy_limit, b.launch.occupancy_limit) << what;
+          EXPECT_EQ(a.min_dram_bytes, b.min_dram_bytes) << what;
+          ASSERT_EQ(a.pipes.size(), b.pipes.size()) << what;
+          for (size_t k = 0; k < a.pipes.size(); ++k) EXPECT_EQ(a.pipes[k].time_us, b.pipes[k].time_us) << what;
+          if (text) {
+            EXPECT_EQ(a.kernel, b.kernel) << what;
+            EXPECT_EQ(a.config_reason, b.config_reason) << what;
+            EXPECT_EQ(a.notes, b.notes) << what;
+          } else {
+            EXPECT_TRUE(b.kernel.empty() && b.config_reason.empty() && b.notes.empty()) << what;
+          }
+        }
+      }
+    }
   }
 }
