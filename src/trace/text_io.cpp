@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "core/error.h"
 #include "core/file_io.h"
 
@@ -262,18 +264,32 @@ void write_text(const std::string& path, const std::string& text) {
   refuse_named_pipe(path);
   refuse_input_overwrite(path);
   const bool gz = ends_with(path, ".gz");
-  gzFile f = gzopen(path.c_str(), gz ? "wb6" : "wbT");  // "T": plain (transparent) write
-  if (!f) throw InputError(path, write_failed_message(errno));
+  const OutputFile out = begin_output(path);  // a temporary file renamed over `path`: a failed write leaves it whole
+  const char* mode = gz ? "wb6" : "wbT";      // "T": plain (transparent) write
+  gzFile f = out.fd >= 0 ? gzdopen(out.fd, mode) : gzopen(path.c_str(), mode);
+  if (!f) {
+    const int err = errno;
+    if (out.fd >= 0) ::close(out.fd);
+    discard_output(out);
+    throw InputError(path, write_failed_message(err));
+  }
   size_t off = 0;
   while (off < text.size()) {
     unsigned n = unsigned(std::min<size_t>(text.size() - off, 1u << 20));
     if (gzwrite(f, text.data() + off, n) != int(n)) {
+      const int err = errno;
       gzclose(f);
-      throw InputError(path, write_failed_message(errno));
+      discard_output(out);
+      throw InputError(path, write_failed_message(err));
     }
     off += n;
   }
-  if (gzclose(f) != Z_OK) throw InputError(path, write_failed_message(errno));
+  if (gzclose(f) != Z_OK) {
+    const int err = errno;
+    discard_output(out);
+    throw InputError(path, write_failed_message(err));
+  }
+  commit_output(out);
 }
 
 }  // namespace loom::trace_io
