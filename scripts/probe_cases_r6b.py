@@ -22,6 +22,7 @@ def add_round6b(c):
     add_env(c)
     add_formats(c)
     add_limits(c)
+    add_links_and_lists(c)
 
 
 def em(name):
@@ -263,3 +264,26 @@ def add_limits(c):
                          ("elems_past", "rms_norm rows=1048577 cols=1048576 dtype=bf16", "bad"),
                          ("gemm_dim_2e31", "gemm m=2147483648 n=1 k=1 dtype=bf16", "any")):
         c(f"r6_lim_spec_{n}", ["predict", "--gpu", "h200", "--kernel", spec], exp, want=["kernel"] if exp == "bad" else [])
+
+
+def add_links_and_lists(c):
+    """Symbolic links to folders given as files, odd output paths (trailing slash, a dangling link), and lists of
+    20,000 items in flags that take lists (bounded work, one clear line)."""
+    link = {"ld6/.keep": "", "ld6link": "@LINK@ld6"}
+    for n, argv in (("gpu", ["predict", "--kernel", K, "--gpu", "{T}/ld6link"]), ("model", em("ld6link")),
+                    ("profile", E + ["--profile", "{T}/ld6link"]), ("requests", S + ["--requests", "{T}/ld6link"]),
+                    ("batch", BATCH + ["{T}/ld6link"]), ("calibrate", ["calibrate", "{T}/ld6link", "--gpu", "h100-sxm"]),
+                    ("json_in", ["report", "--json-in", "{T}/ld6link", "-o", "{T}/ld6.html"]),
+                    ("replay", ["e2e", "--gpu", "h200", "--replay", "{T}/ld6link"])):
+        c(f"r6_link_dir_{n}", argv, want=["ld6link"], files=link)
+    for n, out in (("trailing_slash", "{T}/o6.html/"), ("dangling_link", "{T}/o6dangle")):
+        c(f"r6_out_{n}", ["report", "--sample", "-o", out], "any", files={"o6dangle": "@LINK@nowhere6/x.html"})
+    many = ",".join(["h200"] * 10000)
+    for n, argv, want in (("gpu_dup", ["predict", "--kernel", K, "--gpu", many], "--gpu"),
+                          ("gpu_missing", ["predict", "--kernel", K, "--gpu", ",".join(f"x{i}/a" for i in range(10000))], "x0/a"),
+                          ("gpus_dup", W[:-1] + [many], "--gpus"),
+                          ("tp", W + ["--tp", ",".join(["1"] * 10000)], "--tp"),
+                          ("slo", SR + ["--slo", ",".join(["ttft=2s"] * 10000)], "--slo"),
+                          ("spec_params", ["predict", "--gpu", "h200", "--kernel", K + " m=64" * 10000], "kernel"),
+                          ("set", P + sum([["--set", "sms=100"] for _ in range(5000)], []), "--set")):
+        c(f"r6_many_{n}", argv, "any" if n == "set" else "bad", want=[want] if n != "set" else [])

@@ -70,6 +70,7 @@ OutputFile begin_output(const std::string& path) {
   }
   const bool exists = ::stat(target.c_str(), &st) == 0;
   if (exists && !S_ISREG(st.st_mode)) return f;  // a device or pipe: no rename over it
+  if (exists && ::access(target.c_str(), W_OK) != 0) return f;  // a read-only file stays refused, not replaced
   std::string tmpl = target + ".loom-tmp-XXXXXX";
   const int fd = ::mkstemp(tmpl.data());
   if (fd < 0) return f;  // a folder we may not create files in (the file itself may still be writable)

@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <vector>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include "core/error.h"
 #include "core/file_io.h"
@@ -162,6 +164,44 @@ TEST(AtomicWrites, ALinkKeepsPointingAtTheReplacedFile) {
   fs::remove(link);
   fs::remove(target);
   EXPECT_THROW(write_file("/proc/loom-r6-cannot-write", "x"), InputError);
+}
+
+std::string gz(const std::string& text) {
+  const std::string path = temp_path("gz.tmp");
+  gzFile f = gzopen(path.c_str(), "wb");
+  gzwrite(f, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(f);
+  const std::string bytes = slurp(path);
+  fs::remove(path);
+  return bytes;
+}
+
+std::vector<std::string> lines_of(const std::string& bytes) {
+  const std::string path = temp_path("in.csv.gz");
+  std::ofstream(path, std::ios::binary) << bytes;
+  std::vector<std::string> out;
+  auto r = trace_io::LineReader::open_file(path);
+  for (std::string line; r.next(line);) out.push_back(line);
+  fs::remove(path);
+  return out;
+}
+
+TEST(Gzip, EveryMemberIsReadAndBytesAfterTheDataAreRefused) {
+  const std::vector<std::string> want = {"a,b", "1,2", "3,4"};
+  EXPECT_EQ(lines_of(gz("a,b\n1,2\n3,4\n")), want);
+  EXPECT_EQ(lines_of(gz("a,b\n1,") + gz("2\n3,4\n")), want);  // two members: one text
+  EXPECT_EQ(lines_of("a,b\n1,2\n3,4\n"), want);                 // plain text under a .gz name
+  EXPECT_IN(error_of([] { lines_of(gz("a,b\n1,2\n") + "junk"); }).what(), "after the end of the gzip data");
+  EXPECT_IN(error_of([] { lines_of(gz("a,b\n1,2\n") + std::string(1, '\0')); }).what(), "after the end");
+  const std::string path = temp_path("all.json.gz");
+  std::ofstream(path, std::ios::binary) << gz("{\"a\": ") + gz("1}");
+  EXPECT_EQ(trace_io::read_all(path), "{\"a\": 1}");
+  std::ofstream(path, std::ios::binary | std::ios::app) << "junk";
+  EXPECT_IN(error_of([&] { trace_io::read_all(path); }).what(), "after the end of the gzip data");
+  fs::remove(path);
+  const std::string whole = gz(std::string(100000, 'x') + "\n");
+  EXPECT_IN(error_of([&] { lines_of(whole.substr(0, whole.size() / 2)); }).what(), "damaged");
+  EXPECT_IN(error_of([&] { lines_of(whole.substr(0, whole.size() - 3)); }).what(), "damaged");
 }
 
 }  // namespace
