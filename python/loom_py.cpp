@@ -223,7 +223,8 @@ std::string python_text(const std::string& text) {
   bool code = false;  // inside `...`: a CLI command quoted as such (`loom tune --kernel`) keeps its flags
   for (size_t i = 0; i < text.size();) {
     if (text[i] == '`') code = !code;
-    const bool starts = !code && text.compare(i, 2, "--") == 0 && i + 2 < text.size() && std::islower(static_cast<unsigned char>(text[i + 2])) &&
+    const bool starts = !code && text.compare(i, 2, "--") == 0 && i + 2 < text.size() &&
+                        std::islower(static_cast<unsigned char>(text[i + 2])) &&
                         (i == 0 || std::string(" (`'\"/,").find(text[i - 1]) != std::string::npos);
     if (!starts) {
       out += text[i++];

@@ -108,11 +108,11 @@ void check_architectures(const Reader& r) {
   const auto it = t.is_string() ? cls.find(t.get<std::string>()) : cls.end();
   for (const json& x : a)
     if (!x.is_string() || (it != cls.end() && x.get<std::string>() != it->second + "ForCausalLM"))
-      throw InputError(r.at("architectures"), "'architectures' names " + x.dump().substr(0, 60) +
-                                                  (it == cls.end() ? std::string(", not a class name")
-                                                                   : ", not " + it->second + "ForCausalLM (model_type '" +
-                                                                         it->first + "')") +
-                                                  "; loom prices causal LMs of the file's model_type: fix the config");
+      throw InputError(r.at("architectures"),
+                       "'architectures' names " + x.dump().substr(0, 60) +
+                           (it == cls.end() ? std::string(", not a class name")
+                                            : ", not " + it->second + "ForCausalLM (model_type '" + it->first + "')") +
+                           "; loom prices causal LMs of the file's model_type: fix the config");
 }
 
 /// Fields loom does not price but whose nonsense says the file is broken (an unknown activation, rope_theta 0, a
@@ -162,12 +162,14 @@ void check_unused_fields(const Reader& r) {
   if (r.present("mlp_bias")) r.boolean_or("mlp_bias", false);  // a bool when given ("false" in quotes is not)
   check_architectures(r);
   // Expert counts on a dense model_type describe a model loom would price as dense: another model than the file's.
-  const std::string type = r.j.contains("model_type") && r.j["model_type"].is_string() ? r.j["model_type"].get<std::string>() : "";
+  const std::string type =
+      r.j.contains("model_type") && r.j["model_type"].is_string() ? r.j["model_type"].get<std::string>() : "";
   if (type == "llama" || type == "mistral" || type == "qwen2" || type == "qwen3")
     for (const char* k : {"num_local_experts", "num_experts", "num_experts_per_tok"})
       if (r.present(k) && !(r.j.at(k).is_number_integer() && r.j.at(k).get<int64_t>() <= 1))
-        throw InputError(r.at(k), std::string("'") + k + "' " + r.j.at(k).dump().substr(0, 30) + " on a dense model_type '" +
-                                      type + "'; a mixture of experts is model_type mixtral, qwen2_moe or qwen3_moe");
+        throw InputError(r.at(k), std::string("'") + k + "' " + r.j.at(k).dump().substr(0, 30) +
+                                      " on a dense model_type '" + type +
+                                      "'; a mixture of experts is model_type mixtral, qwen2_moe or qwen3_moe");
   if (r.present("sliding_window")) r.integer("sliding_window");  // a positive integer when given
 }
 

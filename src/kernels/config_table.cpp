@@ -50,7 +50,8 @@ int to_int(const std::string& file, const YAML::Node& n, const std::string& key)
 // A list value: a non-empty YAML sequence of scalars, each given once (a repeat is a typo or a merge gone wrong).
 void check_list(const std::string& file, const YAML::Node& n, const std::string& key, const char* example) {
   if (!n.IsSequence()) throw InputError(at(file, n), "'" + key + "' expects a list, e.g. " + example);
-  if (n.size() == 0) throw InputError(at(file, n), "'" + key + "' is an empty list; give at least one item or remove the key");
+  if (n.size() == 0)
+    throw InputError(at(file, n), "'" + key + "' is an empty list; give at least one item or remove the key");
   std::set<std::string> seen;
   for (const auto& e : n) {
     if (!e.IsScalar()) throw InputError(at(file, e), "'" + key + "' expects a list of plain values, e.g. " + example);
@@ -154,11 +155,17 @@ ConfigTable load_config_table(const std::string& path) {
     if (root["regs_base"]) t.regs_base = to_int(path, root["regs_base"], "regs_base");
     if (root["stages"]) {
       check_keys(path, root["stages"], {"wgmma", "mma_sync", "simt", "auto"});
-      for (const auto& kv : root["stages"]) t.stages[kv.first.as<std::string>()] = int_list(path, kv.second, "stages." + kv.first.as<std::string>());
+      for (const auto& kv : root["stages"]) {
+        const std::string mma = kv.first.as<std::string>();
+        t.stages[mma] = int_list(path, kv.second, "stages." + mma);
+      }
     }
     if (root["max_stages"]) {
       check_keys(path, root["max_stages"], kArchs);
-      for (const auto& kv : root["max_stages"]) t.max_stages[kv.first.as<std::string>()] = to_int(path, kv.second, "max_stages." + kv.first.as<std::string>());
+      for (const auto& kv : root["max_stages"]) {
+        const std::string arch = kv.first.as<std::string>();
+        t.max_stages[arch] = to_int(path, kv.second, "max_stages." + arch);
+      }
     }
     if (root["split_k"]) t.split_k = int_list(path, root["split_k"], "split_k");
     if (root["split_k_dtypes"]) t.split_k_dtypes = dtype_list(path, root["split_k_dtypes"], "split_k_dtypes");

@@ -87,7 +87,8 @@ TEST(ConfigTable, IntegerListsNameTheirKeyAndRefuseQuotesRepeatsAndHugeValues) {
 }
 
 std::string llama_with(const nlohmann::json& extra) {
-  nlohmann::json j = nlohmann::json::parse(slurp(std::string(LOOM_TEST_DATA) + "/../../models/presets/llama-3-8b.json"));
+  const std::string preset = std::string(LOOM_TEST_DATA) + "/../../models/presets/llama-3-8b.json";
+  nlohmann::json j = nlohmann::json::parse(slurp(preset));
   for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
   return j.dump();
 }
@@ -112,8 +113,8 @@ TEST(ModelConfig, FieldsThatWouldMakeAnotherModelAreRefused) {
 
 TEST(GpuYaml, UnitErrorsNameTheField) {
   const InputError e = error_of([&] {
-    build_gpu_spec(read_gpu_text("extends: h200\nsms: 1\xc2\xa0\n", "u.yaml", std::string(LOOM_TEST_DATA) + "/../../gpus"),
-                   "u", "u.yaml");
+    const std::string catalogue = std::string(LOOM_TEST_DATA) + "/../../gpus";
+    build_gpu_spec(read_gpu_text("extends: h200\nsms: 1\xc2\xa0\n", "u.yaml", catalogue), "u", "u.yaml");
   });
   EXPECT_IN(e.what(), "sms");
 }
