@@ -23,6 +23,7 @@ def add_round6b(c):
     add_formats(c)
     add_limits(c)
     add_links_and_lists(c)
+    add_replay_skips(c)
 
 
 def em(name):
@@ -287,3 +288,16 @@ def add_links_and_lists(c):
                           ("spec_params", ["predict", "--gpu", "h200", "--kernel", K + " m=64" * 10000], "kernel"),
                           ("set", P + sum([["--set", "sms=100"] for _ in range(5000)], []), "--set")):
         c(f"r6_many_{n}", argv, "any" if n == "set" else "bad", want=[want] if n != "set" else [])
+
+
+def add_replay_skips(c):
+    """A Chrome trace whose long kernel has "dur" as a string: skipped, so `e2e --replay` must say its time is missing
+    (it printed a GPU time 40x too small without a word)."""
+    from probe_cases_round4 import ENVOUT
+    tr = ('{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "ampere_gemm", "ts": 0, "dur": 3}, '
+          '{"ph": "X", "cat": "kernel", "name": "k2", "ts": 5, "dur": "300"}, '
+          '{"ph": "X", "cat": "kernel", "name": "k3", "ts": 400, "dur": 4}]}')
+    for fmt in ("table", "json", "csv"):
+        c(f"r6_replay_skipped_kernel_{fmt}", ["@python", ENVOUT.format(argv=["e2e", "--gpu", "h200", "--replay", "{T}/rs6.json",
+                                                                          "--format", fmt], want="skipped")], "good",
+          files={"rs6.json": tr})

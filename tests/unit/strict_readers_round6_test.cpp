@@ -22,6 +22,7 @@
 #include "hw/gpu_yaml.h"
 #include "input_error_util.h"
 #include "kernels/config_space.h"
+#include "trace/chrome_trace.h"
 #include "trace/text_io.h"
 
 namespace loom {
@@ -203,6 +204,17 @@ TEST(Gzip, EveryMemberIsReadAndBytesAfterTheDataAreRefused) {
   const std::string whole = gz(std::string(100000, 'x') + "\n");
   EXPECT_IN(error_of([&] { lines_of(whole.substr(0, whole.size() / 2)); }).what(), "damaged");
   EXPECT_IN(error_of([&] { lines_of(whole.substr(0, whole.size() - 3)); }).what(), "damaged");
+}
+
+TEST(ChromeTrace, SkippedKernelEventsAreCountedApart) {
+  const ChromeTrace t = parse_chrome_trace(
+      R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "a", "ts": 0, "dur": 3},
+          {"ph": "X", "cat": "kernel", "name": "b", "ts": 5, "dur": "300"},
+          {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": "x", "dur": 1}]})",
+      "s.json");
+  EXPECT_EQ(t.kernels.size(), 1u);
+  EXPECT_EQ(t.skipped_events, 2);
+  EXPECT_EQ(t.skipped_kernels, 1);
 }
 
 }  // namespace
