@@ -291,13 +291,16 @@ def add_links_and_lists(c):
 
 
 def add_replay_skips(c):
-    """A Chrome trace whose long kernel has "dur" as a string: skipped, so `e2e --replay` must say its time is missing
-    (it printed a GPU time 40x too small without a word)."""
+    """A Chrome trace whose long kernel has "dur" as a string: skipped, so `e2e --replay` and `trace import --chrome`
+    must say so in every format (replay printed a GPU time 40x too small without a word; import's JSON and CSV too)."""
     from probe_cases_round4 import ENVOUT
     tr = ('{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "ampere_gemm", "ts": 0, "dur": 3}, '
           '{"ph": "X", "cat": "kernel", "name": "k2", "ts": 5, "dur": "300"}, '
           '{"ph": "X", "cat": "kernel", "name": "k3", "ts": 400, "dur": 4}]}')
     for fmt in ("table", "json", "csv"):
         c(f"r6_replay_skipped_kernel_{fmt}", ["@python", ENVOUT.format(argv=["e2e", "--gpu", "h200", "--replay", "{T}/rs6.json",
+                                                                          "--format", fmt], want="skipped")], "good",
+          files={"rs6.json": tr})
+        c(f"r6_chrome_skipped_kernel_{fmt}", ["@python", ENVOUT.format(argv=["trace", "import", "--chrome", "{T}/rs6.json",
                                                                           "--format", fmt], want="skipped")], "good",
           files={"rs6.json": tr})
