@@ -60,6 +60,9 @@ void refuse_input_overwrite(const std::string& path) {
 
 OutputFile begin_output(const std::string& path) {
   OutputFile f{path, path, "", -1};
+  // /dev/stdout, /dev/fd/N, /proc/self/fd/N name a descriptor someone opened (`-o /dev/stdout >> log`): written in
+  // place, never replaced by a rename.
+  if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) return f;
   struct stat st{};
   std::string target = path;
   if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {  // replace the link's target, keep the link

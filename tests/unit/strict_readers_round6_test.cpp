@@ -2,7 +2,9 @@
 // config.json fields loom does not price, GPU YAML unit errors naming the field, and writes that replace a file
 // atomically (a write cut short leaves the old file whole).
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -166,6 +168,21 @@ TEST(AtomicWrites, ALinkKeepsPointingAtTheReplacedFile) {
   fs::remove(link);
   fs::remove(target);
   EXPECT_THROW(write_file("/proc/loom-r6-cannot-write", "x"), InputError);
+}
+
+TEST(AtomicWrites, ADescriptorPathIsWrittenInPlace) {  // -o /dev/stdout > file: the shell's file, not a new one
+  const std::string path = temp_path("fd.txt");
+  std::ofstream(path) << "OLD\n";
+  const int fd = ::open(path.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  struct stat before{}, after{};
+  ::stat(path.c_str(), &before);
+  write_file("/dev/fd/" + std::to_string(fd), "NEW\n");
+  ::stat(path.c_str(), &after);
+  ::close(fd);
+  EXPECT_EQ(before.st_ino, after.st_ino);
+  EXPECT_EQ(slurp(path), "NEW\n");
+  fs::remove(path);
 }
 
 std::string gz(const std::string& text) {
