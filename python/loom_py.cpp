@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -98,6 +99,17 @@ std::vector<std::vector<std::pair<std::string, std::string>>> batch_rows(const p
   }
   if (py::hasattr(rows, "dtype") && !rows.attr("dtype").attr("names").is_none()) {  // NumPy structured array
     const py::tuple names = rows.attr("dtype").attr("names");
+    // One record per row, one scalar per cell: a 0-d array said "'int' object is not iterable", a 2-d one sent
+    // lists as cells, a nested record field was dropped.
+    if (py::len(rows.attr("shape")) != 1)
+      throw loom::InputError("rows", "a NumPy structured array of shape (N,) (one record per row); got shape " +
+                                         py::str(rows.attr("shape")).cast<std::string>());
+    for (const auto& n : names) {
+      const py::object fd = rows.attr("dtype").attr("fields")[n].cast<py::tuple>()[0];
+      if (!fd.attr("names").is_none() || py::len(fd.attr("shape")) != 0)
+        throw loom::InputError("rows", "field '" + n.cast<std::string>() +
+                                           "' holds a nested record or a sub-array; give one scalar per cell");
+    }
     std::vector<py::list> cols;
     for (const auto& n : names) cols.push_back(rows[n].attr("tolist")());
     const size_t n = py::len(rows);
@@ -205,6 +217,29 @@ std::string python_name(const std::string& where) {
   return n;
 }
 
+/// The same for flags inside a message ("give --tp 1, 2, 4 or 8"): each `--name` becomes the keyword `name=`.
+std::string python_text(const std::string& text) {
+  std::string out;
+  bool code = false;  // inside `...`: a CLI command quoted as such (`loom tune --kernel`) keeps its flags
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == '`') code = !code;
+    const bool starts = !code && text.compare(i, 2, "--") == 0 && i + 2 < text.size() &&
+                        std::islower(static_cast<unsigned char>(text[i + 2])) &&
+                        (i == 0 || std::string(" (`'\"/,").find(text[i - 1]) != std::string::npos);
+    if (!starts) {
+      out += text[i++];
+      continue;
+    }
+    size_t j = i + 2;
+    while (j < text.size() && (std::islower(static_cast<unsigned char>(text[j])) || text[j] == '-')) ++j;
+    const std::string name = python_name(text.substr(i, j - i));
+    out += name == "spec" ? name : name + "=";
+    if (j < text.size() && (text[j] == ' ' || text[j] == '=') && name != "spec") ++j;  // "--tp 3" -> "tp=3"
+    i = j;
+  }
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(loom, m) {
@@ -215,9 +250,10 @@ PYBIND11_MODULE(loom, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const loom::InputError& e) {
-      PyErr_SetString(PyExc_ValueError, loom::printable_error(e.where().empty() ? e.detail()
-                                                                                : python_name(e.where()) + ": " + e.detail())
-                                            .c_str());
+      PyErr_SetString(PyExc_ValueError,
+                      loom::printable_error(python_text(e.where().empty() ? e.detail()
+                                                                          : python_name(e.where()) + ": " + e.detail()))
+                          .c_str());
     }
   });
   m.def("gpus", [] { return catalog().names(); }, "Catalogue GPU names.");

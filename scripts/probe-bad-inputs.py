@@ -90,12 +90,17 @@ def main():
                                     name)
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 data = data if isinstance(data, bytes) else data.encode()
-                if os.path.lexists(path) and (os.path.islink(path) or data.startswith(b"@LINK@")):
+                if os.path.lexists(path) and (os.path.islink(path) or data.startswith(b"@LINK@")) and not data.startswith(b"@HARD@"):
                     os.remove(path)
                 if data == b"@FIFO@":  # a named pipe with no writer (a reader must not wait for one forever)
                     if os.path.lexists(path):
                         os.remove(path)
                     os.mkfifo(path)
+                    continue
+                if data.startswith(b"@HARD@"):  # a hard link to a file written before it (one inode, two names)
+                    if os.path.lexists(path):
+                        os.remove(path)
+                    os.link(os.path.join(tmp, data[6:].decode()), path)
                     continue
                 if data.startswith(b"@LINK@"):  # a symbolic link to the rest (loops: a -> b -> a)
                     os.symlink(data[6:].decode(), path)

@@ -164,6 +164,7 @@ def build_cases(T):
     from probe_cases_round3 import add_round3
     from probe_cases_round4 import add_round4
     from probe_cases_r5 import add_round5
+    from probe_cases_r6 import add_round6
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -178,6 +179,7 @@ def build_cases(T):
     add_round3(c)
     add_round4(c)
     add_round5(c)
+    add_round6(c)
     return cs
 
 

@@ -148,6 +148,13 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
   } else if (!trace.device_name.empty()) {
     if (auto key = GpuNameTable::load_default().key_for(trace.device_name)) source = catalog.get(*key);
   }
+  // A kernel event without a usable ts/dur/name is skipped, so every total below lacks its time: say so (the replay
+  // gave a GPU time 40x too small without a word when one long kernel's "dur" was a string).
+  const std::string skipped =
+      trace.skipped_kernels ? std::to_string(trace.skipped_kernels) +
+                                  " kernel events skipped (ts, dur or name missing or not a number/string): their "
+                                  "time is in no total below"
+                            : std::string();
   // --kernel-model, when given, picks the per-kernel model (replay's default is analytical).
   const ReplayResult r =
       replay_trace(trace, source, target, args.has("--kernel-model") ? kernel_predictor(args) : KernelPredictor{});
@@ -167,7 +174,9 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
                         {"gpu", r.target_gpu}, {"measured_gpu_time_us", r.measured_gpu_us},
                         {"measured_wall_time_us", r.measured_span_us}, {"idle_us", r.idle_us},
                         {"gpu_time_us", r.target_gpu_us}, {"wall_time_us", r.target_span_us}, {"mapped", r.mapped},
-                        {"unmapped", r.unmapped}, {"breakdown", fj}, {"kernels", ks}}
+                        {"unmapped", r.unmapped}, {"skipped_kernel_events", trace.skipped_kernels},
+                        {"warnings", skipped.empty() ? nlohmann::json::array() : nlohmann::json::array({skipped})},
+                        {"breakdown", fj}, {"kernels", ks}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     return 0;
   }
@@ -175,10 +184,12 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
     Table kt{{"name", "family", "kernel", "measured_us", "source_pred_us", "target_us", "method"}, {}, {}};
     for (const auto& k : r.kernels)
       kt.add({k.name, k.family, k.spec, fmt(k.measured_us, 6), fmt(k.source_pred_us, 6), fmt(k.target_us, 6), k.method});
+    if (!skipped.empty()) warn_stderr({skipped});
     emit(kt.csv());
     return 0;
   }
   std::ostringstream o;
+  if (!skipped.empty()) o << warning_lines({skipped});
   o << "trace: " << r.trace_path << "   recorded on: " << (r.device_name.empty() ? "?" : r.device_name)
     << " (" << (r.source_gpu.empty() ? "not in the catalogue: pure prediction" : r.source_gpu) << ")   target: "
     << r.target_gpu << "\n";

@@ -43,8 +43,24 @@ int import_chrome(const Args& args) {
                    {"op", k.spec_op}, {"op_chain", k.op_chain}, {"spec", k.spec}, {"name", k.name}});
   }
   const std::string format = args.format();
-  if (format == "json") emit(nlohmann::json{{"schema", "loom.trace_import_chrome/1"}, {"device", t.device_name}, {"kernels", arr}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  else if (format == "csv") emit(tab.csv());
+  // Skipped kernel events are missing from every row: the table's footer said so, JSON and CSV did not.
+  const std::string skipped = t.skipped_kernels ? std::to_string(t.skipped_kernels) +
+                                                      " kernel events skipped (ts, dur or name missing or not a "
+                                                      "number/string): they are not in this list"
+                                                : std::string();
+  if (format == "json")
+    emit(nlohmann::json{{"schema", "loom.trace_import_chrome/1"},
+                        {"device", t.device_name},
+                        {"skipped_events", t.skipped_events},
+                        {"skipped_kernel_events", t.skipped_kernels},
+                        {"warnings", skipped.empty() ? nlohmann::json::array() : nlohmann::json::array({skipped})},
+                        {"kernels", arr}}
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n");
+  else if (format == "csv") {
+    if (!skipped.empty()) warn_stderr({skipped});
+    emit(tab.csv());
+  }
   else
     emit(tab.text() + std::to_string(t.kernels.size()) + " kernels, " + std::to_string(t.kernels_with_spec) +
          " with a loom spec, " + std::to_string(t.unlinked_kernels) + " not linked to an op, " +

@@ -40,16 +40,26 @@ GpuSpec gpu_named(const Catalog& catalog, const std::string& name, const std::ve
 }
 
 std::vector<std::string> gpu_list(const std::string& which, const std::string& flag) {
-  // A GPU YAML file whose name holds a comma ("a,b.yaml") could not be named at all: an existing file wins.
-  std::error_code ec;
-  if (which.find(',') != std::string::npos && std::filesystem::is_regular_file(which, ec)) return {which};
-  std::vector<std::string> names;
+  // A GPU YAML file whose name holds a comma ("lab,v2.yaml") must stay nameable, alone or in a list: from each item,
+  // the longest run of items that joins (with its commas) into an existing file is one name (up to 8 commas in a
+  // name, so a long list costs a few stat calls an item, not a number that grows with its square).
+  std::vector<std::string> items;
   std::stringstream ss(which + ",");  // the sentinel makes a trailing empty item visible
-  for (std::string n; std::getline(ss, n, ',');) {
-    if (n.empty())
+  for (std::string n; std::getline(ss, n, ',');) items.push_back(n);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < items.size();) {
+    size_t end = i + 1;
+    std::string joined = items[i], name = items[i];
+    for (size_t j = i + 1; j < items.size() && j <= i + 8; ++j) {
+      joined += "," + items[j];
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(joined, ec)) name = joined, end = j + 1;
+    }
+    if (name.empty())
       throw InputError(flag, "'" + which.substr(0, 80) + "' has an empty item; give a comma list without gaps");
-    if (n == "all") throw InputError(flag, "'" + which.substr(0, 80) + "': all is every GPU; give it alone");
-    names.push_back(n);
+    if (name == "all") throw InputError(flag, "'" + which.substr(0, 80) + "': all is every GPU; give it alone");
+    names.push_back(name);
+    i = end;
   }
   return names;
 }

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -57,18 +58,74 @@ void refuse_input_overwrite(const std::string& path) {
                            "output file");
 }
 
+OutputFile begin_output(const std::string& path) {
+  OutputFile f{path, path, "", -1};
+  // /dev/stdout, /dev/fd/N, /proc/self/fd/N name a descriptor someone opened (`-o /dev/stdout >> log`): written in
+  // place, never replaced by a rename.
+  if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) return f;
+  struct stat st{};
+  std::string target = path;
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {  // replace the link's target, keep the link
+    std::error_code ec;
+    const auto real = std::filesystem::canonical(path, ec);
+    if (ec) return f;  // a dangling link: written in place, as before
+    target = real.string();
+  }
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) return f;  // a device or pipe: no rename over it
+  if (exists && ::access(target.c_str(), W_OK) != 0) return f;  // a read-only file stays refused, not replaced
+  std::string tmpl = target + ".loom-tmp-XXXXXX";
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) return f;  // a folder we may not create files in (the file itself may still be writable)
+  // mkstemp makes the file 0600: give it the mode the file has, or a new file's (0666 less the umask).
+  mode_t mode = st.st_mode & 07777;
+  if (!exists) {
+    static std::mutex umask_mutex;
+    const std::lock_guard<std::mutex> lock(umask_mutex);
+    const mode_t mask = ::umask(022);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  (void)::fchmod(fd, mode);
+  f.write_to = tmpl, f.target = target, f.fd = fd;
+  return f;
+}
+
+void commit_output(const OutputFile& f) {
+  if (f.target.empty()) return;
+  if (::rename(f.write_to.c_str(), f.target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(f.write_to.c_str());
+    throw InputError(f.path, write_failed_message(err));
+  }
+}
+
+void discard_output(const OutputFile& f) noexcept {
+  if (!f.target.empty()) ::unlink(f.write_to.c_str());
+}
+
 void write_file(const std::string& path, std::string_view text) {
   refuse_named_pipe(path);
   refuse_input_overwrite(path);
   // stdio rather than ofstream: fwrite/fflush/fclose report errno, which says *why* (ENOSPC, EACCES, ...).
   errno = 0;
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw InputError(path, write_failed_message(errno));
+  const OutputFile out = begin_output(path);
+  std::FILE* f = out.fd >= 0 ? ::fdopen(out.fd, "wb") : std::fopen(path.c_str(), "wb");
+  if (!f) {
+    const int err = errno;
+    if (out.fd >= 0) ::close(out.fd);
+    discard_output(out);
+    throw InputError(path, write_failed_message(err));
+  }
   const size_t n = text.empty() ? 0 : std::fwrite(text.data(), 1, text.size(), f);
   int err = n == text.size() ? 0 : (errno ? errno : EIO);
   if (!err && std::fflush(f) != 0) err = errno ? errno : EIO;
   if (std::fclose(f) != 0 && !err) err = errno ? errno : EIO;
-  if (err) throw InputError(path, write_failed_message(err));
+  if (err) {
+    discard_output(out);
+    throw InputError(path, write_failed_message(err));
+  }
+  commit_output(out);
 }
 
 void refuse_named_pipe(const std::string& path) {

@@ -7,9 +7,27 @@
 
 namespace loom {
 
-/// Writes `text` to `path` (binary, truncating), flushes and closes it, and checks every step. Throws
-/// InputError(path, "write failed: <reason>; ...") when the file cannot be opened, written or flushed.
+/// Writes `text` to `path` (binary, replacing it), flushes and closes it, and checks every step. Throws
+/// InputError(path, "write failed: <reason>; ...") when the file cannot be opened, written or flushed. A regular
+/// file is replaced atomically (see begin_output): a failed write leaves the old file whole.
 void write_file(const std::string& path, std::string_view text);
+
+/// Where a writer puts the new bytes of `path`. For a regular file (or a new one) that is a temporary file beside it
+/// (or beside a symbolic link's target), opened as `fd`, which commit_output renames over the file: a write cut short
+/// (full disk, file-size limit, a kill) leaves the old file whole instead of half of a new one. For a device or
+/// pipe (/dev/stdout, /dev/full) and a folder that cannot hold a temporary file, `fd` is -1 and the writer opens
+/// `write_to` == `path` itself.
+struct OutputFile {
+  std::string path;      ///< as given (messages)
+  std::string write_to;  ///< where the bytes go
+  std::string target;    ///< the file replaced on commit (empty: written in place)
+  int fd = -1;           ///< open on write_to when it is a temporary file
+};
+OutputFile begin_output(const std::string& path);
+/// Renames the temporary file over the target (nothing for an in-place write). Throws InputError(path, ...).
+void commit_output(const OutputFile& f);
+/// Removes the temporary file of a write that failed (nothing for an in-place write); never throws.
+void discard_output(const OutputFile& f) noexcept;
 
 /// The "write failed: <strerror(errno)>; check ..." message write_file uses (for writers that use other streams).
 std::string write_failed_message(int errnum);

@@ -117,6 +117,13 @@ void check_text_bytes(const std::string& text, const std::string& label) {
 
 void check_unique_keys(const YAML::Node& node, const std::string& label) { scan(node, label); }
 
+void refuse_quoted(const YAML::Node& n, const std::string& where, const std::string& key, const std::string& what) {
+  // yaml-cpp tags a quoted scalar "!" (non-specific, a string) and a plain one "?" (resolved by the reader).
+  if (n.IsScalar() && n.Tag() == "!")
+    throw InputError(where, "'" + key + "' is " + what + "; write it without quotes (\"" + n.Scalar().substr(0, 40) +
+                                "\" is text in YAML)");
+}
+
 uint64_t yaml_text_hash(const std::string& text) {
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;

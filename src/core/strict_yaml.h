@@ -16,6 +16,10 @@ void check_text_bytes(const std::string& text, const std::string& label);
 /// document (a `---` separator followed by content) and on any mapping, at any depth, that gives a key twice.
 YAML::Node load_one_yaml(const std::string& text, const std::string& label);
 
+/// Throws InputError(WHERE, "'KEY' is WHAT; write it without quotes") when `n` is a quoted scalar ("132", 'true'): a
+/// string in YAML, which yaml-cpp would still convert. Every numeric and boolean field of loom's YAML readers calls it.
+void refuse_quoted(const YAML::Node& n, const std::string& where, const std::string& key, const std::string& what);
+
 /// FNV-1a 64 of a text (the key of the build-time list of texts that passed load_one_yaml's checks).
 uint64_t yaml_text_hash(const std::string& text);
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -94,6 +95,26 @@ Dtype parse_torch_dtype(const Reader& r) {
   return d;
 }
 
+/// `architectures` (when given): a list of causal-LM classes of the file's model_type ("MambaForCausalLM" in a llama
+/// config is another model, which loom would price as llama).
+void check_architectures(const Reader& r) {
+  if (!r.present("architectures")) return;
+  static const std::map<std::string, std::string> cls = {{"llama", "Llama"}, {"mistral", "Mistral"}, {"qwen2", "Qwen2"},
+                                                         {"qwen3", "Qwen3"}, {"mixtral", "Mixtral"},
+                                                         {"qwen2_moe", "Qwen2Moe"}, {"qwen3_moe", "Qwen3Moe"}};
+  const json& a = r.j.at("architectures");
+  if (!a.is_array()) throw InputError(r.at("architectures"), "'architectures' must be a list of class names");
+  const json& t = r.j.contains("model_type") ? r.j["model_type"] : json();
+  const auto it = t.is_string() ? cls.find(t.get<std::string>()) : cls.end();
+  for (const json& x : a)
+    if (!x.is_string() || (it != cls.end() && x.get<std::string>() != it->second + "ForCausalLM"))
+      throw InputError(r.at("architectures"),
+                       "'architectures' names " + x.dump().substr(0, 60) +
+                           (it == cls.end() ? std::string(", not a class name")
+                                            : ", not " + it->second + "ForCausalLM (model_type '" + it->first + "')") +
+                           "; loom prices causal LMs of the file's model_type: fix the config");
+}
+
 /// Fields loom does not price but whose nonsense says the file is broken (an unknown activation, rope_theta 0, a
 /// negative epsilon): refused rather than priced as a model that cannot exist. Names from transformers' ACT2FN.
 void check_unused_fields(const Reader& r) {
@@ -129,10 +150,26 @@ void check_unused_fields(const Reader& r) {
                                    rs["factor"].get<double>() > 0))
       throw InputError(r.at("rope_scaling"), "'rope_scaling.factor' " + rs["factor"].dump().substr(0, 40) +
                                                  " must be a number > 0; fix the config");
+    // transformers' ROPE_INIT_FUNCTIONS, plus the legacy names it maps (su -> longrope, mrope -> default).
+    static const std::set<std::string> rope_types = {"default", "linear", "dynamic", "yarn", "longrope", "llama3",
+                                                     "su", "mrope"};
     for (const char* k : {"rope_type", "type"})
-      if (rs.contains(k) && !rs[k].is_string())
-        throw InputError(r.at("rope_scaling"), std::string("'rope_scaling.") + k + "' must be a string; fix the config");
+      if (rs.contains(k) && !(rs[k].is_string() && rope_types.count(rs[k].get<std::string>())))
+        throw InputError(r.at("rope_scaling"), std::string("'rope_scaling.") + k + "' " + rs[k].dump().substr(0, 40) +
+                                                   " is not a RoPE type transformers knows (default, linear, dynamic, "
+                                                   "yarn, longrope, llama3); fix the config");
   }
+  if (r.present("mlp_bias")) r.boolean_or("mlp_bias", false);  // a bool when given ("false" in quotes is not)
+  check_architectures(r);
+  // Expert counts on a dense model_type describe a model loom would price as dense: another model than the file's.
+  const std::string type =
+      r.j.contains("model_type") && r.j["model_type"].is_string() ? r.j["model_type"].get<std::string>() : "";
+  if (type == "llama" || type == "mistral" || type == "qwen2" || type == "qwen3")
+    for (const char* k : {"num_local_experts", "num_experts", "num_experts_per_tok"})
+      if (r.present(k) && !(r.j.at(k).is_number_integer() && r.j.at(k).get<int64_t>() <= 1))
+        throw InputError(r.at(k), std::string("'") + k + "' " + r.j.at(k).dump().substr(0, 30) +
+                                      " on a dense model_type '" + type +
+                                      "'; a mixture of experts is model_type mixtral, qwen2_moe or qwen3_moe");
   if (r.present("sliding_window")) r.integer("sliding_window");  // a positive integer when given
 }
 

@@ -49,6 +49,12 @@ std::string choice(const std::string& source, const std::string& key, const YAML
   return v;
 }
 
+/// true or false, written bare ("true" in quotes is text).
+bool boolean(const std::string& source, const std::string& key, const YAML::Node& n) {
+  refuse_quoted(n, where(source, n), key, "true or false");
+  return choice(source, key, n, {"true", "false"}) == "true";
+}
+
 std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
@@ -56,6 +62,7 @@ std::string num(double v) {
 }
 
 double number(const std::string& source, const std::string& key, const YAML::Node& n, double lo, double hi) {
+  refuse_quoted(n, where(source, n), key, "a number");
   double v = 0;
   try {
     v = n.as<double>();
@@ -115,7 +122,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "description") p.description = text(source, key, v);
     else if (key == "qkv") p.qkv = choice(source, key, v, {"fused", "separate"});
     else if (key == "gate_up") p.gate_up = choice(source, key, v, {"fused", "separate"});
-    else if (key == "batch_padding") p.batch_padding = choice(source, key, v, {"true", "false"}) == "true";
+    else if (key == "batch_padding") p.batch_padding = boolean(source, key, v);
     else if (key == "rotary") p.rotary = choice(source, key, v, {"kernel", "elementwise"});
     else if (key == "rotary_ops") p.rotary_ops = op_list(source, key, v);
     else if (key == "attention") p.attention = choice(source, key, v, {"flash", "eager"});
@@ -146,7 +153,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "host_cpu_speed") p.host_cpu_speed = number(source, key, v, 0.05, 20);
     else if (key == "memory_utilization") p.memory_utilization = number(source, key, v, 0.05, 1.0);
     else if (key == "scheduler") parse_scheduler(v, source, p.scheduler);
-    else if (key == "fused_kernels") p.fused_kernels = choice(source, key, v, {"true", "false"}) == "true";
+    else if (key == "fused_kernels") p.fused_kernels = boolean(source, key, v);
     else if (key == "megakernel_schedule") p.megakernel_schedule = choice(source, key, v, {"static", "dynamic", "auto"});
     else throw InputError(where(source, kv.first), "unknown key '" + key + "'; expected one of: " + join(keys));
   }

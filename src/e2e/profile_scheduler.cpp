@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/strict_yaml.h"
 
 namespace loom {
 
@@ -15,6 +16,7 @@ std::string at(const std::string& source, const YAML::Node& n) {
 
 double number(const std::string& source, const std::string& key, const YAML::Node& n, double lo, double hi,
               bool integral) {
+  refuse_quoted(n, at(source, n), "scheduler." + key, integral ? "an integer" : "a number");
   double v = 0;
   try {
     v = n.as<double>();
@@ -29,6 +31,7 @@ double number(const std::string& source, const std::string& key, const YAML::Nod
 }
 
 bool boolean(const std::string& source, const std::string& key, const YAML::Node& n) {
+  refuse_quoted(n, at(source, n), "scheduler." + key, "true or false");
   const std::string v = n.IsScalar() ? n.Scalar() : "";
   if (v == "true") return true;
   if (v == "false") return false;

@@ -289,6 +289,10 @@ std::vector<std::string> gpu_spec_children(const std::string& group) {
 }
 
 bool is_gpu_spec_leaf(const std::string& key) { return find_field(key) != nullptr; }
+bool is_gpu_spec_text(const std::string& key) {
+  const FieldDef* f = find_field(key);
+  return f && f->set_text;
+}
 
 bool is_gpu_spec_group(const std::string& key) {
   if (key.empty() || is_gpu_spec_leaf(key)) return false;
@@ -340,7 +344,13 @@ GpuSpec build_gpu_spec(const RawSpec& raw, const std::string& name, const std::s
       f.set_text(g, v.text);
       continue;
     }
-    const double x = parse_quantity(v.text, f.kind, v.where, f.sign);
+    double x = 0;
+    try {
+      x = parse_quantity(v.text, f.kind, v.where, f.sign);
+    } catch (const InputError& e) {  // the unit parser names the value; the line also names the field
+      if (e.detail().find(f.key) != std::string::npos || e.where().find(f.key) != std::string::npos) throw;
+      throw InputError(e.where(), std::string(f.key) + ": " + e.detail());
+    }
     // Sizes live in int64 bytes (cap 1 PB), counts in int.
     const double limit = f.kind == U::size ? 1e15 : double(std::numeric_limits<int32_t>::max());
     if (f.integer && (x != std::floor(x) || x > limit))

@@ -41,6 +41,8 @@ std::vector<std::string> gpu_spec_children(const std::string& group);
 bool is_gpu_spec_group(const std::string& key);
 /// True when `key` names a leaf value ("clock.boost").
 bool is_gpu_spec_leaf(const std::string& key);
+/// True for a leaf that holds text (name, dram.type, ...); false for a number or a quantity with a unit.
+bool is_gpu_spec_text(const std::string& key);
 
 /// Applies "dotted.key=value" overrides in order (where = "--set"). Throws InputError("--set", ...) for a
 /// malformed override or an unknown key (listing the valid keys).

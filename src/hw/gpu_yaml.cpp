@@ -111,6 +111,12 @@ void flatten(const YAML::Node& map, const std::string& group, const std::string&
     if (out.values.count(full)) throw InputError(kwhere, "duplicate key '" + full + "'; give it once");
     if (v.IsNull()) throw InputError(kwhere, "no value for '" + full + "'; give one (see gpus/README.md)");
     if (!v.IsScalar()) throw InputError(kwhere, "'" + full + "' takes a single value, not a list or map");
+    // A quoted value is a string in YAML ("132" is not 132): a number or quantity is written bare, as every other
+    // reader of loom's YAML (profiles, kernels/) requires. Quotes stay fine on text (name, dram.type).
+    if (v.Tag() == "!" && !is_gpu_spec_text(full))
+      throw InputError(at(doc, v.Mark()), "'" + full +
+                                              "' is a number (with its unit); write it without quotes, e.g. `" +
+                                              full.substr(full.rfind('.') + 1) + ": " + v.Scalar().substr(0, 40) + "`");
     const int line0 = v.Mark().line < 0 ? k.Mark().line : v.Mark().line;
     std::string c = comment_on(doc, line0);
     out.values[full] = RawValue{v.Scalar(), doc.label + ":" + std::to_string(line0 + 1), c.empty() ? group_comment : c};

@@ -33,38 +33,54 @@ void check_keys(const std::string& file, const YAML::Node& map, const std::set<s
   }
 }
 
-int to_int(const std::string& file, const YAML::Node& n) {
+int to_int(const std::string& file, const YAML::Node& n, const std::string& key) {
+  refuse_quoted(n, at(file, n), key, "an integer");
+  int v = 0;
   try {
-    int v = n.as<int>();
-    if (v <= 0) throw InputError(at(file, n), "expected a positive integer, got " + std::to_string(v));
-    return v;
+    v = n.as<int>();
   } catch (const YAML::Exception&) {
-    throw InputError(at(file, n), "expected a positive integer");
+    throw InputError(at(file, n), "'" + key + "' expects a positive integer");
   }
+  // 65536 is far above any tile, warp, stage or split count a kernel uses; beyond it a typo, not a config.
+  if (v <= 0 || v > 65536)
+    throw InputError(at(file, n), "'" + key + "' expects a positive integer up to 65536, got " + std::to_string(v));
+  return v;
 }
 
-std::vector<int> int_list(const std::string& file, const YAML::Node& n) {
-  if (!n.IsSequence()) throw InputError(at(file, n), "expected a list of integers, e.g. [1, 2, 4]");
-  std::vector<int> out;
-  for (const auto& e : n) out.push_back(to_int(file, e));
-  return out;
-}
-
-std::vector<std::string> string_list(const std::string& file, const YAML::Node& n) {
-  if (!n.IsSequence()) throw InputError(at(file, n), "expected a list of names");
-  std::vector<std::string> out;
+// A list value: a non-empty YAML sequence of scalars, each given once (a repeat is a typo or a merge gone wrong).
+void check_list(const std::string& file, const YAML::Node& n, const std::string& key, const char* example) {
+  if (!n.IsSequence()) throw InputError(at(file, n), "'" + key + "' expects a list, e.g. " + example);
+  if (n.size() == 0)
+    throw InputError(at(file, n), "'" + key + "' is an empty list; give at least one item or remove the key");
+  std::set<std::string> seen;
   for (const auto& e : n) {
-    if (!e.IsScalar()) throw InputError(at(file, e), "expected a name");
-    out.push_back(e.as<std::string>());
+    if (!e.IsScalar()) throw InputError(at(file, e), "'" + key + "' expects a list of plain values, e.g. " + example);
+    if (!seen.insert(e.Scalar()).second)
+      throw InputError(at(file, e), "'" + key + "' lists '" + e.Scalar().substr(0, 40) + "' twice; give each once");
   }
+}
+
+std::vector<int> int_list(const std::string& file, const YAML::Node& n, const std::string& key) {
+  check_list(file, n, key, "[1, 2, 4]");
+  std::vector<int> out;
+  for (const auto& e : n) out.push_back(to_int(file, e, key));
   return out;
 }
 
-std::vector<Dtype> dtype_list(const std::string& file, const YAML::Node& n) {
+std::vector<std::string> string_list(const std::string& file, const YAML::Node& n, const std::string& key) {
+  check_list(file, n, key, "[a, b]");
+  std::vector<std::string> out;
+  for (const auto& e : n) out.push_back(e.Scalar());
+  return out;
+}
+
+std::vector<Dtype> dtype_list(const std::string& file, const YAML::Node& n, const std::string& key) {
+  check_list(file, n, key, "[bf16, fp16]");
   std::vector<Dtype> out;
-  for (const auto& d : string_list(file, n)) {
-    auto dt = parse_dtype(d);
-    if (!dt) throw InputError(at(file, n), "unknown dtype '" + d + "'; use fp32, tf32, bf16, fp16 or fp8");
+  for (const auto& e : n) {
+    auto dt = parse_dtype(e.Scalar());
+    if (!dt) throw InputError(at(file, e), "'" + key + "' has unknown dtype '" + e.Scalar().substr(0, 40) +
+                                               "'; use fp32, tf32, bf16, fp16 or fp8");
     out.push_back(*dt);
   }
   return out;
@@ -101,14 +117,14 @@ TileEntry read_tile(const std::string& file, const YAML::Node& n, const std::str
     throw InputError(at(file, n["tile"]), "bad tile '" + tile + "'; expected " +
                                               (want == 3 ? "BMxBNxBK" : "BMxBN"));
   t.bm = parts[0], t.bn = parts[1], t.bk = want == 3 ? parts[2] : 0;
-  t.warps = to_int(file, n["warps"]);
+  t.warps = to_int(file, n["warps"], "warps");
   t.mma = n["mma"].as<std::string>();
   if (t.mma != "wgmma" && t.mma != "mma_sync" && t.mma != "simt" && t.mma != "auto")
     throw InputError(at(file, n["mma"]), "unknown mma '" + t.mma + "'; use wgmma, mma_sync, simt or auto");
-  if (n["kv_stages"]) t.kv_stages = to_int(file, n["kv_stages"]);
-  t.archs = string_list(file, n["archs"]);
+  if (n["kv_stages"]) t.kv_stages = to_int(file, n["kv_stages"], "kv_stages");
+  t.archs = string_list(file, n["archs"], "archs");
   for (const auto& a : t.archs) check_arch(file, n["archs"], a);
-  if (n["dtypes"]) t.dtypes = dtype_list(file, n["dtypes"]);
+  if (n["dtypes"]) t.dtypes = dtype_list(file, n["dtypes"], "dtypes");
   return t;
 }
 
@@ -136,25 +152,31 @@ ConfigTable load_config_table(const std::string& path) {
     if (!namings.count(t.naming))
       throw InputError(at(path, root["naming"]), "unknown naming '" + t.naming +
                                                      "'; use tile, attention, rows, flat or fixed");
-    if (root["regs_base"]) t.regs_base = to_int(path, root["regs_base"]);
+    if (root["regs_base"]) t.regs_base = to_int(path, root["regs_base"], "regs_base");
     if (root["stages"]) {
       check_keys(path, root["stages"], {"wgmma", "mma_sync", "simt", "auto"});
-      for (const auto& kv : root["stages"]) t.stages[kv.first.as<std::string>()] = int_list(path, kv.second);
+      for (const auto& kv : root["stages"]) {
+        const std::string mma = kv.first.as<std::string>();
+        t.stages[mma] = int_list(path, kv.second, "stages." + mma);
+      }
     }
     if (root["max_stages"]) {
       check_keys(path, root["max_stages"], kArchs);
-      for (const auto& kv : root["max_stages"]) t.max_stages[kv.first.as<std::string>()] = to_int(path, kv.second);
+      for (const auto& kv : root["max_stages"]) {
+        const std::string arch = kv.first.as<std::string>();
+        t.max_stages[arch] = to_int(path, kv.second, "max_stages." + arch);
+      }
     }
-    if (root["split_k"]) t.split_k = int_list(path, root["split_k"]);
-    if (root["split_k_dtypes"]) t.split_k_dtypes = dtype_list(path, root["split_k_dtypes"]);
+    if (root["split_k"]) t.split_k = int_list(path, root["split_k"], "split_k");
+    if (root["split_k_dtypes"]) t.split_k_dtypes = dtype_list(path, root["split_k_dtypes"], "split_k_dtypes");
     if (root["tiles"]) {
       if (!root["tiles"].IsSequence()) throw InputError(at(path, root["tiles"]), "'tiles' must be a list");
       for (const auto& n : root["tiles"]) t.tiles.push_back(read_tile(path, n, t.naming));
     }
-    if (root["rows_per_cta"]) t.rows_per_cta = int_list(path, root["rows_per_cta"]);
-    if (root["warps"]) t.warps = int_list(path, root["warps"]);
-    if (root["elems_per_thread"]) t.elems_per_thread = int_list(path, root["elems_per_thread"]);
-    if (root["configs"]) t.fixed = string_list(path, root["configs"]);
+    if (root["rows_per_cta"]) t.rows_per_cta = int_list(path, root["rows_per_cta"], "rows_per_cta");
+    if (root["warps"]) t.warps = int_list(path, root["warps"], "warps");
+    if (root["elems_per_thread"]) t.elems_per_thread = int_list(path, root["elems_per_thread"], "elems_per_thread");
+    if (root["configs"]) t.fixed = string_list(path, root["configs"], "configs");
     if ((t.naming == "tile" || t.naming == "attention") && t.tiles.empty())
       throw InputError(path + ":1", "naming '" + t.naming + "' needs a non-empty 'tiles' list");
     if (t.naming == "rows" && (t.rows_per_cta.empty() || t.warps.empty()))
@@ -170,7 +192,7 @@ ConfigTable load_config_table(const std::string& path) {
       check_keys(path, root["candidates"], kArchs);
       for (const auto& kv : root["candidates"]) {
         std::string arch = kv.first.as<std::string>();
-        t.candidates[arch] = string_list(path, kv.second);
+        t.candidates[arch] = string_list(path, kv.second, "candidates." + arch);
         for (const auto& name : t.candidates[arch]) {  // every candidate must parse against this table
           int f = -1;
           for (size_t i = 0; i < family_names().size(); ++i)

@@ -120,6 +120,7 @@ ChromeTrace parse_events(const json& root, const std::string& name) {
     if (!is_op && !is_kernel && !is_launch) continue;
     if (!num(e, "ts", ts) || !num(e, "dur", dur) || !e.contains("name") || !e["name"].is_string()) {
       ++out.skipped_events;
+      if (is_kernel) ++out.skipped_kernels;
       continue;
     }
     // A negative or non-finite duration is a corrupt (or hand-edited) trace, not a measurement: summing it would

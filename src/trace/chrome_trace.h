@@ -41,6 +41,7 @@ struct ChromeTrace {
   int64_t unlinked_kernels = 0;    ///< no launching op found
   int64_t kernels_with_spec = 0;
   int64_t skipped_events = 0;      ///< malformed events ignored (missing ts/dur, wrong types)
+  int64_t skipped_kernels = 0;     ///< of those, kernel events: GPU time a total built from the trace lacks
 };
 
 /// Reads a Chrome-trace JSON file (plain or gzip). Throws InputError("FILE:LINE", ...) when it is not JSON or has no

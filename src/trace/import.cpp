@@ -270,6 +270,8 @@ ImportResult import_run(const std::vector<std::string>& lct_files, const std::ve
   std::vector<CaseList> lists;
   for (const auto& f : case_files) {
     lists.push_back(read_case_list(f, ro));
+    if (lists.back().cases.empty())  // a header and no rows wrote an empty corpus and exited 0
+      throw InputError(f, "holds no cases (a header and no rows); give a case list with at least one case");
     res.skipped_records += lists.back().skipped_records;
     for (const auto& m : lists.back().messages) res.stats.warnings.push_back("skipped: " + m);
   }

@@ -11,16 +11,17 @@
 #include <cmath>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "core/error.h"
 #include "core/file_io.h"
+#include "trace/gz_stream.h"
 
 namespace loom::trace_io {
 
 struct LineReader::Gz {
-  gzFile f = nullptr;
-  ~Gz() {
-    if (f) gzclose(f);
-  }
+  explicit Gz(const std::string& path) : s(path) {}
+  GzStream s;
 };
 
 std::string too_large_message(size_t max_bytes) {
@@ -36,12 +37,7 @@ LineReader LineReader::open_file(const std::string& path, size_t max_bytes) {
   r.name_ = path;
   r.max_bytes_ = max_bytes;
   check_input_file(path);
-  r.gz_ = std::make_unique<Gz>();
-  r.gz_->f = gzopen(path.c_str(), "rb");
-  if (!r.gz_->f)
-    throw InputError(path, std::string("cannot open: ") + (errno ? std::strerror(errno) : "out of memory") +
-                               "; check the path");
-  gzbuffer(r.gz_->f, 1 << 17);
+  r.gz_ = std::make_unique<Gz>(path);
   return r;
 }
 
@@ -70,20 +66,8 @@ bool LineReader::fill() {
     return !buf_.empty();
   }
   char chunk[1 << 16];
-  int n = gzread(gz_->f, chunk, sizeof chunk);
-  if (n < 0) {
-    int errnum = 0;
-    const char* msg = gzerror(gz_->f, &errnum);
-    throw InputError(name_ + ":" + std::to_string(line_no_ + 1),
-                     std::string("read error: ") + (msg ? msg : "?") + "; the file is damaged (truncated gzip?)");
-  }
+  const size_t n = gz_->s.read(chunk, sizeof chunk, name_ + ":" + std::to_string(line_no_ + 1));
   if (n == 0) {
-    // gzread returns 0 both at a clean end and at a truncated gzip stream; gzerror tells them apart.
-    int errnum = 0;
-    const char* msg = gzerror(gz_->f, &errnum);
-    if (errnum != Z_OK && errnum != Z_STREAM_END)
-      throw InputError(name_ + ":" + std::to_string(line_no_ + 1),
-                       std::string("read error: ") + (msg ? msg : "?") + "; the file is damaged (truncated gzip?)");
     eof_ = true;
     return false;
   }
@@ -126,27 +110,13 @@ std::string read_all(const std::string& path, size_t max_bytes) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory; give a file");
   check_input_file(path);
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) throw InputError(path, std::string("cannot open: ") + (errno ? std::strerror(errno) : "out of memory"));
+  GzStream in(path);
   std::string out;
   char chunk[1 << 16];
-  for (;;) {
-    int n = gzread(f, chunk, sizeof chunk);
-    int errnum = Z_OK;
-    const char* msg = n <= 0 ? gzerror(f, &errnum) : nullptr;
-    if (n < 0 || (n == 0 && errnum != Z_OK && errnum != Z_STREAM_END)) {
-      std::string what = std::string("read error: ") + (msg ? msg : "?") + "; the file is damaged (truncated gzip?)";
-      gzclose(f);
-      throw InputError(path, what);
-    }
-    if (n == 0) break;
-    out.append(chunk, size_t(n));
-    if (out.size() > max_bytes) {
-      gzclose(f);
-      throw InputError(path, too_large_message(max_bytes));
-    }
+  while (const size_t n = in.read(chunk, sizeof chunk, path)) {
+    out.append(chunk, n);
+    if (out.size() > max_bytes) throw InputError(path, too_large_message(max_bytes));
   }
-  gzclose(f);
   return out;
 }
 
@@ -262,18 +232,32 @@ void write_text(const std::string& path, const std::string& text) {
   refuse_named_pipe(path);
   refuse_input_overwrite(path);
   const bool gz = ends_with(path, ".gz");
-  gzFile f = gzopen(path.c_str(), gz ? "wb6" : "wbT");  // "T": plain (transparent) write
-  if (!f) throw InputError(path, write_failed_message(errno));
+  const OutputFile out = begin_output(path);  // a temporary file renamed over `path`: a failed write leaves it whole
+  const char* mode = gz ? "wb6" : "wbT";      // "T": plain (transparent) write
+  gzFile f = out.fd >= 0 ? gzdopen(out.fd, mode) : gzopen(path.c_str(), mode);
+  if (!f) {
+    const int err = errno;
+    if (out.fd >= 0) ::close(out.fd);
+    discard_output(out);
+    throw InputError(path, write_failed_message(err));
+  }
   size_t off = 0;
   while (off < text.size()) {
     unsigned n = unsigned(std::min<size_t>(text.size() - off, 1u << 20));
     if (gzwrite(f, text.data() + off, n) != int(n)) {
+      const int err = errno;
       gzclose(f);
-      throw InputError(path, write_failed_message(errno));
+      discard_output(out);
+      throw InputError(path, write_failed_message(err));
     }
     off += n;
   }
-  if (gzclose(f) != Z_OK) throw InputError(path, write_failed_message(errno));
+  if (gzclose(f) != Z_OK) {
+    const int err = errno;
+    discard_output(out);
+    throw InputError(path, write_failed_message(err));
+  }
+  commit_output(out);
 }
 
 }  // namespace loom::trace_io

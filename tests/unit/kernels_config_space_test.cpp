@@ -125,7 +125,7 @@ TEST(ConfigSpace, BadYamlReportsFileAndLine) {
   EXPECT_NE(e.find("unknown architecture 'hoper'"), std::string::npos) << e;
   e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
                  "  - {tile: 8x64x64, warps: 4, mma: wgmma, archs: [hopper], dtypes: [bf16, bf61]}\n");
-  EXPECT_NE(e.find("bad.yaml:5: unknown dtype 'bf61'"), std::string::npos) << e;
+  EXPECT_NE(e.find("bad.yaml:5: 'dtypes' has unknown dtype 'bf61'"), std::string::npos) << e;
   e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
                  "  - {tile: 8x64x64, warps: 4, mma: wgmma, archs: [hopper], dtypes: bf16}\n");
   EXPECT_NE(e.find("bad.yaml:5"), std::string::npos) << e;

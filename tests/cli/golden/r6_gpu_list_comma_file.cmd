@@ -1,0 +1,1 @@
+predict --gpu h100-sxm,tests/data/r6/lab,v2.yaml --kernel "gemm m=4096 n=4096 k=4096 dtype=bf16" --model analytical --format csv

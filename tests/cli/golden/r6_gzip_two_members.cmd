@@ -1,0 +1,1 @@
+trace import --chrome tests/data/r6/chrome_two_members.json.gz --format json

@@ -1,0 +1,1 @@
+predict --gpu h100-sxm,tests/data/r6/none,v2.yaml --kernel "gemm m=64 n=64 k=64 dtype=bf16"

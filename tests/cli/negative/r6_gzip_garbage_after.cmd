@@ -1,0 +1,1 @@
+trace import --chrome tests/data/r6/chrome_garbage_after.json.gz

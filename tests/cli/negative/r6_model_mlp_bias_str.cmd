@@ -1,0 +1,1 @@
+e2e --model tests/data/r6/model_mlp_bias_str.json --gpu h200 --phase decode --batch 1 --context 64

@@ -1,0 +1,1 @@
+predict --gpu tests/data/r6/quoted_sms.yaml --kernel "gemm m=64 n=64 k=64 dtype=bf16"

@@ -1,0 +1,1 @@
+e2e --model llama-3-8b --gpu h200 --phase decode --batch 1 --context 64 --profile tests/data/r6/quoted_scheduler.yaml
