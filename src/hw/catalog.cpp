@@ -5,12 +5,14 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "core/error.h"
 #include "core/file_io.h"
 #include "core/suggest.h"
 #include "hw/catalog_pack.h"
 #include "hw/gpu_yaml.h"
+#include <yaml-cpp/yaml.h>
 
 #ifndef LOOM_SOURCE_DIR
 #define LOOM_SOURCE_DIR "."
@@ -79,6 +81,20 @@ std::string Catalog::file_of(const std::string& name_or_path) const {
   return ec ? p.lexically_normal().string() : c.string();
 }
 
+namespace {
+
+// The catalogue key a GPU file `extends:` directly ("" when none, or a path): the file was already read strictly.
+std::string extends_key(const std::string& path) {
+  try {
+    const YAML::Node doc = YAML::LoadFile(path);
+    if (doc.IsMap() && doc["extends"] && doc["extends"].IsScalar()) return doc["extends"].Scalar();
+  } catch (const YAML::Exception&) {
+  }
+  return "";
+}
+
+}  // namespace
+
 GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::string>& overrides) const {
   const bool known = std::find(names_.begin(), names_.end(), name_or_path) != names_.end();
   RawSpec raw;
@@ -115,15 +131,40 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
     source_file = name_or_path;
     raw = read_gpu_file(name_or_path, name_or_path, dir_);
   }
-  // A GPU changed in more than its SM count keeps the unchanged one as its anchor (GpuSpec::anchor).
-  const bool changed = std::any_of(overrides.begin(), overrides.end(), [](const std::string& o) {
-    return o.rfind("sms=", 0) != 0 && o.rfind("price=", 0) != 0 && o.rfind("name=", 0) != 0;
+  // A GPU changed in more than its SM count (by --set, or a file that `extends:` a catalogue entry and changes its
+  // hardware) keeps the GPU as measured as its anchor (GpuSpec::anchor): learned predictions start there. The
+  // anchor takes the changed GPU's SM count: the corpus measures SM partitions, so the learned model knows them.
+  auto timing_key = [](const std::string& k) { return k != "sms" && k != "price" && k != "name"; };
+  std::optional<RawSpec> anchor_raw;
+  std::string anchor_name = name_or_path, anchor_source = source_file;
+  if (!known) {
+    const std::string parent = extends_key(name_or_path);
+    if (!parent.empty() && std::find(names_.begin(), names_.end(), parent) != names_.end()) {
+      RawSpec pr = raw_ && raw_->count(parent)
+                       ? raw_->at(parent)
+                       : read_gpu_file((fs::path(dir_) / (parent + ".yaml")).string(), parent, dir_);
+      bool changed = false;
+      for (const auto& [k, v] : raw.values) {
+        auto it = pr.values.find(k);
+        if (timing_key(k) && (it == pr.values.end() || it->second.text != v.text)) changed = true;
+      }
+      if (changed) {
+        anchor_raw = std::move(pr);
+        anchor_name = parent;
+        anchor_source = (fs::path(dir_).filename() / (parent + ".yaml")).string();
+      }
+    }
+  }
+  const bool set_changes = std::any_of(overrides.begin(), overrides.end(), [&](const std::string& o) {
+    return timing_key(o.substr(0, o.find('=')));
   });
-  std::shared_ptr<const GpuSpec> anchor;
-  if (changed) anchor = std::make_shared<const GpuSpec>(build_gpu_spec(raw, name_or_path, source_file));
+  if (set_changes && !anchor_raw) anchor_raw = raw;
   apply_overrides(raw, overrides);
   GpuSpec g = build_gpu_spec(raw, name_or_path, source_file);
-  g.anchor = std::move(anchor);
+  if (anchor_raw) {
+    if (auto sms = raw.values.find("sms"); sms != raw.values.end()) anchor_raw->values["sms"] = sms->second;
+    g.anchor = std::make_shared<const GpuSpec>(build_gpu_spec(*anchor_raw, anchor_name, anchor_source));
+  }
   return g;
 }
 

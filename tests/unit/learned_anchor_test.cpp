@@ -25,6 +25,16 @@ TEST(LearnedAnchor, OnlyHardwareChangesKeepAnAnchor) {
   ASSERT_NE(g.anchor, nullptr);
   EXPECT_EQ(g.anchor->sustained_clock_mhz, catalog().get("h200").sustained_clock_mhz);
   EXPECT_EQ(g.sustained_clock_mhz, 1900);
+  // The anchor keeps the changed SM count (partitions are measured), and a GPU file that extends a catalogue
+  // entry with other hardware values is anchored at that entry.
+  const GpuSpec part = catalog().get("h200", {"sms=64", "clock.sustained=1500MHz"});
+  ASSERT_NE(part.anchor, nullptr);
+  EXPECT_EQ(part.anchor->sms, 64);
+  EXPECT_EQ(part.anchor->sustained_clock_mhz, catalog().get("h200").sustained_clock_mhz);
+  const GpuSpec file = catalog().get(std::string(LOOM_TEST_DATA) + "/../../examples/edited-h100.yaml");
+  ASSERT_NE(file.anchor, nullptr);
+  EXPECT_EQ(file.anchor->name, "h100-sxm");
+  EXPECT_EQ(file.anchor->dram_bytes_per_s, catalog().get("h100-sxm").dram_bytes_per_s);
 }
 
 TEST(LearnedAnchor, MoreOfAResourceIsNeverSlower) {
