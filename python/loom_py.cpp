@@ -66,6 +66,7 @@ py::dict prediction_dict(const loom::Prediction& p) {
   d["bottleneck"] = p.bottleneck();
   d["config"] = p.analysis->config;
   d["achievable_us"] = p.achievable_us ? py::object(py::float_(*p.achievable_us)) : py::object(py::none());
+  d["transfer_weight"] = p.transfer_weight;  // < 1: the family was never measured on this architecture
   return d;
 }
 
