@@ -115,12 +115,18 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
     source_file = name_or_path;
     raw = read_gpu_file(name_or_path, name_or_path, dir_);
   }
-  // A GPU changed in more than its SM count keeps the unchanged one as its anchor (GpuSpec::anchor).
-  const bool changed = std::any_of(overrides.begin(), overrides.end(), [](const std::string& o) {
-    return o.rfind("sms=", 0) != 0 && o.rfind("price=", 0) != 0 && o.rfind("name=", 0) != 0;
-  });
+  // A GPU changed in more than its SM count, price or name keeps the GPU as measured as its anchor
+  // (GpuSpec::anchor): the catalogue entry with only those overrides, so an SM partition stays one the learned
+  // model knows (--set sms=64 --set clock.sustained=<its own value> predicts what --set sms=64 does).
+  std::vector<std::string> measured;
+  for (const auto& o : overrides)
+    if (o.rfind("sms=", 0) == 0 || o.rfind("price=", 0) == 0 || o.rfind("name=", 0) == 0) measured.push_back(o);
   std::shared_ptr<const GpuSpec> anchor;
-  if (changed) anchor = std::make_shared<const GpuSpec>(build_gpu_spec(raw, name_or_path, source_file));
+  if (measured.size() < overrides.size()) {
+    RawSpec anchor_raw = raw;
+    apply_overrides(anchor_raw, measured);
+    anchor = std::make_shared<const GpuSpec>(build_gpu_spec(anchor_raw, name_or_path, source_file));
+  }
   apply_overrides(raw, overrides);
   GpuSpec g = build_gpu_spec(raw, name_or_path, source_file);
   g.anchor = std::move(anchor);

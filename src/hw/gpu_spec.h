@@ -79,8 +79,9 @@ struct GpuSpec {
   std::map<std::string, std::string> key_sources;
 
   /// The GPU as measured, when this one is it with hardware values changed by `--set` (other than `sms`, whose
-  /// partitions the corpus measures): learned predictions are anchored there (Predictor), the change priced by the
-  /// analytical model. Null for catalogue entries, GPU files and SM partitions.
+  /// partitions the corpus measures, `price` and `name`; the anchor carries those): learned predictions are
+  /// anchored there (Predictor), the change priced by the analytical model. Null for catalogue entries, GPU files
+  /// and SM partitions.
   std::shared_ptr<const GpuSpec> anchor;
 
   // Derived helpers (computed, never stored).
