@@ -16,11 +16,14 @@ THOME = ("import os, shutil, subprocess, sys, tempfile\nloom = os.path.join(os.e
          "for x in os.listdir({repo!r} + '/models'):\n"
          "    if x != 'efficiency': os.symlink({repo!r} + '/models/' + x, d + '/models/' + x)\n"
          "for x in os.listdir({repo!r} + '/models/efficiency'):\n"
-         "    if x != 'transfer.json': os.symlink({repo!r} + '/models/efficiency/' + x, d + '/models/efficiency/' + x)\n"
+         "    if x != 'transfer.json':\n"
+         "        os.symlink({repo!r} + '/models/efficiency/' + x, d + '/models/efficiency/' + x)\n"
          "p, text = d + '/models/efficiency/transfer.json', {text!r}\n"
          "if text == '@FIFO@': os.mkfifo(p)\nelif text == '@DIR@': os.mkdir(p)\nelse: open(p, 'w').write(text)\n"
-         "try: r = subprocess.run([loom] + {argv!r}, env=dict(os.environ, LOOM_HOME=d), timeout=10); rc = r.returncode\n"
-         "except subprocess.TimeoutExpired: print('probe: loom hung (killed after 10 s)', file=sys.stderr); rc = 124\n"
+         "try: r = subprocess.run([loom] + {argv!r}, env=dict(os.environ, LOOM_HOME=d), timeout=10); "
+         "rc = r.returncode\n"
+         "except subprocess.TimeoutExpired:\n"
+         "    print('probe: loom hung (killed after 10 s)', file=sys.stderr); rc = 124\n"
          "shutil.rmtree(d)\nsys.exit(rc)\n")
 # Predictions (--format json) for the base command and each variant (extra flags); `rel` per variant: 'le' (never
 # slower than the base), 'ge' (never faster), 'eq' (the same answer). Every row of every answer must be at or above
@@ -33,10 +36,11 @@ CHECK = ("import json, os, subprocess, sys\nloom = os.path.join(os.environ['PYTH
          "def bad(what): print('loom: ' + what, file=sys.stderr); sys.exit(4)\n"
          "base = run([])\nfor extra, rel in {variants!r}:\n    got = run(extra)\n"
          "    for i, ((b, _), (v, ceil)) in enumerate(zip(base, got)):\n"
-         "        if v < ceil * (1 - 1e-9): bad('row %d under %s: %.4g us below its ceiling %.4g us' % (i, extra, v, ceil))\n"
-         "        if rel == 'le' and v > b * (1 + 1e-9): bad('row %d: %s made it slower (%.4g -> %.4g us)' % (i, extra, b, v))\n"
-         "        if rel == 'ge' and v < b * (1 - 1e-9): bad('row %d: %s made it faster (%.4g -> %.4g us)' % (i, extra, b, v))\n"
-         "        if rel == 'eq' and abs(v - b) > 1e-9 * b: bad('row %d: %s changed it (%.4g -> %.4g us)' % (i, extra, b, v))\n"
+         "        at = 'row %d under %s: ' % (i, extra)\n"
+         "        if v < ceil * (1 - 1e-9): bad(at + '%.4g us below its ceiling %.4g us' % (v, ceil))\n"
+         "        if rel == 'le' and v > b * (1 + 1e-9): bad(at + 'slower (%.4g -> %.4g us)' % (b, v))\n"
+         "        if rel == 'ge' and v < b * (1 - 1e-9): bad(at + 'faster (%.4g -> %.4g us)' % (b, v))\n"
+         "        if rel == 'eq' and abs(v - b) > 1e-9 * b: bad(at + 'changed (%.4g -> %.4g us)' % (b, v))\n"
          "print('checked %d rows x %d variants' % (len(base), len({variants!r})))\n")
 TP = ["predict", "--gpu", "b200", "--kernel", "gemm m=64 n=64 k=64 dtype=bf16"]
 ROWS = ("family,m,n,k,dtype,rows,cols,batch,heads,kv_heads,seq_kv,head_dim\n"
