@@ -165,6 +165,7 @@ def build_cases(T):
     from probe_cases_round4 import add_round4
     from probe_cases_r5 import add_round5
     from probe_cases_r6 import add_round6
+    from probe_cases_r7 import add_round7
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -180,6 +181,7 @@ def build_cases(T):
     add_round4(c)
     add_round5(c)
     add_round6(c)
+    add_round7(c)
     return cs
 
 

@@ -78,9 +78,10 @@ struct GpuSpec {
   /// Where each YAML key's value came from: dotted key -> "FILE:LINE  <source comment>", "--set" or "default".
   std::map<std::string, std::string> key_sources;
 
-  /// The GPU as measured, when this one is it with hardware values changed by `--set` (other than `sms`, whose
-  /// partitions the corpus measures): learned predictions are anchored there (Predictor), the change priced by the
-  /// analytical model. Null for catalogue entries, GPU files and SM partitions.
+  /// The GPU as measured, when this one is it with hardware values changed (by `--set`, or by a GPU file that
+  /// `extends:` a catalogue entry) in more than `sms`, `price` and `name`: learned predictions are anchored there
+  /// (Predictor), the change priced by the analytical model. The anchor has this GPU's SM count (the corpus
+  /// measures SM partitions). Null for catalogue entries, unchanged files and SM partitions alone.
   std::shared_ptr<const GpuSpec> anchor;
 
   // Derived helpers (computed, never stored).

@@ -1,15 +1,19 @@
 // Per-family transfer weights for unseen architectures (see transfer.h).
 #include "learned/transfer.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <tuple>
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/json_strict.h"
+#include "kernels/shape.h"  // family_names
 
 namespace loom {
 
@@ -49,20 +53,54 @@ TransferWeights TransferWeights::load(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / "transfer.json").string();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return t;
-  std::ifstream in(path);
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "loom-transfer 1" || !j.contains("families") ||
-      !j["families"].is_object())
-    throw InputError(path, "malformed transfer-weight file; retrain with `loom train`");
+  check_input_file(path);  // a directory, device or named pipe is refused by what it is (a FIFO would hang)
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) throw InputError(path, "cannot read; check the file's permissions");
+  const std::string retrain = "; retrain with `loom train` (or delete the file: every weight is then 1)";
+  nlohmann::json j;
   try {
-    for (const auto& [fam, f] : j["families"].items()) {
-      const double w = f.at("weight").get<double>();
-      if (!(w >= 0 && w <= 1)) throw InputError(path, "family '" + fam + "': weight must lie in [0, 1]");
-      t.architectures[fam] = f.at("architectures").get<std::set<std::string>>();
-      if (w < 1) t.weight[fam] = w;
+    if (const auto dup = first_duplicate_key(text))
+      throw InputError(path + ":" + std::to_string(dup->second), "duplicate key '" + dup->first.substr(0, 80) +
+                                                                     "'; give it once" + retrain);
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const size_t byte = std::min<size_t>(e.byte, text.size());
+    const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(byte), '\n'));
+    throw InputError(path + ":" + std::to_string(line), "not valid JSON" + retrain);
+  } catch (const nlohmann::json::exception&) {  // out_of_range: a number beyond double ("1e999")
+    throw InputError(path, "a number beyond double range" + retrain);
+  }
+  if (!j.is_object()) throw InputError(path, "must be a JSON object" + retrain);
+  for (const auto& [key, v] : j.items())
+    if (key != "schema" && key != "rule" && key != "families")
+      throw InputError(path, "unknown key '" + key.substr(0, 80) + "' (expected schema, rule, families)" + retrain);
+  if (!j.contains("schema") || !j["schema"].is_string() || j["schema"].get<std::string>() != "loom-transfer 1")
+    throw InputError(path, "'schema' must be \"loom-transfer 1\"" + retrain);
+  if (!j.contains("families") || !j["families"].is_object())
+    throw InputError(path, "'families' must be an object of family -> {architectures, weight}" + retrain);
+  const auto& known = family_names();
+  for (const auto& [fam, f] : j["families"].items()) {
+    const std::string where = "family '" + fam.substr(0, 80) + "'";
+    if (std::find(known.begin(), known.end(), fam) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(path, where + " is not a kernel family (" + list + ")" + retrain);
     }
-  } catch (const nlohmann::json::exception&) {
-    throw InputError(path, "malformed transfer-weight file; retrain with `loom train`");
+    if (!f.is_object()) throw InputError(path, where + " must be an object {architectures, weight}" + retrain);
+    for (const auto& [key, v] : f.items())
+      if (key != "architectures" && key != "weight")
+        throw InputError(path, where + ": unknown key '" + key.substr(0, 80) + "' (expected architectures, weight)" +
+                                   retrain);
+    if (!f.contains("weight") || !f["weight"].is_number())
+      throw InputError(path, where + ": 'weight' must be a number in [0, 1]" + retrain);
+    const double w = f["weight"].get<double>();
+    if (!(w >= 0 && w <= 1)) throw InputError(path, where + ": weight must lie in [0, 1]");
+    if (!f.contains("architectures") || !f["architectures"].is_array() ||
+        !std::all_of(f["architectures"].begin(), f["architectures"].end(), [](const auto& a) { return a.is_string(); }))
+      throw InputError(path, where + ": 'architectures' must be a list of architecture names" + retrain);
+    t.architectures[fam] = f["architectures"].get<std::set<std::string>>();
+    if (w < 1) t.weight[fam] = w;
   }
   return t;
 }

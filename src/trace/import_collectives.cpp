@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "kernels/shape.h"  // is_collective
 #include "trace/import_public.h"
 
 namespace loom {
@@ -169,7 +170,7 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
     double runs[3];
     for (int i = 0; i < 3; ++i) runs[i] = positive_number(f[c_run[i]], "run" + std::to_string(i + 1) + "_us", where);
     std::sort(runs, runs + 3);
-    if (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter" && op != "send_recv")
+    if (!is_collective(op))
       throw InputError(where, "op '" + op.substr(0, 40) + "' is not all_reduce, all_gather, reduce_scatter or send_recv");
     if (impl != "nccl" && impl != "one_shot" && impl != "two_shot")
       throw InputError(where, "impl '" + impl.substr(0, 40) + "' is not nccl, one_shot or two_shot");

@@ -37,6 +37,20 @@ TEST(LearnedAnchor, OnlyHardwareChangesKeepAnAnchor) {
   EXPECT_EQ(file.anchor->dram_bytes_per_s, catalog().get("h100-sxm").dram_bytes_per_s);
 }
 
+// Found by scripts/probe_cases_r7.py: --set sms=64 --set clock.sustained=1830MHz (the H200's own clock) was
+// anchored at the whole GPU, so the partition was priced analytically: 44.2 -> 45.7 us for a 512x4096x4096 GEMM.
+TEST(LearnedAnchor, RestatingAValueOnAPartitionChangesNothing) {
+  const Predictor p;
+  ASSERT_TRUE(p.learned());
+  const std::string clock = "clock.sustained=" + std::to_string(int(catalog().get("h200").sustained_clock_mhz)) + "MHz";
+  for (const std::string k : {"gemm m=512 n=4096 k=4096 dtype=bf16", "gemm m=8192 n=8192 k=8192 dtype=fp8"}) {
+    const KernelSpec spec = parse_kernel_spec(k);
+    EXPECT_NEAR(p.predict(catalog().get("h200", {"sms=64", clock}), spec).latency_us,
+                p.predict(catalog().get("h200", {"sms=64"}), spec).latency_us, 1e-9)
+        << k;
+  }
+}
+
 TEST(LearnedAnchor, MoreOfAResourceIsNeverSlower) {
   const Predictor p;  // the committed learned model
   ASSERT_TRUE(p.learned());

@@ -5,6 +5,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/stat.h>
 
 #include "input_error_util.h"
 #include "learned/transfer.h"
@@ -88,6 +93,38 @@ TEST(Transfer, FileRoundTripsAndIsOptional) {
     std::ofstream(dir / "transfer.json") << bad;
     EXPECT_IN(error_of([&] { TransferWeights::load(dir.string()); }).what(), "transfer.json");
   }
+  std::filesystem::remove_all(dir);
+}
+
+// Found by scripts/probe_cases_r7.py: a non-string schema was an internal error (exit 3), a folder too, a named pipe
+// hung, and typos (an unknown family or key, a family given twice) were ignored without a word.
+TEST(Transfer, MalformedFilesAreRefusedSayingWhat) {
+  const auto dir = std::filesystem::temp_directory_path() / "loom_transfer_test_bad";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string head = R"({"schema": "loom-transfer 1", "families": )";
+  const std::string ok = R"({"architectures": ["hopper"], "weight": 0.5})";
+  for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"schema": 5, "families": {}})", "schema"},
+           {R"({"schema": "loom-transfer 1", "families": {}, "famlies": {}})", "famlies"},
+           {head + R"({"gemmm": )" + ok + "}}", "gemmm"},
+           {head + R"({"gemm": {"architectures": [], "weight": 0.5, "wieght": 1}}})", "wieght"},
+           {head + R"({"gemm": {"architectures": [], "weight": true}}})", "weight"},
+           {head + R"({"gemm": {"architectures": "hopper", "weight": 0.5}}})", "architectures"},
+           {head + R"({"gemm": 5}})", "gemm"},
+           {head + "{\n\"gemm\": " + ok + ",\n\"gemm\": " + ok + "}}", "transfer.json:3"},
+           {"{\n\n!", "transfer.json:3"}}) {
+    std::ofstream(dir / "transfer.json") << bad;
+    const std::string what = error_of([&] { TransferWeights::load(dir.string()); }).what();
+    EXPECT_IN(what, "transfer.json");
+    EXPECT_IN(what, says);
+  }
+  std::filesystem::remove(dir / "transfer.json");
+  std::filesystem::create_directory(dir / "transfer.json");
+  EXPECT_IN(error_of([&] { TransferWeights::load(dir.string()); }).what(), "transfer.json");
+  std::filesystem::remove(dir / "transfer.json");
+  ASSERT_EQ(mkfifo((dir / "transfer.json").c_str(), 0600), 0);
+  EXPECT_IN(error_of([&] { TransferWeights::load(dir.string()); }).what(), "transfer.json");
   std::filesystem::remove_all(dir);
 }
 
