@@ -103,7 +103,10 @@ class Predictor {
   /// with skip[i] == 1 excepted (their features are not read).
   /// A learned log-ratio as loom trusts it on `gpu`: unchanged where the family was measured on the GPU's
   /// architecture, else blended with the analytical model by the family's transfer weight (learned/transfer.h).
-  double transferred(Prediction& p, const GpuSpec& gpu, double log_ratio) const;
+  /// The transfer weight `w` comes from transfer_weight(family, gpu); below 1 it is recorded in p.transfer_weight.
+  static double transferred(Prediction& p, double w, double log_ratio);
+  /// The learned correction's weight for `family` on `gpu` (TransferWeights::weight_for; 1 without transfer.json).
+  double transfer_weight(const std::string& family, const GpuSpec& gpu) const;
   void walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                     bool with_achievable, const float* x_all,
                     const std::vector<uint8_t>& skip, std::vector<Prediction>& out) const;
