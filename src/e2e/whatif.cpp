@@ -154,6 +154,11 @@ std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelC
   // kernel(changed) = kernel(real) x analytical(changed) / analytical(real). The learned correction was fitted on
   // real GPUs; asked about a changed one its trees extrapolate a feature value no GPU had (a +20% SM clock made a
   // learned H200 prefill 8% slower), so only the physics answers what the change does.
+  // Not GpuSpec::anchor with Predictor::predict_anchored, though the idea is the same: `predictor` may be any
+  // KernelPredictor (asked about the real GPU only), and the Predictor's path gives other numbers: it clamps to the
+  // changed GPU's ceiling, and under --clock sustained / auto it applies the changed GPU's sustained-load factor
+  // where this scales the real GPU's (llama-3-70b on an H200, batch 32, 2048 + 256 tokens, --clock sustained: TPOT
+  // under +50% DRAM bandwidth is -17.5% here, -7.9% there).
   const KernelPredictor anchored = [&](const GpuSpec& g, const KernelSpec& s) {
     const double real = predictor ? predictor(gpu, s) : analyze(gpu, s).latency_us;
     const double a_real = analyze(gpu, s).latency_us, a_changed = analyze(g, s).latency_us;

@@ -12,7 +12,6 @@
 #include "core/suggest.h"
 #include "hw/catalog_pack.h"
 #include "hw/gpu_yaml.h"
-#include <yaml-cpp/yaml.h>
 
 #ifndef LOOM_SOURCE_DIR
 #define LOOM_SOURCE_DIR "."
@@ -81,24 +80,11 @@ std::string Catalog::file_of(const std::string& name_or_path) const {
   return ec ? p.lexically_normal().string() : c.string();
 }
 
-namespace {
-
-// The catalogue key a GPU file `extends:` directly ("" when none, or a path): the file was already read strictly.
-std::string extends_key(const std::string& path) {
-  try {
-    const YAML::Node doc = YAML::LoadFile(path);
-    if (doc.IsMap() && doc["extends"] && doc["extends"].IsScalar()) return doc["extends"].Scalar();
-  } catch (const YAML::Exception&) {
-  }
-  return "";
-}
-
-}  // namespace
-
 GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::string>& overrides) const {
   const bool known = std::find(names_.begin(), names_.end(), name_or_path) != names_.end();
   RawSpec raw;
   std::string source_file;
+  std::string parent;  // a GPU file's own `extends:` value (a catalogue key, a path or "")
   if (known) {
     source_file = (fs::path(dir_).filename() / (name_or_path + ".yaml")).string();
     const RawSpec* cached = nullptr;
@@ -129,7 +115,7 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
                                     "; try `loom gpus` (known: " + list + ")");
     }
     source_file = name_or_path;
-    raw = read_gpu_file(name_or_path, name_or_path, dir_);
+    raw = read_gpu_file(name_or_path, name_or_path, dir_, nullptr, &parent);
   }
   // A GPU changed in more than its SM count (by --set, or a file that `extends:` a catalogue entry and changes its
   // hardware) keeps the GPU as measured as its anchor (GpuSpec::anchor): learned predictions start there. The
@@ -138,7 +124,6 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
   std::optional<RawSpec> anchor_raw;
   std::string anchor_name = name_or_path, anchor_source = source_file;
   if (!known) {
-    const std::string parent = extends_key(name_or_path);
     if (!parent.empty() && std::find(names_.begin(), names_.end(), parent) != names_.end()) {
       RawSpec pr = raw_ && raw_->count(parent)
                        ? raw_->at(parent)

@@ -150,7 +150,8 @@ std::string catalogue_keys(const std::string& dir) {
 }
 
 RawSpec read_doc(const std::string& text, const Doc& doc, const std::string& id, const std::string& base_dir,
-                 const std::string& catalog_dir, Chain chain, std::vector<std::string>* files_read = nullptr) {
+                 const std::string& catalog_dir, Chain chain, std::vector<std::string>* files_read = nullptr,
+                 std::string* own_extends = nullptr) {
   chain.ids.push_back(id);
   chain.labels.push_back(doc.label);
   const YAML::Node root = load_one_yaml(text, doc.label);  // one document, no key given twice
@@ -162,6 +163,7 @@ RawSpec read_doc(const std::string& text, const Doc& doc, const std::string& id,
   own.group_where[""] = doc.label + ":1";  // a missing top-level key has no line of its own
   Extends extends;
   flatten(root, "", "", doc, own, extends);
+  if (own_extends) *own_extends = extends.value;
   if (extends.value.empty()) return own;
 
   // Resolve the parent: a catalogue key, or a path relative to this file.
@@ -201,13 +203,13 @@ RawSpec read_gpu_text(const std::string& text, const std::string& label, const s
 }
 
 RawSpec read_gpu_file(const std::string& path, const std::string& label, const std::string& catalog_dir,
-                      std::vector<std::string>* files_read) {
+                      std::vector<std::string>* files_read, std::string* extends) {
   const std::string text = read_text(path, label);
   if (files_read) files_read->push_back(path);
   std::error_code ec;
   const std::string id = fs::weakly_canonical(path, ec).string();
   return read_doc(text, Doc{label, split_lines(text)}, id, fs::path(path).parent_path().string(), catalog_dir,
-                  Chain{}, files_read);
+                  Chain{}, files_read, extends);
 }
 
 }  // namespace loom

@@ -84,8 +84,11 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
   for (size_t i = 0; i < remap_.size(); ++i) out[i] = x[remap_[i]];
 }
 
-double Predictor::transferred(Prediction& p, const GpuSpec& gpu, double log_ratio) const {
-  const double w = transfer_ ? transfer_->weight_for(p.analysis->family, gpu.architecture) : 1.0;
+double Predictor::transfer_weight(const std::string& family, const GpuSpec& gpu) const {
+  return transfer_ ? transfer_->weight_for(family, gpu.architecture) : 1.0;
+}
+
+double Predictor::transferred(Prediction& p, double w, double log_ratio) {
   if (w >= 1 || !(p.analysis->latency_us > 0) || !(p.analysis->ceiling_us > 0)) return log_ratio;
   p.transfer_weight = w;
   return w * log_ratio + (1 - w) * std::log(p.analysis->latency_us / p.analysis->ceiling_us);
@@ -192,8 +195,9 @@ Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, b
   if (auto r = model_->predict_log_ratio(key, x.data())) {
     std::optional<double> q;
     if (with_achievable) q = model_->predict_achievable_log_ratio(key, x.data());
-    if (q) q = transferred(p, gpu, *q);
-    apply_learned(p, transferred(p, gpu, *r), q);
+    const double w = transfer_weight(p.analysis->family, gpu);
+    if (q) q = transferred(p, w, *q);
+    apply_learned(p, transferred(p, w, *r), q);
   }
   return p;
 }
@@ -354,11 +358,15 @@ void Predictor::walk_forests(const std::vector<const GpuSpec*>& gpus, const std:
       q.resize(rows.size());
       fq->predict_batch(x.data(), rows.size(), cols, q.data());
     }
+    // The transfer weight depends on the family (the group's) and the GPU's architecture: looked up once per GPU.
+    std::vector<std::pair<const GpuSpec*, double>> weights;
     for (size_t k = 0; k < rows.size(); ++k) {
       Prediction& p = out[rows[k]];
-      const GpuSpec& gpu = *gpus[rows[k]];
-      apply_learned(p, transferred(p, gpu, r[k]),
-                    fq ? std::optional<double>(transferred(p, gpu, q[k])) : std::nullopt);
+      const GpuSpec* gpu = gpus[rows[k]];
+      auto w = std::find_if(weights.begin(), weights.end(), [&](const auto& e) { return e.first == gpu; });
+      if (w == weights.end()) w = weights.insert(weights.end(), {gpu, transfer_weight(*family, *gpu)});
+      apply_learned(p, transferred(p, w->second, r[k]),
+                    fq ? std::optional<double>(transferred(p, w->second, q[k])) : std::nullopt);
     }
   }
 }

@@ -99,11 +99,14 @@ class Predictor {
   Prediction predict_anchored(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const;
   void predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                          bool with_achievable, std::vector<Prediction>& out, int threads, bool with_text) const;
+  /// A learned log-ratio as loom trusts it on a GPU: unchanged where the family was measured on the GPU's
+  /// architecture (w = 1), else blended with the analytical model by the family's transfer weight w
+  /// (learned/transfer.h), from transfer_weight(family, gpu); a w below 1 is recorded in p.transfer_weight.
+  static double transferred(Prediction& p, double w, double log_ratio);
+  /// The learned correction's weight for `family` on `gpu` (TransferWeights::weight_for; 1 without transfer.json).
+  double transfer_weight(const std::string& family, const GpuSpec& gpu) const;
   /// predict_many's phase 2: the forests walk the rows' features (x_all, a row of the model's width per row), rows
   /// with skip[i] == 1 excepted (their features are not read).
-  /// A learned log-ratio as loom trusts it on `gpu`: unchanged where the family was measured on the GPU's
-  /// architecture, else blended with the analytical model by the family's transfer weight (learned/transfer.h).
-  double transferred(Prediction& p, const GpuSpec& gpu, double log_ratio) const;
   void walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                     bool with_achievable, const float* x_all,
                     const std::vector<uint8_t>& skip, std::vector<Prediction>& out) const;

@@ -69,12 +69,7 @@ void read_collective(trace_io::LineReader& r, const std::vector<std::string>& hd
       {"dtype", "fp16"},
       {"topology", node.topology},
       {"repository", out.source == "vidur" ? "github.com/microsoft/vidur (MIT)" : "github.com/zksainx/pipeweave (Apache-2.0)"}};
-  std::string line;
-  while (r.next(line)) {
-    if (line.empty()) continue;
-    const std::string where = r.where();
-    auto f = row_fields(line, hdr.size(), where);
-    ++out.rows_in;
+  for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
     if (f[c_coll] != op)
       throw InputError(where, "collective '" + f[c_coll].substr(0, 40) + "' in a " + op + " file; fix the row");
     const int64_t n = positive_int(f[c_n], "num_workers", where), dpn = positive_int(f[c_dpn], "devices_per_node", where);
@@ -86,7 +81,7 @@ void read_collective(trace_io::LineReader& r, const std::vector<std::string>& hd
     if (send_recv && n != 2) throw InputError(where, "num_workers=" + f[c_n] + " in a send_recv file (one sender, one receiver: 2); fix the row");
     if (n > dpn) {
       ++out.skipped[op + " across nodes (loom models one node)"];
-      continue;
+      return;
     }
     CorpusRow row;
     row.case_id = r.line_no();
@@ -101,7 +96,7 @@ void read_collective(trace_io::LineReader& r, const std::vector<std::string>& hd
     row.spread_pct = (hi_us - lo_us) / med_us * 100.0;
     Corpus& c = out.corpus_for(node.gpu_key, node.gpu_key, ctx, meta);
     out.add(c, std::move(row));
-  }
+  });
 }
 
 bool collective_header(const std::vector<std::string>& h) {
@@ -155,12 +150,7 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
       {"repository", "this project: scripts/torch/collectives.py (scripts/collectives-collect.sh)"}};
   std::map<int64_t, CorpusRow> custom;  // bytes -> the faster custom row
   int64_t gpus = 0;
-  std::string line;
-  while (r.next(line)) {
-    if (line.empty()) continue;
-    const std::string where = r.where();
-    auto f = row_fields(line, hdr.size(), where);
-    ++out.rows_in;
+  for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
     const std::string& op = f[c_op];
     const std::string& impl = f[c_impl];
     const int64_t bytes = positive_int(f[c_b], "bytes", where), g = positive_int(f[c_g], "gpus", where);
@@ -185,7 +175,7 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
     gpus = std::max(gpus, g);
     if (f[c_rank] != "0") {
       ++out.skipped["rank > 0 (rank 0's times are imported)"];
-      continue;
+      return;
     }
     CorpusRow row;
     row.case_id = r.line_no();
@@ -207,7 +197,7 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
       if (it == custom.end() || row.median_us < it->second.median_us) custom[bytes] = std::move(row);
       else ++out.skipped["custom all_reduce: the slower of one-shot/two-shot at that size"];
     }
-  }
+  });
   for (auto& [_, row] : custom) out.add(out.corpus_for(ctx.gpu_override, ctx.gpu_override, ctx, meta), std::move(row));
   out.stem = "collectives-" + std::to_string(gpus) + "gpu" + (nop2p ? "-nop2p" : "");
 }

@@ -44,13 +44,8 @@ void read_neusight(trace_io::LineReader& r, const std::vector<std::string>& hdr,
       {"timing", "CUDA events around one PyTorch op, 25 warm runs, mean of the 5 fastest (NeuSight collect.py)"},
       {"l2", "warm"},
       {"repository", "github.com/sitar-lab/NeuSight (MIT)"}};
-  std::string line;
-  while (r.next(line)) {
-    if (line.empty()) continue;
-    const std::string where = r.where();
-    auto f = row_fields(line, hdr.size(), where);
+  for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
     refuse_non_finite(f, hdr, where);  // unused columns too: NaN in "Warps per SM" was taken silently
-    ++out.rows_in;
     const std::string& op = f[c.op];
     const std::string& device = f[c.device];
     auto key = ctx.names->key_for(device);
@@ -88,7 +83,7 @@ void read_neusight(trace_io::LineReader& r, const std::vector<std::string>& hdr,
       else if (op == "addu" || op == "mulu" || op == "div" || op == "divu" || op == "pow" || op == "powu" ||
                op == "tanh" || op == "relu") {
         ++out.skipped["NeuSight op '" + op + "' has no loom elementwise op"];
-        continue;
+        return;
       } else {
         throw InputError(where, "unknown NeuSight OPName '" + op.substr(0, 40) +
                                     "'; expected bmm, linear, ln, softmax or an elementwise op");
@@ -106,7 +101,7 @@ void read_neusight(trace_io::LineReader& r, const std::vector<std::string>& hdr,
     row.event_median_us = ms * 1000.0;
     Corpus& corpus = out.corpus_for(*key, device, ctx, meta);
     out.add(corpus, std::move(row));
-  }
+  });
 }
 
 }  // namespace

@@ -38,12 +38,7 @@ void read_fp8(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
       {"timing", "PipeWeave gemm_fp8 set: avg_duration (us), the mean of its runs; repetitions and spread not published"},
       {"kernel", "vLLM cutlass_scaled_mm (CUTLASS 3.x sm90 w8a8 fp8, per-token x per-channel scales)"},
       {"repository", "github.com/zksainx/pipeweave (Apache-2.0)"}};
-  std::string line;
-  while (r.next(line)) {
-    if (line.empty()) continue;
-    const std::string where = r.where();
-    auto f = row_fields(line, hdr.size(), where);
-    ++out.rows_in;
+  for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
     auto I = [&](size_t c, const char* n) { return std::to_string(positive_int(f[c], n, where)); };
     CorpusRow row;
     row.case_id = r.line_no();
@@ -58,7 +53,7 @@ void read_fp8(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
     const std::string& hw = f[c_hw];
     Corpus& c = out.corpus_for(gpu_key(ctx, hw, where), hw, ctx, meta);
     out.add(c, std::move(row));
-  }
+  });
 }
 
 }  // namespace

@@ -50,12 +50,7 @@ void read_moe(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
       {"timing", "PipeWeave moe_dse sweep: Triton fused_moe kernel, avg_duration (us) over sample_count runs"},
       {"l2", "warm"},
       {"repository", "github.com/zksainx/pipeweave (Apache-2.0)"}};
-  std::string line;
-  while (r.next(line)) {
-    if (line.empty()) continue;
-    const std::string where = r.where();
-    auto f = row_fields(line, hdr.size(), where);
-    ++out.rows_in;
+  for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
     const std::string& stage = f[c_w];
     if (stage != "w13" && stage != "w2")
       throw InputError(where, "weight_type '" + stage.substr(0, 20) + "' is neither w13 nor w2; fix the row");
@@ -78,7 +73,7 @@ void read_moe(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
     row.spread_pct = 0;
     Corpus& c = out.corpus_for(key, device, ctx, meta);
     out.add(c, std::move(row));
-  }
+  });
 }
 
 }  // namespace

@@ -179,5 +179,17 @@ std::vector<std::string> row_fields(const std::string& line, size_t width, const
   return f;
 }
 
+void for_each_row(trace_io::LineReader& r, size_t width, PublicImport& out,
+                  const std::function<void(const std::vector<std::string>& fields, const std::string& where)>& row) {
+  std::string line;
+  while (r.next(line)) {
+    if (line.empty()) continue;
+    const std::string where = r.where();
+    const std::vector<std::string> f = row_fields(line, width, where);
+    ++out.rows_in;
+    row(f, where);
+  }
+}
+
 }  // namespace public_io
 }  // namespace loom

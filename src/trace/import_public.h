@@ -86,6 +86,10 @@ void refuse_non_finite(const std::vector<std::string>& fields, const std::vector
                        const std::string& where);
 /// Splits a data row and checks its width against the header's.
 std::vector<std::string> row_fields(const std::string& line, size_t width, const std::string& where);
+/// The data rows after the header, in order: blank lines skipped, each split by row_fields, counted in
+/// out.rows_in and handed to `row(fields, where)` ("FILE:LINE"); the readers' one row loop.
+void for_each_row(trace_io::LineReader& r, size_t width, PublicImport& out,
+                  const std::function<void(const std::vector<std::string>& fields, const std::string& where)>& row);
 }  // namespace public_io
 
 }  // namespace loom

@@ -63,12 +63,7 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
       {"timing", "Vidur CudaTimer (torch profiler kernel time) per op, median over repeats; p10/p90 hold min/max"},
       {"l2", "warm"},
       {"repository", "github.com/microsoft/vidur (MIT)"}};
-  std::string line;
-  while (r.next(line)) {
-    if (line.empty()) continue;
-    const std::string where = r.where();
-    auto f = row_fields(line, hdr.size(), where);
-    ++out.rows_in;
+  for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
     const int64_t heads = positive_int(f[c_head], "n_head", where), kv = positive_int(f[c_kv], "n_kv_head", where),
                   embd = positive_int(f[c_embd], "n_embd", where), exp = positive_int(f[c_exp], "n_expanded_embd", where),
                   tokens = positive_int(f[c_tok], "num_tokens", where),
@@ -127,7 +122,7 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
       Corpus& c = out.corpus_for(key, "vidur:" + key, ctx, meta);
       out.add(c, std::move(row));
     }
-  }
+  });
 }
 
 }  // namespace

@@ -3,13 +3,14 @@
 # NAME.out holds the expected stdout followed by "exit: N". Regenerate with scripts/regen-golden.sh.
 set -u
 loom=$1; src=$2; cd "$src" || exit 1
+diffs=$(mktemp "${TMPDIR:-/tmp}/loom-golden-diff.XXXXXX") || exit 1
+trap 'rm -f "$diffs"' EXIT
 fail=0; n=0
 for cmd in tests/cli/golden/*.cmd; do
   name=${cmd%.cmd}; n=$((n+1))
   actual=$(eval "\"$loom\" $(cat "$cmd")" 2>/dev/null; echo "exit: $?")
-  if ! diff -u "$name.out" <(printf '%s\n' "$actual") >/tmp/loom-golden-diff.$$ 2>&1; then
-    echo "FAIL $name"; head -40 /tmp/loom-golden-diff.$$; fail=1
+  if ! diff -u "$name.out" <(printf '%s\n' "$actual") >"$diffs" 2>&1; then
+    echo "FAIL $name"; head -40 "$diffs"; fail=1
   fi
 done
-rm -f /tmp/loom-golden-diff.$$
 echo "$n golden cases"; exit $fail

@@ -3,6 +3,11 @@
 # one line on stderr, starting "loom: " and containing every line of NAME.err (fixed strings).
 set -u
 loom=$1; src=$2; cd "$src" || exit 1
+# What a case writes (its -o paths, FIFOs) goes under $TMPDIR: a private directory made here and removed at exit,
+# so parallel runs cannot collide and nothing is left in /tmp.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/loom-negative.XXXXXX") || exit 1
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 fail=0; n=0
 for cmd in tests/cli/negative/*.cmd; do
   name=${cmd%.cmd}; n=$((n+1))

@@ -11,7 +11,8 @@ for bin in chromium chromedriver node; do
   command -v "$bin" >/dev/null 2>&1 ||
     fail "'$bin' not found: the browser test needs Debian's chromium, chromium-driver and nodejs (run scripts/install-deps.sh as root)"
 done
-tmp=$(mktemp -d /tmp/loom-report-test.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/loom-report-test.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
+export TMPDIR=$tmp  # Chromium's scoped dirs and the driver's profile go there too, and leave with it
 art=${LOOM_ARTIFACTS:-$(cd "$(dirname "$loom")" && pwd)/artifacts}
 
 "$loom" report --sample -o "$tmp/report.html" --json-out "$tmp/report.json" || fail "loom report --sample exited $?"

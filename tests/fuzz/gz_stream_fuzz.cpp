@@ -1,7 +1,5 @@
 // Fuzz target: arbitrary bytes as a file read by the gzip-or-plain readers (trace_io::LineReader::open_file and
 // read_all, over trace/gz_stream.cpp's own member loop). The only exception allowed out is loom::InputError.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -9,9 +7,11 @@
 
 #include "core/error.h"
 #include "trace/text_io.h"
+#include "../unit/scratch_dir.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::string path = "/tmp/loom-gz-stream-fuzz-" + std::to_string(::getpid()) + ".gz";
+  static const loom::test::ScratchDir scratch;  // this process's own input file, removed at exit
+  static const std::string path = scratch.file("input.gz");
   if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
     if (size) std::fwrite(data, 1, size, f);
     std::fclose(f);

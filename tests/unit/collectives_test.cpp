@@ -12,6 +12,7 @@
 #include "hw/catalog.h"
 #include "learned/collectives.h"
 #include "trace/import_public.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
@@ -127,7 +128,8 @@ TEST(Collectives, CustomFitsServeOnlyImplCustom) {
   ASSERT_TRUE(h100);
   EXPECT_NE(h100->extrapolation.find("no measured custom all_reduce on h100-sxm"), std::string::npos);
   // Round trip through the JSON file keeps the impl.
-  const std::string path = ::testing::TempDir() + "collectives_impl.json";
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("collectives_impl.json");
   both.save(path);
   const CollectiveModel back = CollectiveModel::load(path);
   ASSERT_EQ(back.fits.size(), 2u);
@@ -188,10 +190,11 @@ TEST(Collectives, FitsAreKeptApartByOp) {
   ASSERT_TRUE(h800);
   EXPECT_NEAR(h800->latency_us, 8 + b / 160e9 * 1e6, 1e-3);
   EXPECT_NE(h800->extrapolation.find("no measured send_recv on h800"), std::string::npos);
-  const std::string path = ::testing::TempDir() + "collectives_op.json";
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("collectives_op.json");
   m.save(path);
   EXPECT_EQ(CollectiveModel::load(path).fits.at(0).op, "send_recv");
-  const std::string bad = ::testing::TempDir() + "collectives_bad_op.json";
+  const std::string bad = scratch.file("collectives_bad_op.json");
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   text.replace(text.find("\"send_recv\""), 11, "\"broadcast\"");
@@ -300,7 +303,8 @@ TEST(Collectives, BridgedPairsRideNvlinkOnlyWithinThePair) {
 
 // The importer reads NCCL's log beside loom's rank files: a sweep with NVLS turned off is "nvswitch-nvls-off".
 TEST(Collectives, LoomSweepWithNvlsOffIsMarked) {
-  const std::string dir = ::testing::TempDir() + "h200-4gpu-nvls/";
+  const test::ScratchDir scratch;
+  const std::string dir = scratch.file("h200-4gpu-nvls/");
   std::filesystem::create_directories(dir);
   const std::string text = "op,impl,dtype,bytes,gpus,rank,run1_us,run2_us,run3_us,kernel\n"
                            "all_reduce,nccl,float16,1048576,4,0,40,41,42,ncclDevKernel_AllReduce_Sum_f16_RING_LL\n";

@@ -70,23 +70,34 @@ class E2eStep : public ::testing::Test {
       if (n.find("h100") != std::string::npos || n.find("h200") != std::string::npos) { pick = n; break; }
     gpu = c.get(pick);
   }
+  /// The what-if tests' request: 4 requests of 512 prompt tokens, 128 generated.
+  static WhatIfRequest whatif_request() {
+    WhatIfRequest req;
+    req.batch = 4;
+    req.input_len = 512;
+    req.output_len = 128;
+    return req;
+  }
   GpuSpec gpu;
+  // The models and profile most tests price (a test that changes a profile copies it or loads its own).
+  const ModelConfig llama_1b = load_model("llama-3.2-1b");
+  const ModelConfig llama_8b = load_model("llama-3-8b");
+  const ServingProfile vllm = load_profile("vllm");
 };
 
 TEST_F(E2eStep, DecodeModesAreOrdered) {
-  const ModelConfig m = load_model("llama-3.2-1b");
-  const ServingProfile p = load_profile("vllm");
   const Workload w = decode_workload(1, {512}, 1);
-  const auto eager = predict_step(gpu, m, p, w, ExecMode::eager);
-  const auto graph = predict_step(gpu, m, p, w, ExecMode::graph);
-  const auto mega = predict_step(gpu, m, p, w, ExecMode::megakernel);
+  const auto eager = predict_step(gpu, llama_1b, vllm, w, ExecMode::eager);
+  const auto graph = predict_step(gpu, llama_1b, vllm, w, ExecMode::graph);
+  const auto mega = predict_step(gpu, llama_1b, vllm, w, ExecMode::megakernel);
   EXPECT_LT(mega.timing.wall_time_us, graph.timing.wall_time_us);
   EXPECT_LT(graph.timing.wall_time_us, eager.timing.wall_time_us);
   // Same kernels, same GPU time; only the layout differs.
   EXPECT_DOUBLE_EQ(eager.timing.gpu_time_us, graph.timing.gpu_time_us);
   // Graph: one launch, then every kernel's time plus a gap per kernel after the first.
   const double n = static_cast<double>(graph.timing.kernels.size());
-  const double gap = gpu.graph_gap_us > 0 ? gpu.graph_gap_us : p.graph_gap_us;  // the GPU's own where the catalogue has one
+  // The GPU's own gap where the catalogue has one.
+  const double gap = gpu.graph_gap_us > 0 ? gpu.graph_gap_us : vllm.graph_gap_us;
   EXPECT_NEAR(graph.timing.wall_time_us, gpu.launch_overhead_us + graph.timing.gpu_time_us + (n - 1) * gap,
               1e-6 * graph.timing.wall_time_us);
   // Eager: never faster than max(total GPU time, total launch time).
@@ -94,14 +105,12 @@ TEST_F(E2eStep, DecodeModesAreOrdered) {
 }
 
 TEST_F(E2eStep, TheGpusOwnGraphGapWinsOverTheProfiles) {
-  const ModelConfig m = load_model("llama-3.2-1b");
-  const ServingProfile p = load_profile("vllm");
   const Workload w = decode_workload(1, {512}, 1);
   GpuSpec slow_gaps = gpu;
-  const double gap = gpu.graph_gap_us > 0 ? gpu.graph_gap_us : p.graph_gap_us;
+  const double gap = gpu.graph_gap_us > 0 ? gpu.graph_gap_us : vllm.graph_gap_us;
   slow_gaps.graph_gap_us = gap + 2.0;  // a catalogue graph_gap 2 us longer (e.g. from loom calibrate)
-  const auto base = predict_step(gpu, m, p, w, ExecMode::graph);
-  const auto gapped = predict_step(slow_gaps, m, p, w, ExecMode::graph);
+  const auto base = predict_step(gpu, llama_1b, vllm, w, ExecMode::graph);
+  const auto gapped = predict_step(slow_gaps, llama_1b, vllm, w, ExecMode::graph);
   const double n = static_cast<double>(base.timing.kernels.size());
   EXPECT_DOUBLE_EQ(gapped.timing.gpu_time_us, base.timing.gpu_time_us);
   EXPECT_NEAR(gapped.timing.wall_time_us - base.timing.wall_time_us, (n - 1) * 2.0, 1e-6 * base.timing.wall_time_us);
@@ -111,7 +120,6 @@ TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
   // The profile's host costs are divided by the GPU's host.cpu_speed (and multiplied by the profile's own, the speed
   // of the host they were measured on). With the raw launch cost at 0 every issue time is profile host time, so on a
   // host half as fast each launch is issued twice as late.
-  const ModelConfig m = load_model("llama-3.2-1b");
   ServingProfile p = load_profile("hf-eager");
   p.new_kv_length_host_us = 1000;
   const Workload w = decode_workload(1, {128}, 1);
@@ -119,8 +127,8 @@ TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
   fast.launch_overhead_us = 0;
   GpuSpec slow = fast;
   slow.host_cpu_speed = fast.host_cpu_speed / 2;
-  const auto a = predict_step(fast, m, p, w, ExecMode::eager).timing;
-  const auto b = predict_step(slow, m, p, w, ExecMode::eager).timing;
+  const auto a = predict_step(fast, llama_1b, p, w, ExecMode::eager).timing;
+  const auto b = predict_step(slow, llama_1b, p, w, ExecMode::eager).timing;
   ASSERT_EQ(a.kernels.size(), b.kernels.size());
   ASSERT_GT(a.kernels.back().issue_us, 1000 * p.host_cpu_speed / fast.host_cpu_speed);
   for (size_t i = 0; i < a.kernels.size(); ++i) EXPECT_NEAR(b.kernels[i].issue_us, 2 * a.kernels[i].issue_us, 1e-6);
@@ -130,15 +138,14 @@ TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
 TEST_F(E2eStep, EagerCollectivesCostHostTime) {
   // collective_host_us: an eager step's collective launches each cost that much more host time (scaled like the
   // profile's other host costs); a CUDA-graph step does not pay it.
-  const ModelConfig m = load_model("llama-3-8b");
   ServingProfile p = load_profile("hf-sdpa");
   const Workload w = prefill_workload(1, {64}, {}, 2);
   p.collective_host_us = 0;
-  const auto a = predict_step(gpu, m, p, w, ExecMode::eager).timing;
-  const auto ga = predict_step(gpu, m, p, w, ExecMode::graph).timing;
+  const auto a = predict_step(gpu, llama_8b, p, w, ExecMode::eager).timing;
+  const auto ga = predict_step(gpu, llama_8b, p, w, ExecMode::graph).timing;
   p.collective_host_us = 500;
-  const auto b = predict_step(gpu, m, p, w, ExecMode::eager).timing;
-  const auto gb = predict_step(gpu, m, p, w, ExecMode::graph).timing;
+  const auto b = predict_step(gpu, llama_8b, p, w, ExecMode::eager).timing;
+  const auto gb = predict_step(gpu, llama_8b, p, w, ExecMode::graph).timing;
   int collectives = 0;
   for (const auto& k : b.kernels) {
     const std::string f = k.family();
@@ -154,16 +161,15 @@ TEST_F(E2eStep, EagerCollectivesCostHostTime) {
 TEST_F(E2eStep, InputPreparationPrecedesTheFirstLaunch) {
   // eager_input_host_us / graph_input_host_us: host time before the step's first launch while the GPU idles. A graph
   // step's wall grows by exactly that (the replay waits); an eager step's launches are all issued that much later.
-  const ModelConfig m = load_model("llama-3.2-1b");
-  ServingProfile p = load_profile("vllm");
+  ServingProfile p = vllm;
   const Workload w = decode_workload(4, {512, 512, 512, 512}, 1);
   const double scale = host_time_scale(p, gpu.host_cpu_speed);
-  const auto g0 = predict_step(gpu, m, p, w, ExecMode::graph).timing;
-  const auto e0 = predict_step(gpu, m, p, w, ExecMode::eager).timing;
+  const auto g0 = predict_step(gpu, llama_1b, p, w, ExecMode::graph).timing;
+  const auto e0 = predict_step(gpu, llama_1b, p, w, ExecMode::eager).timing;
   p.graph_input_host_us = 500;
   p.eager_input_host_us = 300;
-  const auto g1 = predict_step(gpu, m, p, w, ExecMode::graph).timing;
-  const auto e1 = predict_step(gpu, m, p, w, ExecMode::eager).timing;
+  const auto g1 = predict_step(gpu, llama_1b, p, w, ExecMode::graph).timing;
+  const auto e1 = predict_step(gpu, llama_1b, p, w, ExecMode::eager).timing;
   EXPECT_NEAR(g1.wall_time_us - g0.wall_time_us, 500 * scale, 1e-6 * g1.wall_time_us);
   EXPECT_DOUBLE_EQ(g1.gpu_time_us, g0.gpu_time_us);
   ASSERT_EQ(e1.kernels.size(), e0.kernels.size());
@@ -173,8 +179,7 @@ TEST_F(E2eStep, InputPreparationPrecedesTheFirstLaunch) {
 }
 
 TEST_F(E2eStep, BreakdownsSumToWallTime) {
-  const ModelConfig m = load_model("llama-3-8b");
-  const auto s = predict_step(gpu, m, load_profile("vllm"), prefill_workload(2, {512}, {}, 1));
+  const auto s = predict_step(gpu, llama_8b, vllm, prefill_workload(2, {512}, {}, 1));
   double fam = 0, op = 0;
   for (const auto& f : s.by_family) fam += f.wall_us;
   for (const auto& o : s.by_op) op += o.wall_us;
@@ -183,7 +188,7 @@ TEST_F(E2eStep, BreakdownsSumToWallTime) {
   EXPECT_EQ(s.by_family.front().key, "gemm");  // prefill of an 8B model is GEMM time
   EXPECT_NEAR(s.tokens_per_s, 1024 / (s.timing.wall_time_us * 1e-6), 1e-6 * s.tokens_per_s);
   // The validation view lists the same launches with per-part predictions.
-  const auto launches = predict_kernels(gpu, m, load_profile("vllm"), prefill_workload(2, {512}, {}, 1));
+  const auto launches = predict_kernels(gpu, llama_8b, vllm, prefill_workload(2, {512}, {}, 1));
   ASSERT_EQ(launches.size(), s.timing.kernels.size());
   EXPECT_EQ(launches[1].name, "input_norm");
   EXPECT_DOUBLE_EQ(std::accumulate(launches[1].part_us.begin(), launches[1].part_us.end(), 0.0), launches[1].gpu_us);
@@ -195,18 +200,13 @@ TEST_F(E2eStep, BreakdownsSumToWallTime) {
 }
 
 TEST_F(E2eStep, WhatIfRanksAndSensitivity) {
-  const ModelConfig m = load_model("llama-3-8b");
-  const ServingProfile p = load_profile("vllm");
-  WhatIfRequest req;
-  req.batch = 4;
-  req.input_len = 512;
-  req.output_len = 128;
-  const WhatIfRow r = whatif_one(gpu, 1, m, p, req);
+  const WhatIfRequest req = whatif_request();
+  const WhatIfRow r = whatif_one(gpu, 1, llama_8b, vllm, req);
   EXPECT_GT(r.ttft_us, 0);
   EXPECT_GT(r.tpot_us, 0);
   EXPECT_NEAR(r.tokens_per_s, 4 * 128 / ((r.ttft_us + 127 * r.tpot_us) * 1e-6), 1e-6 * r.tokens_per_s);
   EXPECT_TRUE(r.fits);
-  const auto sens = sensitivity(gpu, 1, m, p, req);
+  const auto sens = sensitivity(gpu, 1, llama_8b, vllm, req);
   ASSERT_FALSE(sens.empty());
   EXPECT_EQ(sens[0].change, "+50% DRAM bandwidth");
   EXPECT_LT(sens[0].tpot_delta_pct, -5);  // small-batch decode is bandwidth-bound
@@ -216,12 +216,7 @@ TEST_F(E2eStep, WhatIfRanksAndSensitivity) {
 // extrapolates badly off the real hardware (here 2x slower on any GPU but the real one, as a learned forest did for
 // a +20% clock) cannot make more of a resource slower.
 TEST_F(E2eStep, SensitivityAsksThePredictorAboutTheRealGpuOnly) {
-  const ModelConfig m = load_model("llama-3-8b");
-  const ServingProfile p = load_profile("vllm");
-  WhatIfRequest req;
-  req.batch = 4;
-  req.input_len = 512;
-  req.output_len = 128;
+  const WhatIfRequest req = whatif_request();
   const GpuSpec real = gpu;
   const KernelPredictor off_real = [real](const GpuSpec& g, const KernelSpec& s) {
     const double a = analyze(g, s).latency_us;
@@ -230,17 +225,11 @@ TEST_F(E2eStep, SensitivityAsksThePredictorAboutTheRealGpuOnly) {
                ? a
                : 2 * a;
   };
-  for (const auto& r : sensitivity(gpu, 1, m, p, req, off_real)) {
+  for (const auto& r : sensitivity(gpu, 1, llama_8b, vllm, req, off_real)) {
     EXPECT_LE(r.ttft_delta_pct, 1e-9) << r.change;
     EXPECT_LE(r.tpot_delta_pct, 1e-9) << r.change;
   }
 }
-
-}  // namespace
-}  // namespace loom
-
-namespace loom {
-namespace {
 
 // Inside a step a memory-bound kernel finds its input in L2 (the kernel before wrote it): priced l2=warm when its
 // compulsory traffic lies between 64 KiB and half the L2; tiny (latency-bound) ones, huge ones and GEMMs stay cold.
@@ -255,7 +244,7 @@ TEST_F(E2eStep, MemoryBoundKernelsInheritL2) {
     auto shape = std::make_shared<OpShape>();
     shape->parts.push_back(parse_kernel_spec(spec));
     o.shape = shape;
-    return simulate_step(gpu, {o}, load_profile("vllm"), ExecMode::graph, false, p).gpu_time_us;
+    return simulate_step(gpu, {o}, vllm, ExecMode::graph, false, p).gpu_time_us;
   };
   EXPECT_DOUBLE_EQ(gpu_us("rms_norm rows=64 cols=4096 dtype=bf16"), 1.0);        // 1 MiB: warm
   EXPECT_DOUBLE_EQ(gpu_us("rms_norm rows=1 cols=4096 dtype=bf16"), 2.0);         // 16 KiB: latency-bound, cold
@@ -269,25 +258,23 @@ TEST_F(E2eStep, MemoryBoundKernelsInheritL2) {
 TEST_F(E2eStep, PurePredictorCostsAreSharedAcrossSteps) {
   auto calls = std::make_shared<int>(0);
   auto fn = [calls](const GpuSpec& g, const KernelSpec& s) { return ++*calls, analyze(g, s).latency_us; };
-  const ModelConfig m = load_model("llama-3.2-1b");
-  const ServingProfile prof = load_profile("vllm");
   const Workload w = decode_workload(4, {512}, 1);
   const KernelPredictor pure = KernelPredictor::pure(fn, "e2e_step_test-pure");
-  const double first = predict_step(gpu, m, prof, w, std::nullopt, pure).timing.wall_time_us;
+  const double first = predict_step(gpu, llama_1b, vllm, w, std::nullopt, pure).timing.wall_time_us;
   const int priced = *calls;
   EXPECT_GT(priced, 0);
-  EXPECT_EQ(predict_step(gpu, m, prof, w, std::nullopt, pure).timing.wall_time_us, first);
+  EXPECT_EQ(predict_step(gpu, llama_1b, vllm, w, std::nullopt, pure).timing.wall_time_us, first);
   EXPECT_EQ(*calls, priced);  // all from the shared cache
   GpuSpec other = gpu;
   other.dram_type = gpu.dram_type + "x";  // a field the fingerprint must hold (the models read it)
-  predict_step(other, m, prof, w, std::nullopt, pure);
+  predict_step(other, llama_1b, vllm, w, std::nullopt, pure);
   EXPECT_EQ(*calls, 2 * priced);
-  predict_step(gpu, m, prof, w, ExecMode::megakernel, pure);  // tails needed: priced afresh once
+  predict_step(gpu, llama_1b, vllm, w, ExecMode::megakernel, pure);  // tails needed: priced afresh once
   EXPECT_EQ(*calls, 3 * priced);
 
   const KernelPredictor opaque = fn;
-  EXPECT_EQ(predict_step(gpu, m, prof, w, std::nullopt, opaque).timing.wall_time_us, first);
-  EXPECT_EQ(predict_step(gpu, m, prof, w, std::nullopt, opaque).timing.wall_time_us, first);
+  EXPECT_EQ(predict_step(gpu, llama_1b, vllm, w, std::nullopt, opaque).timing.wall_time_us, first);
+  EXPECT_EQ(predict_step(gpu, llama_1b, vllm, w, std::nullopt, opaque).timing.wall_time_us, first);
   EXPECT_EQ(*calls, 5 * priced);
 }
 

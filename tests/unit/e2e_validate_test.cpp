@@ -11,6 +11,7 @@
 #include "e2e/e2e.h"
 #include "e2e/validate_e2e.h"
 #include "hw/catalog.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
@@ -109,7 +110,8 @@ TEST(E2eValidate, GpuMismatchIsAnError) {
 
 TEST(E2eValidate, PredictsTheSameStepAsE2e) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("loom_e2e_validate_" + std::to_string(::getpid()));
+  const loom::test::ScratchDir scratch;
+  const fs::path& dir = scratch.path();
   fs::create_directories(dir / "h200");
   std::ofstream(dir / "h200" / "syn.cases.csv") << kCases;
   std::ofstream(dir / "h200" / "syn.lct") << synthetic_lct();
@@ -132,10 +134,9 @@ TEST(E2eValidate, PredictsTheSameStepAsE2e) {
   for (const auto& [_, f] : r.analytical.families) fam += f.gpu_us;
   EXPECT_NEAR(fam, r.analytical.gpu_us, 1e-6);
   EXPECT_NEAR(error_pct(110, 100), 10.0, 1e-12);
-  fs::remove_all(dir);
   // A directory without case lists is an input error.
   E2eOptions missing;
-  missing.traces_dir = (fs::temp_directory_path() / "loom-no-such-dir").string();
+  missing.traces_dir = scratch.file("no-such-dir");
   EXPECT_THROW(validate_e2e(missing), InputError);
 }
 

@@ -8,6 +8,7 @@
 #include "hw/catalog.h"
 #include "hw/catalog_pack.h"
 #include "hw/gpu_yaml.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
@@ -28,7 +29,8 @@ void expect_same(const RawSpec& a, const RawSpec& b) {
 
 TEST(CatalogPack, EveryCommittedEntryMatchesItsYaml) {
   const std::string dir = (fs::path(data_dir()) / "gpus").string();
-  const std::string tmp = (fs::temp_directory_path() / ("loom_catalog_pack_" + std::to_string(getpid()))).string();
+  const loom::test::ScratchDir scratch;
+  const std::string tmp = scratch.file("catalog.lcp");
   std::ofstream(tmp, std::ios::binary) << pack_catalog(dir);
   std::map<std::string, PackedGpu> packed = load_catalog_pack(tmp, dir);
   fs::remove(tmp);
@@ -44,8 +46,8 @@ TEST(CatalogPack, EveryCommittedEntryMatchesItsYaml) {
 }
 
 TEST(CatalogPack, ChangedParentOrOtherDirectoryIsNotUsed) {
-  const fs::path dir = fs::temp_directory_path() / ("loom_catalog_pack_dir_" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const loom::test::ScratchDir scratch;
+  const fs::path& dir = scratch.path();
   fs::copy_file(fs::path(data_dir()) / "gpus" / "h100-sxm.yaml", dir / "h100-sxm.yaml");
   std::ofstream(dir / "mine.yaml") << "extends: h100-sxm\nname: mine\n";
   const std::string pack = (dir / "catalog.lcp").string();
@@ -67,7 +69,6 @@ TEST(CatalogPack, ChangedParentOrOtherDirectoryIsNotUsed) {
   }
   std::ofstream(pack, std::ios::binary) << bytes.substr(0, bytes.size() - 3);
   EXPECT_TRUE(load_catalog_pack(pack, dir.string()).empty());  // truncated
-  fs::remove_all(dir);
 }
 
 }  // namespace

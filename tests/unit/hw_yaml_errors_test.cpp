@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "hw/catalog.h"
 #include "hw/gpu_yaml.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
@@ -17,13 +18,6 @@ namespace fs = std::filesystem;
 
 class YamlErrors : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("loom_hw_yaml_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string write(const std::string& file, const std::string& text) {
     const std::string p = (dir_ / file).string();
     std::ofstream(p) << text;
@@ -47,7 +41,8 @@ class YamlErrors : public ::testing::Test {
       if (l.find(drop) == std::string::npos) out += l + "\n";
     return out;
   }
-  fs::path dir_;
+  const test::ScratchDir scratch_;  // this test's files
+  const fs::path& dir_ = scratch_.path();
 };
 
 #define EXPECT_WHERE(err, file_line) EXPECT_TRUE(err.where().ends_with(file_line)) << err.where() << ": " << err.detail()

@@ -10,6 +10,7 @@
 #include "kernels/config_space.h"
 #include "kernels/gemm_paths.h"
 #include "kernels/shape.h"
+#include "scratch_dir.h"
 #include "test_gpus.h"
 
 namespace loom {
@@ -101,9 +102,8 @@ TEST(ConfigSpace, MacroMicroSplit) {
 }
 
 std::string load_error(const std::string& yaml) {
-  auto dir = std::filesystem::temp_directory_path() / "loom_cfg_test";
-  std::filesystem::create_directories(dir);
-  auto path = (dir / "bad.yaml").string();
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("bad.yaml");
   std::ofstream(path) << yaml;
   try {
     load_config_table(path);

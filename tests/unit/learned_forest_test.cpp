@@ -20,6 +20,7 @@
 #include "learned/packed.h"
 #include "learned/predictor.h"
 #include "learned/xgb.h"
+#include "scratch_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -141,12 +142,12 @@ TEST(LearnedForest, BinaryFormRefusesDamage) {
   bad[bad.size() - 8] ^= 0x40;  // a child index in the last node
   EXPECT_THROW(loom::Forest::from_binary(bad), std::runtime_error);
   // A packed file built from another JSON (hash or .gz size differs) is not used.
-  const std::string tmp = (fs::temp_directory_path() / "loom-forest-test.lfb").string();
+  const loom::test::ScratchDir scratch;
+  const std::string tmp = scratch.file("forest.lfb");
   { std::ofstream(tmp, std::ios::binary) << loom::pack_forest(loom::Forest::from_json(json), "abc", 10); }
   EXPECT_TRUE(loom::load_packed(tmp, "abc", 10).has_value());
   EXPECT_FALSE(loom::load_packed(tmp, "abd", 10).has_value());
   EXPECT_FALSE(loom::load_packed(tmp, "abc", 11).has_value());
-  fs::remove(tmp);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "e2e/model_config.h"
 #include "hw/catalog.h"
 #include "input_error_util.h"
+#include "scratch_dir.h"
 #include "trace/chrome_trace.h"
 #include "trace/text_io.h"
 #include "trace/trace.h"
@@ -109,17 +110,17 @@ TEST(StrictJson, DuplicateKeysInChromeTracesAndTuneTables) {
   });
   EXPECT_EQ(e.where(), "t.json:2");
   EXPECT_IN(e.detail(), "duplicate key 'dur'");
-  const std::string path = (fs::temp_directory_path() / ("loom_dup_tables_" + std::to_string(getpid()) + ".json")).string();
+  const loom::test::ScratchDir scratch;
+  const std::string path = scratch.file("dup_tables.json");
   std::ofstream(path) << "{\"gpu\": \"h200\",\n \"gpu\": \"h100-sxm\"}\n";
   e = error_of([&] { wave::load_tables(path, "h200", "gemm"); });
   EXPECT_EQ(e.where(), path + ":2");
   EXPECT_IN(e.detail(), "duplicate key 'gpu'");
-  fs::remove(path);
 }
 
 TEST(StrictOutputs, NoWriterTruncatesAFileReadAsInput) {
-  const fs::path dir = fs::temp_directory_path() / ("loom_overwrite_" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const loom::test::ScratchDir scratch;
+  const fs::path& dir = scratch.path();
   const std::string in = (dir / "in.json").string(), other = (dir / "out.json").string();
   std::ofstream(in) << "{}\n";
   fs::create_symlink(in, dir / "link.json");
@@ -139,11 +140,11 @@ TEST(StrictOutputs, NoWriterTruncatesAFileReadAsInput) {
   EXPECT_TRUE(fs::exists(other));
   track_input_files(false);  // off (the library default): the same write goes through
   EXPECT_NO_THROW(write_file(in, "{}\n"));
-  fs::remove_all(dir);
 }
 
 TEST(StrictCatalog, KeysTheCommandLineCannotNameAreRefused) {
-  const fs::path dir = fs::temp_directory_path() / ("loom_keys_" + std::to_string(getpid()));
+  const loom::test::ScratchDir scratch;
+  const fs::path dir = scratch.path() / "gpus";
   for (const char* name : {"all", "a,b", "x:y", "k=v", "-dash", "sp ace"}) {
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -153,7 +154,6 @@ TEST(StrictCatalog, KeysTheCommandLineCannotNameAreRefused) {
     EXPECT_EQ(e.where(), (dir / (std::string(name) + ".yaml")).string());
     EXPECT_IN(e.detail(), "cannot be a catalogue key");
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "serving/requests.h"
 #include "trace/import_public.h"
 #include "trace/text_io.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
@@ -44,14 +45,13 @@ TEST(CrLineEnds, EveryLineReaderRefusesClassicMacFiles) {
 }
 
 TEST(InputFiles, NamedPipeIsRefusedNotWaitedOn) {
-  const std::string fifo = (fs::temp_directory_path() / ("loom-r5-" + std::to_string(::getpid()) + ".fifo")).string();
-  ::unlink(fifo.c_str());
+  const test::ScratchDir scratch;
+  const std::string fifo = scratch.file("input.fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_IN(error_of([&] { check_input_file(fifo); }).what(), "named pipe");
   EXPECT_IN(error_of([&] { write_file(fifo, "x"); }).what(), "named pipe");  // no reader: open() would wait too
   EXPECT_IN(error_of([&] { check_output_file(fifo); }).what(), "named pipe");
   EXPECT_IN(error_of([&] { trace_io::write_text(fifo, "x"); }).what(), "named pipe");
-  ::unlink(fifo.c_str());
 }
 
 TEST(Catalog, FileOfIsOneSpellingPerGpu) {

@@ -26,15 +26,20 @@
 #include "kernels/config_space.h"
 #include "trace/chrome_trace.h"
 #include "trace/text_io.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string temp_path(const std::string& name) {
-  return (fs::temp_directory_path() / ("loom-r6-" + std::to_string(::getpid()) + "-" + name)).string();
+// This process's scratch directory (removed at exit with whatever a test left in it).
+const test::ScratchDir& scratch() {
+  static const test::ScratchDir dir;
+  return dir;
 }
+
+std::string temp_path(const std::string& name) { return scratch().file(name); }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -148,7 +153,7 @@ TEST(AtomicWrites, AFailedWriteLeavesTheOldFileWhole) {
     std::ofstream(path) << "OLD\n";
     EXPECT_EQ(cut_write(path, gz), 2);
     EXPECT_EQ(slurp(path), "OLD\n");
-    for (const auto& e : fs::directory_iterator(fs::temp_directory_path()))  // no temporary file left behind
+    for (const auto& e : fs::directory_iterator(scratch().path()))  // no temporary file left behind
       EXPECT_EQ(e.path().string().find(path + ".loom-tmp-"), std::string::npos) << e.path();
     fs::remove(path);
   }

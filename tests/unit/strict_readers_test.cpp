@@ -14,6 +14,7 @@
 #include "e2e/profile.h"
 #include "hw/catalog.h"
 #include "input_error_util.h"
+#include "scratch_dir.h"
 #include "hw/gpu_yaml.h"
 #include "trace/text_io.h"
 #include "trace/trace.h"
@@ -61,8 +62,8 @@ TEST(StrictYaml, AliasBombCostsItsSizeNotItsExpansion) {
 }
 
 TEST(StrictYaml, GpuExtendsChainIsBounded) {
-  const fs::path dir = fs::temp_directory_path() / ("loom_extends_" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const loom::test::ScratchDir scratch;
+  const fs::path& dir = scratch.path();
   // g0 extends the catalogue; gN extends g(N-1): a chain of N+1 files plus h100-sxm.
   auto write_chain = [&](int n) {
     write_file((dir / "g0.yaml").string(), "extends: h100-sxm\n");
@@ -74,7 +75,6 @@ TEST(StrictYaml, GpuExtendsChainIsBounded) {
   EXPECT_NO_THROW(read_gpu_file(write_chain(14), "ok.yaml", cat));  // 16 files with h100-sxm
   const InputError e = error_of([&] { read_gpu_file(write_chain(20), "deep.yaml", cat); });
   EXPECT_IN(e.detail(), "extends chain deeper than 16 files");
-  fs::remove_all(dir);
 }
 
 TEST(StrictYaml, ProfileRefusesNanInfAndNonScalars) {
@@ -121,7 +121,8 @@ TEST(StrictCsv, BomIsDroppedAndDuplicateColumnsRefused) {
 
 TEST(GzipCap, InflationBeyondTheCapIsRefused) {
   // 8 MiB of newlines compress to a few KB; with a 1 MiB cap both readers refuse them.
-  const std::string path = (fs::temp_directory_path() / ("loom_bomb_" + std::to_string(getpid()) + ".gz")).string();
+  const loom::test::ScratchDir scratch;
+  const std::string path = scratch.file("bomb.gz");
   trace_io::write_text(path, std::string(size_t(8) << 20, '\n'));
   ASSERT_LT(fs::file_size(path), size_t(1) << 20);
   InputError e = error_of([&] { trace_io::read_all(path, size_t(1) << 20); });
@@ -133,7 +134,6 @@ TEST(GzipCap, InflationBeyondTheCapIsRefused) {
   });
   EXPECT_IN(e.detail(), "more than 1048576 bytes (after gzip decompression)");
   EXPECT_EQ(trace_io::read_all(path).size(), size_t(8) << 20);  // the default 2 GiB cap lets it through
-  fs::remove(path);
 }
 
 TEST(WriteFile, FullDeviceAndMissingFolderAreInputErrors) {

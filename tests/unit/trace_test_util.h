@@ -1,30 +1,23 @@
 // Helpers shared by the trace tests: a per-test temporary directory and file writers (plain or gzip).
 #pragma once
 
-#include <unistd.h>
 #include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "scratch_dir.h"
+
 namespace loom::test {
 
-/// A fresh directory under $TMPDIR, removed when the test program exits.
+/// A fresh directory named `tag` in a private temporary directory (ScratchDir), removed when the test program exits.
 inline std::string temp_dir(const std::string& tag) {
-  struct Cleanup {
-    std::vector<std::filesystem::path> dirs;
-    ~Cleanup() {
-      std::error_code ec;
-      for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
-    }
-  };
-  static Cleanup cleanup;
-  auto p = std::filesystem::temp_directory_path() / ("loom_trace_" + tag + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(p);
+  static std::vector<std::unique_ptr<ScratchDir>> dirs;
+  const std::filesystem::path p = dirs.emplace_back(std::make_unique<ScratchDir>())->path() / tag;
   std::filesystem::create_directories(p);
-  cleanup.dirs.push_back(p);
   return p.string();
 }
 

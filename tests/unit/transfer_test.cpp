@@ -13,6 +13,7 @@
 
 #include "input_error_util.h"
 #include "learned/transfer.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
@@ -74,9 +75,8 @@ TEST(Transfer, WeightAppliesOnlyWhereTheArchitectureWasNotMeasured) {
 }
 
 TEST(Transfer, FileRoundTripsAndIsOptional) {
-  const auto dir = std::filesystem::temp_directory_path() / "loom_transfer_test";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const test::ScratchDir scratch;
+  const std::filesystem::path& dir = scratch.path();
   EXPECT_TRUE(TransferWeights::load(dir.string()).weight.empty());  // no file: every weight 1
   TransferWeights t;
   t.weight["gemm"] = 0.5;
@@ -93,15 +93,13 @@ TEST(Transfer, FileRoundTripsAndIsOptional) {
     std::ofstream(dir / "transfer.json") << bad;
     EXPECT_IN(error_of([&] { TransferWeights::load(dir.string()); }).what(), "transfer.json");
   }
-  std::filesystem::remove_all(dir);
 }
 
 // Found by scripts/probe_cases_r7.py: a non-string schema was an internal error (exit 3), a folder too, a named pipe
 // hung, and typos (an unknown family or key, a family given twice) were ignored without a word.
 TEST(Transfer, MalformedFilesAreRefusedSayingWhat) {
-  const auto dir = std::filesystem::temp_directory_path() / "loom_transfer_test_bad";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const test::ScratchDir scratch;
+  const std::filesystem::path& dir = scratch.path();
   const std::string head = R"({"schema": "loom-transfer 1", "families": )";
   const std::string ok = R"({"architectures": ["hopper"], "weight": 0.5})";
   for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
@@ -125,7 +123,6 @@ TEST(Transfer, MalformedFilesAreRefusedSayingWhat) {
   std::filesystem::remove(dir / "transfer.json");
   ASSERT_EQ(mkfifo((dir / "transfer.json").c_str(), 0600), 0);
   EXPECT_IN(error_of([&] { TransferWeights::load(dir.string()); }).what(), "transfer.json");
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

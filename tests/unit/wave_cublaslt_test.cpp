@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "wave/lt_model.h"
 #include "wave/lt_sweep.h"
+#include "scratch_dir.h"
 
 using namespace loom;
 using namespace loom::wave;
@@ -169,8 +170,8 @@ TEST(LtExport, HeaderPicksAsDecide) {
   for (const auto& [margin, neighbours] : variants) {
     const LtModel m = fit_lt_model(sw, lt_select(sw, 0.5), 0.01, 1e9, 0, margin, neighbours);
     if (neighbours > 0) ASSERT_EQ(m.ref_shapes.size(), 19u);
-    const auto dir = std::filesystem::temp_directory_path() / ("loom_lt_export_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
+    const loom::test::ScratchDir scratch;
+    const std::filesystem::path& dir = scratch.path();
     const std::string paths = export_lt(m, "h200", dir.string());
     EXPECT_NE(paths.find("loom_tune_h200_gemm_cublaslt.h"), std::string::npos);
     std::ofstream(dir / "main.c") << "#include <stdio.h>\n#include \"loom_tune_h200_gemm_cublaslt.h\"\n"
@@ -205,7 +206,6 @@ TEST(LtExport, HeaderPicksAsDecide) {
     for (size_t s = 0; s < sw.shapes.size(); ++s)
       EXPECT_EQ(decide_lt(cb, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k, sw.heur0_config[s]),
                 decide_lt(c, sw.shapes[s].m, sw.shapes[s].n, sw.shapes[s].k, sw.heur0_config[s]));
-    std::filesystem::remove_all(dir);
   }
 }
 

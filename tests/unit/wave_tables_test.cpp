@@ -12,6 +12,7 @@
 #include "wave/decide.h"
 #include "wave/export.h"
 #include "wave/fit.h"
+#include "scratch_dir.h"
 
 namespace loom::wave {
 namespace {
@@ -84,7 +85,8 @@ TEST(WaveTables, JsonRoundTrip) {
   Pool pool = synthetic_pool();
   std::vector<bool> all(pool.shapes.size(), true);
   TuneTables t = build_tables(pool, all, "128x128x32_s3_w4");
-  const std::string path = testing::TempDir() + "/wave_round_trip.json";
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("wave_round_trip.json");
   save_tables(t, path);
   TuneTables back = load_tables(path);
   EXPECT_EQ(tables_to_json(back).dump(), tables_to_json(t).dump());
@@ -99,7 +101,8 @@ TEST(WaveTables, MissingAndBadTablesNameTheFix) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("loom tune --fit --traces traces/ --gpu h200 --family gemm"), std::string::npos);
   }
-  const std::string path = testing::TempDir() + "/wave_bad.json";
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("wave_bad.json");
   std::ofstream(path) << R"({"loom_tune_tables": 1, "wave_bucket_edges": [1], "gpu": "h200"})";
   EXPECT_THROW(load_tables(path), InputError);
   std::ofstream(path) << "{not json";

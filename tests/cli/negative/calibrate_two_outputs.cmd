@@ -1,1 +1,1 @@
-calibrate tests/data/calibrate/good.json --gpu h100-sxm -o /tmp/a.yaml --out /tmp/b.yaml
+calibrate tests/data/calibrate/good.json --gpu h100-sxm -o "$TMPDIR/a.yaml" --out "$TMPDIR/b.yaml"

@@ -1,1 +1,1 @@
-trace import --lct x.lct --cases x.cases.csv --out /tmp/x.corpus.csv.gz --dataset d --split maybe
+trace import --lct x.lct --cases x.cases.csv --out "$TMPDIR/x.corpus.csv.gz" --dataset d --split maybe

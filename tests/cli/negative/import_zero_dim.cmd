@@ -1,1 +1,1 @@
-trace import --lct tests/fuzz/corpus/trace_reader_fuzz/lct_valid.lct --cases tests/data/trace/zero_dim.cases.csv -o /tmp/loom-negative-never-written
+trace import --lct tests/fuzz/corpus/trace_reader_fuzz/lct_valid.lct --cases tests/data/trace/zero_dim.cases.csv -o "$TMPDIR/loom-negative-never-written"

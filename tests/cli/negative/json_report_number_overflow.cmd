@@ -1,1 +1,1 @@
-report --json-in tests/data/report/number_overflow.json -o /tmp/loom-negative-never-written.html
+report --json-in tests/data/report/number_overflow.json -o "$TMPDIR/loom-negative-never-written.html"

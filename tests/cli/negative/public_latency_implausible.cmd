@@ -1,1 +1,1 @@
-trace import --from neusight tests/data/public/neusight_huge_latency.csv -o /tmp/loom-neg-public-huge
+trace import --from neusight tests/data/public/neusight_huge_latency.csv -o "$TMPDIR/loom-neg-public-huge"

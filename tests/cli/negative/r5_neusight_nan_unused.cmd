@@ -1,1 +1,1 @@
-trace import --from neusight tests/data/r5/neusight_nan_warps.csv -o /tmp/loom-neg-r5
+trace import --from neusight tests/data/r5/neusight_nan_warps.csv -o "$TMPDIR/loom-neg-r5"

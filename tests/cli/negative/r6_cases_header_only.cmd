@@ -1,1 +1,1 @@
-trace import --lct traces/e2e/h200/graph_decode.lct.gz --cases tests/data/r6/header_only.cases.csv -o /tmp/loom-r6-neg-header-only.csv
+trace import --lct traces/e2e/h200/graph_decode.lct.gz --cases tests/data/r6/header_only.cases.csv -o "$TMPDIR/loom-r6-neg-header-only.csv"

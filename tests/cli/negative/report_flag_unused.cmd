@@ -1,1 +1,1 @@
-report --sample --scatter-max 5 -o /tmp/loom-neg-report.html
+report --sample --scatter-max 5 -o "$TMPDIR/loom-neg-report.html"

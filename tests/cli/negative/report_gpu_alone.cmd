@@ -1,1 +1,1 @@
-report --gpu h200 -o /tmp/loom-neg-report.html
+report --gpu h200 -o "$TMPDIR/loom-neg-report.html"

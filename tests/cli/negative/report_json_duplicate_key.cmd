@@ -1,1 +1,1 @@
-report --json-in tests/data/report/report_duplicate_key.json -o /tmp/loom-neg-report.html
+report --json-in tests/data/report/report_duplicate_key.json -o "$TMPDIR/loom-neg-report.html"

@@ -1,1 +1,1 @@
-report --json-in tests/data/report/empty_object.json -o /tmp/loom-neg-report.html
+report --json-in tests/data/report/empty_object.json -o "$TMPDIR/loom-neg-report.html"

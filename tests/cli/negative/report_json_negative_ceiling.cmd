@@ -1,1 +1,1 @@
-report --json-in tests/data/report/report_negative_ceiling.json -o /tmp/loom-neg-report.html
+report --json-in tests/data/report/report_negative_ceiling.json -o "$TMPDIR/loom-neg-report.html"

@@ -1,1 +1,1 @@
-report --sample --measured-us 5 -o /tmp/loom-neg-report2.html
+report --sample --measured-us 5 -o "$TMPDIR/loom-neg-report2.html"

@@ -1,1 +1,1 @@
-report -o /tmp/loom-neg-report.html
+report -o "$TMPDIR/loom-neg-report.html"

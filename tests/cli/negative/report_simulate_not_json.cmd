@@ -1,1 +1,1 @@
-report --simulate tests/data/serving/requests.csv -o /tmp/loom-neg.html
+report --simulate tests/data/serving/requests.csv -o "$TMPDIR/loom-neg.html"

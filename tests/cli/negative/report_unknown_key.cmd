@@ -1,1 +1,1 @@
-report --json-in tests/data/report/unknown_key.json -o /tmp/loom-neg-report.html
+report --json-in tests/data/report/unknown_key.json -o "$TMPDIR/loom-neg-report.html"

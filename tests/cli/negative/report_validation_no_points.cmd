@@ -1,1 +1,1 @@
-report --validation tests/data/report/validation_no_points.json -o /tmp/loom-neg-report.html
+report --validation tests/data/report/validation_no_points.json -o "$TMPDIR/loom-neg-report.html"

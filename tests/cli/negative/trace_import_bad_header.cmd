@@ -1,1 +1,1 @@
-trace import --from neusight tests/data/public/unknown_header.csv --out /tmp/loom-neg-public
+trace import --from neusight tests/data/public/unknown_header.csv --out "$TMPDIR/loom-neg-public"

@@ -1,1 +1,1 @@
-trace import --lct traces/e2e/h200/graph_decode.lct.gz --cases traces/e2e/h200/graph_decode.cases.csv --cases ./traces/e2e/h200/graph_decode.cases.csv -o /tmp/loom-neg-twice.corpus.csv.gz
+trace import --lct traces/e2e/h200/graph_decode.lct.gz --cases traces/e2e/h200/graph_decode.cases.csv --cases ./traces/e2e/h200/graph_decode.cases.csv -o "$TMPDIR/loom-neg-twice.corpus.csv.gz"

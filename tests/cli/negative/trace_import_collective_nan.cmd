@@ -1,1 +1,1 @@
-trace import --from pipeweave tests/data/public/collective/H20/all_reduce.csv --out /tmp/loom-neg-public
+trace import --from pipeweave tests/data/public/collective/H20/all_reduce.csv --out "$TMPDIR/loom-neg-public"

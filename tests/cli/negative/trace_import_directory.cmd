@@ -1,1 +1,1 @@
-trace import --from loom --gpu h200 tests/data --out /tmp/loom-neg-public
+trace import --from loom --gpu h200 tests/data --out "$TMPDIR/loom-neg-public"

@@ -1,1 +1,1 @@
-trace import --from neusight tests/data/public/neusight_ok.csv --gpu h200 -o /tmp/loom-neg-public-relabel
+trace import --from neusight tests/data/public/neusight_ok.csv --gpu h200 -o "$TMPDIR/loom-neg-public-relabel"

@@ -1,1 +1,1 @@
-trace import --from loom --gpu nosuchgpu tests/data/public/collective/loom-h200-2gpu.csv --out /tmp/loom-neg-public
+trace import --from loom --gpu nosuchgpu tests/data/public/collective/loom-h200-2gpu.csv --out "$TMPDIR/loom-neg-public"

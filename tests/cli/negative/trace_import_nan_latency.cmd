@@ -1,1 +1,1 @@
-trace import --from neusight tests/data/public/neusight_nan_latency.csv --out /tmp/loom-neg-public
+trace import --from neusight tests/data/public/neusight_nan_latency.csv --out "$TMPDIR/loom-neg-public"

@@ -1,1 +1,1 @@
-trace import --from pipeweave tests/data/public/collective/H800/send_recv.csv --out /tmp/loom-neg-public
+trace import --from pipeweave tests/data/public/collective/H800/send_recv.csv --out "$TMPDIR/loom-neg-public"

@@ -1,1 +1,1 @@
-trace import --from neusight tests/data/public/neusight_unknown_device.csv --out /tmp/loom-neg-public
+trace import --from neusight tests/data/public/neusight_unknown_device.csv --out "$TMPDIR/loom-neg-public"

@@ -1,1 +1,1 @@
-trace import --from foo tests/data/public/neusight_ok.csv --out /tmp/loom-neg-public
+trace import --from foo tests/data/public/neusight_ok.csv --out "$TMPDIR/loom-neg-public"

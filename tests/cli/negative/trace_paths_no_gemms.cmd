@@ -1,1 +1,1 @@
-trace paths tests/data/public -o /tmp/loom-neg-paths.json
+trace paths tests/data/public -o "$TMPDIR/loom-neg-paths.json"

@@ -1,1 +1,1 @@
-tune --export --gpu h200 --family gemm-cublaslt --tables tests/data/cublaslt/sweep-small.csv --out /tmp/lt-x
+tune --export --gpu h200 --family gemm-cublaslt --tables tests/data/cublaslt/sweep-small.csv --out "$TMPDIR/lt-x"

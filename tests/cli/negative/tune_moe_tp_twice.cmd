@@ -1,1 +1,1 @@
-tune --gpu h200 --model qwen3-30b-a3b --export-moe-configs /tmp/loom-neg-moe-tp --tp 2,4,2
+tune --gpu h200 --model qwen3-30b-a3b --export-moe-configs "$TMPDIR/loom-neg-moe-tp" --tp 2,4,2
