@@ -84,8 +84,15 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
   for (size_t i = 0; i < remap_.size(); ++i) out[i] = x[remap_[i]];
 }
 
+double Predictor::transfer_weight(const std::string& family, const GpuSpec& gpu) const {
+  return transfer_ ? transfer_->weight_for(family, gpu.architecture) : 1.0;
+}
+
 double Predictor::transferred(Prediction& p, const GpuSpec& gpu, double log_ratio) const {
-  const double w = transfer_ ? transfer_->weight_for(p.analysis->family, gpu.architecture) : 1.0;
+  return transferred(p, transfer_weight(p.analysis->family, gpu), log_ratio);
+}
+
+double Predictor::transferred(Prediction& p, double w, double log_ratio) {
   if (w >= 1 || !(p.analysis->latency_us > 0) || !(p.analysis->ceiling_us > 0)) return log_ratio;
   p.transfer_weight = w;
   return w * log_ratio + (1 - w) * std::log(p.analysis->latency_us / p.analysis->ceiling_us);
@@ -354,11 +361,14 @@ void Predictor::walk_forests(const std::vector<const GpuSpec*>& gpus, const std:
       q.resize(rows.size());
       fq->predict_batch(x.data(), rows.size(), cols, q.data());
     }
+    // The transfer weight depends on the family (the group's) and the GPU's architecture: looked up again only
+    // when the GPU object changes (a batch names a few).
+    const GpuSpec* w_gpu = nullptr;
+    double w = 1;
     for (size_t k = 0; k < rows.size(); ++k) {
       Prediction& p = out[rows[k]];
-      const GpuSpec& gpu = *gpus[rows[k]];
-      apply_learned(p, transferred(p, gpu, r[k]),
-                    fq ? std::optional<double>(transferred(p, gpu, q[k])) : std::nullopt);
+      if (gpus[rows[k]] != w_gpu) w_gpu = gpus[rows[k]], w = transfer_weight(*family, *w_gpu);
+      apply_learned(p, transferred(p, w, r[k]), fq ? std::optional<double>(transferred(p, w, q[k])) : std::nullopt);
     }
   }
 }

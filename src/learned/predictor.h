@@ -104,6 +104,9 @@ class Predictor {
   /// A learned log-ratio as loom trusts it on `gpu`: unchanged where the family was measured on the GPU's
   /// architecture, else blended with the analytical model by the family's transfer weight (learned/transfer.h).
   double transferred(Prediction& p, const GpuSpec& gpu, double log_ratio) const;
+  /// The same with the weight given (transfer_weight(family, gpu), 1 = the learned ratio unchanged).
+  static double transferred(Prediction& p, double w, double log_ratio);
+  double transfer_weight(const std::string& family, const GpuSpec& gpu) const;
   void walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                     bool with_achievable, const float* x_all,
                     const std::vector<uint8_t>& skip, std::vector<Prediction>& out) const;
