@@ -128,7 +128,7 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   // and at levels 1-2 at one of 2 or 4 slots, so each of those 7 nodes compares one contiguous 16-row load of its
   // feature (from `cols`, the chunk transposed: feature-major, 64 rows a feature) and each lane keeps the decision
   // of the node it is at. The same decisions as the gather walk, 12 gathers fewer a tree.
-  const bool top3 = depth >= 3;
+  const bool top3 = depth >= 3 && stride <= 1024;  // the transposed chunk: at most 256 KB
   thread_local std::vector<float> cols;
   if (top3) cols.resize(stride * kAvx512Chunk);
   const __m512i four = _mm512_set1_epi32(4), seven = _mm512_set1_epi32(7);
