@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 
 #include <zlib.h>
@@ -94,6 +95,31 @@ TEST(LearnedForest, BatchedPackedAndXgboostAgreeOnCommittedModels) {
     }
   }
   EXPECT_GT(checked, 2000u);
+}
+
+// Missing values (NaN: each split's default direction) and values on thresholds, through every walk (the AVX-512
+// walk's column-wise top levels included): the batch equals predict() row by row.
+TEST(LearnedForest, BatchWithMissingValuesEqualsPredict) {
+  const std::string dir = loom::default_model_dir();
+  ASSERT_TRUE(fs::exists(dir + "/model.json"));
+  const auto& ds = corpus_sample();
+  const size_t cols = ds.feature_names.size();
+  for (const char* name : {"gemm", "attention_prefill", "rms_norm"}) {
+    const loom::Forest f = loom::Forest::from_json(gunzip(dir + "/" + name + ".xgb.json.gz"));
+    std::vector<float> x;
+    for (const auto& s : ds.samples)
+      if (s.m.family == name) x.insert(x.end(), s.x.begin(), s.x.end());
+    uint32_t seed = 12345;
+    for (float& v : x) {
+      seed = seed * 1664525u + 1013904223u;
+      if ((seed >> 24) < 40) v = std::numeric_limits<float>::quiet_NaN();  // ~16% missing
+    }
+    const size_t n = x.size() / cols;
+    ASSERT_GT(n, 128u) << name;
+    std::vector<float> batch(n);
+    f.predict_batch(x.data(), n, cols, batch.data());
+    for (size_t r = 0; r < n; ++r) ASSERT_EQ(f.predict(&x[r * cols]), batch[r]) << name << " row " << r;
+  }
 }
 
 TEST(LearnedForest, PredictManyEqualsPredictRowByRow) {
