@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 #include <vector>
 
 #include "analytical/demand.h"
@@ -70,8 +71,7 @@ enum class Detail { named, text };
 
 /// One pipe's load as plain values (the named PipeLoad list is built for the kept config only).
 struct Pipe {
-  const char* pipe;
-  const char* unit;
+  std::string_view pipe, unit;  // string literals (so pipe.data() is a C string too)
   double total, busiest_sm, time_us;
 };
 
@@ -120,12 +120,12 @@ void compute_loads(const GpuSpec& gpu, const KernelShape& s, const Demand& d, co
   const double l2_total = out.l2_total = total.l2 + d.extra_l2_bytes;
   const double busy_sms = double(std::min<int64_t>(std::max<int64_t>(d.ctas, 1), sms));
   const double sm_l2_bw = gpu.l2_bytes_per_clk_per_sm * clk;  // one SM's L2 bandwidth, bytes/s
-  auto per_sm = [&](const char* pipe, const char* unit, double tot, double busy, double rate_per_clk) {
+  auto per_sm = [&](std::string_view pipe, std::string_view unit, double tot, double busy, double rate_per_clk) {
     Pipe p{pipe, unit, tot, busy, 0};
     if (rate_per_clk > 0) p.time_us = busy / (rate_per_clk * clk) * 1e6;
     return p;
   };
-  auto chip = [&](const char* pipe, double tot, double chip_bw, double sm_bound_bytes, double sm_bound_bw) {
+  auto chip = [&](std::string_view pipe, double tot, double chip_bw, double sm_bound_bytes, double sm_bound_bw) {
     Pipe p{pipe, "bytes", tot, tot, 0};
     double t = chip_bw > 0 ? tot / chip_bw : 0;
     if (sm_bound_bw > 0) t = std::max(t, sm_bound_bytes / sm_bound_bw);
@@ -154,7 +154,7 @@ void compute_loads(const GpuSpec& gpu, const KernelShape& s, const Demand& d, co
   double slowest = 0, ceiling = 0;
   for (size_t i = 0; i < np; ++i) {
     const Pipe& p = pipes[i];
-    if (p.time_us > ceiling) ceiling = p.time_us, out.bottleneck = p.pipe;
+    if (p.time_us > ceiling) ceiling = p.time_us, out.bottleneck = p.pipe.data();
     slowest = std::max(slowest, p.time_us / kEff[i]);
   }
   out.ceiling_us = ceiling;
@@ -183,9 +183,14 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, Detai
   const size_t np = l.np;
   a.ceiling_us = l.ceiling_us;
   a.bottleneck = l.bottleneck;
-  a.pipes.reserve(np);
-  for (size_t i = 0; i < np; ++i)
-    a.pipes.push_back({l.pipes[i].pipe, l.pipes[i].unit, l.pipes[i].total, l.pipes[i].busiest_sm, l.pipes[i].time_us});
+  a.pipes.resize(np);  // built in place: the names copied once, at their known lengths
+  for (size_t i = 0; i < np; ++i) {
+    const Pipe& p = l.pipes[i];
+    PipeLoad& q = a.pipes[i];
+    q.pipe.assign(p.pipe);
+    q.unit.assign(p.unit);
+    q.total = p.total, q.busiest_sm = p.busiest_sm, q.time_us = p.time_us;
+  }
   a.flops = d.flops;
   a.dram_bytes = d.dram_bytes;
   a.min_dram_bytes = d.min_dram_bytes;
@@ -297,12 +302,17 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec, bool with_text) {
     const TileConfig* chosen = nullptr;
     double t_cur = 0, w_cur = 0, area_cur = 0;
     const std::vector<TileConfig>* lists[] = {&cands, &split};
+    thread_local TileConfig probe;
     for (const std::vector<TileConfig>* list : lists) {
       for (const auto& c : *list) {
         // resident()'s occupancy, reused by the score when the demand keeps the config's launch shape.
         const Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes);
         if (c.threads != 0 && occ.ctas_per_sm <= 0) continue;
-        const Demand d = build(gpu, s, c, false);
+        // Scored under a nameless copy (no family model reads the name; the kept config is rebuilt with it): a
+        // tile name of 16+ characters is not allocated and freed again for every candidate.
+        probe = c;
+        probe.name.clear();
+        const Demand d = build(gpu, s, probe, false);
         const bool same = d.config.threads == c.threads && d.config.regs_per_thread == c.regs_per_thread &&
                           d.config.smem_bytes == c.smem_bytes;
         const auto [t_new, w_new] = score(gpu, s, d, same ? &occ : nullptr);
