@@ -302,17 +302,12 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec, bool with_text) {
     const TileConfig* chosen = nullptr;
     double t_cur = 0, w_cur = 0, area_cur = 0;
     const std::vector<TileConfig>* lists[] = {&cands, &split};
-    thread_local TileConfig probe;
     for (const std::vector<TileConfig>* list : lists) {
       for (const auto& c : *list) {
         // resident()'s occupancy, reused by the score when the demand keeps the config's launch shape.
         const Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes);
         if (c.threads != 0 && occ.ctas_per_sm <= 0) continue;
-        // Scored under a nameless copy (no family model reads the name; the kept config is rebuilt with it): a
-        // tile name of 16+ characters is not allocated and freed again for every candidate.
-        probe = c;
-        probe.name.clear();
-        const Demand d = build(gpu, s, probe, false);
+        const Demand d = build(gpu, s, c, false);
         const bool same = d.config.threads == c.threads && d.config.regs_per_thread == c.regs_per_thread &&
                           d.config.smem_bytes == c.smem_bytes;
         const auto [t_new, w_new] = score(gpu, s, d, same ? &occ : nullptr);
