@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 #include <vector>
 
 #include "analytical/demand.h"
@@ -64,19 +65,29 @@ std::string pct(double f) {
   return std::string(buf, end);
 }
 
-/// What finish() builds: a candidate being scored is compared by its latency and launch only; the kept config also
-/// gets its names, pipe list and bottleneck; with text, the human notes too (analyze's with_text).
-enum class Detail { score, named, text };
+/// What finish() builds for the kept config: its names, pipe list and bottleneck; with text, the human notes too
+/// (analyze's with_text). A candidate being scored gets no Analysis at all (score()).
+enum class Detail { named, text };
 
-Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, Detail detail) {
-  Analysis a;
-  const bool named = detail != Detail::score, notes = detail == Detail::text;
-  if (named) {
-    a.gpu = gpu.name;
-    a.family = family_name(s.family);
-    a.config = d.config.name;
-  }
-  LaunchInfo& L = a.launch;
+/// One pipe's load as plain values (the named PipeLoad list is built for the kept config only).
+struct Pipe {
+  std::string_view pipe, unit;  // string literals (so pipe.data() is a C string too)
+  double total, busiest_sm, time_us;
+};
+
+/// The numbers of finish(): placement, pipe loads, ceiling and latency, computed once whether a candidate is being
+/// scored (score(): no Analysis, no strings) or kept (finish()). `occ` is the config's occupancy when d.ctas > 0.
+struct Loads {
+  LaunchInfo launch;           // without occupancy_limit (named only)
+  const char* occ_limit = "";  // the Occupancy's limit, or "grid" when the grid leaves SMs idle
+  Pipe pipes[8];
+  size_t np = 0;
+  double l2_total = 0, ceiling_us = 0, latency_us = 0;
+  const char* bottleneck = "none";
+};
+
+void compute_loads(const GpuSpec& gpu, const KernelShape& s, const Demand& d, const Occupancy* occ_in, Loads& out) {
+  LaunchInfo& L = out.launch;
   L.ctas = d.ctas;
   L.loop_iters = d.loop_iters;
   L.threads_per_cta = d.config.threads;
@@ -87,10 +98,11 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, Detai
   const int sms = std::max(1, gpu.sms);
   PipeWork busiest, total;
   if (d.ctas > 0) {
-    Occupancy occ = occupancy(gpu, d.config.threads, d.config.regs_per_thread, d.config.smem_bytes);
+    const Occupancy occ =
+        occ_in ? *occ_in : occupancy(gpu, d.config.threads, d.config.regs_per_thread, d.config.smem_bytes);
     L.ctas_per_sm = occ.ctas_per_sm;
     L.occupancy = occ.occupancy;
-    if (named) L.occupancy_limit = d.ctas < sms ? "grid" : occ.limit;  // a scored candidate is not printed
+    out.occ_limit = d.ctas < sms ? "grid" : occ.limit.data();  // string literals (occupancy.cpp)
     const int64_t slots = int64_t(sms) * std::max(1, occ.ctas_per_sm);
     L.waves = (d.ctas + slots - 1) / slots;
     L.last_wave_fill = double(d.ctas - (L.waves - 1) * slots) / slots;
@@ -105,23 +117,15 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, Detai
     busiest = d.per_cta * n_busy + d.per_iter * iters_busy;
     total = d.per_cta * double(d.ctas) + d.per_iter * total_iters;
   }
-  const double l2_total = total.l2 + d.extra_l2_bytes;
+  const double l2_total = out.l2_total = total.l2 + d.extra_l2_bytes;
   const double busy_sms = double(std::min<int64_t>(std::max<int64_t>(d.ctas, 1), sms));
   const double sm_l2_bw = gpu.l2_bytes_per_clk_per_sm * clk;  // one SM's L2 bandwidth, bytes/s
-  // Pipe loads as plain values first; a scored candidate (Detail::score) needs only the ceiling and latency, so
-  // the named PipeLoad list and the bottleneck name are built for the kept config only.
-  struct Pipe {
-    const char* pipe;
-    const char* unit;
-    double total, busiest_sm, time_us;
-  };
-  auto per_sm = [&](const char* pipe, const char* unit, double tot, double busy, double rate_per_clk) {
+  auto per_sm = [&](std::string_view pipe, std::string_view unit, double tot, double busy, double rate_per_clk) {
     Pipe p{pipe, unit, tot, busy, 0};
     if (rate_per_clk > 0) p.time_us = busy / (rate_per_clk * clk) * 1e6;
-    else if (busy > 0 && notes) a.notes.push_back(std::string("gpu has no ") + pipe + " rate: its time is not modelled");
     return p;
   };
-  auto chip = [&](const char* pipe, double tot, double chip_bw, double sm_bound_bytes, double sm_bound_bw) {
+  auto chip = [&](std::string_view pipe, double tot, double chip_bw, double sm_bound_bytes, double sm_bound_bw) {
     Pipe p{pipe, "bytes", tot, tot, 0};
     double t = chip_bw > 0 ? tot / chip_bw : 0;
     if (sm_bound_bw > 0) t = std::max(t, sm_bound_bytes / sm_bound_bw);
@@ -129,7 +133,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, Detai
     return p;
   };
   const bool uses_tensor = total.tensor > 0;
-  Pipe pipes[8];
+  Pipe* pipes = out.pipes;
   size_t np = 0;
   pipes[np++] = per_sm("tensor", "FLOP", total.tensor, busiest.tensor,
                        uses_tensor ? gpu.tensor_flops_per_clk(d.tensor_dtype) : 1);
@@ -142,32 +146,60 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, Detai
   // DRAM: chip-wide bandwidth, but only the SMs that are busy pull (small grids, SM partitions).
   pipes[np++] = chip("dram", d.dram_bytes, gpu.effective_dram_bytes_per_s(), d.dram_bytes, sm_l2_bw * busy_sms);
   if (is_collective(s.family)) pipes[np++] = {"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us};
+  out.np = np;
 
   // Nominal efficiency per pipe, in pipes order (tensor, fma, sfu, alu, smem, l2, dram, link).
   static constexpr double kEff[] = {kTensorEfficiency, kFmaEfficiency, kSfuEfficiency,  kAluEfficiency,
                                     kSmemEfficiency,   kL2Efficiency,  kDramEfficiency, kLinkEfficiency};
-  double slowest = 0;
-  const char* bottleneck = "none";
+  double slowest = 0, ceiling = 0;
   for (size_t i = 0; i < np; ++i) {
     const Pipe& p = pipes[i];
-    if (p.time_us > a.ceiling_us) a.ceiling_us = p.time_us, bottleneck = p.pipe;
+    if (p.time_us > ceiling) ceiling = p.time_us, out.bottleneck = p.pipe.data();
     slowest = std::max(slowest, p.time_us / kEff[i]);
   }
-  if (named) {
-    a.bottleneck = bottleneck;
-    a.pipes.reserve(np);
-    for (size_t i = 0; i < np; ++i)
-      a.pipes.push_back({pipes[i].pipe, pipes[i].unit, pipes[i].total, pipes[i].busiest_sm, pipes[i].time_us});
+  out.ceiling_us = ceiling;
+  out.latency_us = (d.ctas > 0 || ceiling > 0) ? slowest + d.fixed_overhead_us : 0;
+}
+
+/// A candidate's (latency, tile waste): finish()'s values, without building an Analysis.
+std::pair<double, double> score(const GpuSpec& gpu, const KernelShape& s, const Demand& d, const Occupancy* occ) {
+  Loads l;
+  compute_loads(gpu, s, d, occ, l);
+  return {l.latency_us, l.launch.tile_waste};
+}
+
+Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, Detail detail) {
+  Analysis a;
+  const bool notes = detail == Detail::text;
+  Loads l;
+  compute_loads(gpu, s, d, nullptr, l);
+  a.gpu = gpu.name;
+  a.family = family_name(s.family);
+  a.config = d.config.name;
+  a.launch = l.launch;
+  LaunchInfo& L = a.launch;
+  if (d.ctas > 0) L.occupancy_limit = l.occ_limit;
+  const int sms = std::max(1, gpu.sms);
+  const size_t np = l.np;
+  a.ceiling_us = l.ceiling_us;
+  a.bottleneck = l.bottleneck;
+  a.pipes.resize(np);  // built in place: the names copied once, at their known lengths
+  for (size_t i = 0; i < np; ++i) {
+    const Pipe& p = l.pipes[i];
+    PipeLoad& q = a.pipes[i];
+    q.pipe.assign(p.pipe);
+    q.unit.assign(p.unit);
+    q.total = p.total, q.busiest_sm = p.busiest_sm, q.time_us = p.time_us;
   }
   a.flops = d.flops;
   a.dram_bytes = d.dram_bytes;
   a.min_dram_bytes = d.min_dram_bytes;
-  a.l2_bytes = l2_total;
+  a.l2_bytes = l.l2_total;
   a.fixed_overhead_us = d.fixed_overhead_us;
   a.variant = d.variant;
   a.l2_warm = s.l2_warm;
-  a.latency_us = (d.ctas > 0 || a.ceiling_us > 0) ? slowest + d.fixed_overhead_us : 0;
-  if (!notes) return a;  // a config candidate being scored, or a kept one without text
+  a.latency_us = l.latency_us;
+  if (!notes) return a;  // a kept config without text
   a.notes = d.notes;
   if (d.ctas >= sms && L.waves >= 1 && L.last_wave_fill < 0.75)
     a.notes.push_back("tail: " + std::to_string(L.waves) + " waves, the last only " + pct(L.last_wave_fill) + " full");
@@ -272,10 +304,15 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec, bool with_text) {
     const std::vector<TileConfig>* lists[] = {&cands, &split};
     for (const std::vector<TileConfig>* list : lists) {
       for (const auto& c : *list) {
-        if (!resident(gpu, c)) continue;
-        const Analysis a = finish(gpu, s, build(gpu, s, c, false), Detail::score);
+        // resident()'s occupancy, reused by the score when the demand keeps the config's launch shape.
+        const Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes);
+        if (c.threads != 0 && occ.ctas_per_sm <= 0) continue;
+        const Demand d = build(gpu, s, c, false);
+        const bool same = d.config.threads == c.threads && d.config.regs_per_thread == c.regs_per_thread &&
+                          d.config.smem_bytes == c.smem_bytes;
+        const auto [t_new, w_new] = score(gpu, s, d, same ? &occ : nullptr);
         ++n;
-        const double t_new = a.latency_us, w_new = a.launch.tile_waste, area = double(c.bm) * c.bn;
+        const double area = double(c.bm) * c.bn;
         // Lower predicted time wins; within 1%, less padding (tile waste), then the larger tile (fewer, fuller
         // CTAs), as cuBLAS prefers.
         const bool tie = t_new <= t_cur * 1.01;

@@ -11,9 +11,9 @@
 namespace loom {
 namespace {
 
-constexpr const char* kPipes[] = {"tensor", "fma", "sfu", "alu", "smem", "l2", "dram", "link"};
-static_assert(std::string_view(kPipes[4]) == "smem" && std::string_view(kPipes[5]) == "l2",
-              "emit() takes the first five pipes as the per-SM ones");
+// As string_views: a pipe's name is compared by length first (no strlen per comparison).
+constexpr std::string_view kPipes[] = {"tensor", "fma", "sfu", "alu", "smem", "l2", "dram", "link"};
+static_assert(kPipes[4] == "smem" && kPipes[5] == "l2", "emit() takes the first five pipes as the per-SM ones");
 
 /// log(max(0, x) + 1); where max(0, x) is 0 (x <= 0 or NaN) that is log(1) = +0 exactly, without the call.
 double log1(double x) { return x > 0 ? std::log(x + 1.0) : 0.0; }
@@ -60,7 +60,7 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
         }
     }
   for (size_t pi = 0; pi < std::size(kPipes); ++pi) {
-    const char* p = kPipes[pi];
+    const char* p = kPipes[pi].data();  // literals: null-terminated
     double t = 0, busiest = 0, total = 0;
     if (const PipeLoad* pl = loads[pi]) t = pl->time_us, busiest = pl->busiest_sm, total = pl->total;
     // log of time relative to the ceiling (0 = this pipe is the bottleneck; -20 = unused)

@@ -44,8 +44,9 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
   // One k-iteration of one CTA.
   const double mma_flop = 2.0 * c.bm * c.bn * c.bk;
   const double fill_bytes = double(c.bm + c.bn) * c.bk * b;  // A and B tiles, L2 -> smem (TMA / cp.async)
+  const bool wgmma = c.mma == "wgmma", simt = c.mma == "simt";  // compared once (a GEMM row scores ~22 configs)
   double smem_reads = 0;
-  if (c.mma == "wgmma") {  // each consumer warpgroup reads its A rows and the whole B tile from smem
+  if (wgmma) {  // each consumer warpgroup reads its A rows and the whole B tile from smem
     int warpgroups = std::max(1, c.warps / 4);
     smem_reads = double(c.bm) * c.bk * b + double(c.bn) * c.bk * b * warpgroups;
   } else {  // ldmatrix / LDS: each warp reads its warp tile's A rows and B columns (unique bytes per warp)
@@ -53,17 +54,17 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
     warp_grid(c.warps, c.bm, c.bn, wm, wn);
     smem_reads = double(c.bm) * c.bk * b * wn + double(c.bn) * c.bk * b * wm;
   }
-  if (c.mma == "simt") d.per_iter.fma = mma_flop;
+  if (simt) d.per_iter.fma = mma_flop;
   else d.per_iter.tensor = mma_flop;
   d.per_iter.smem = fill_bytes + smem_reads;
   d.per_iter.l2 = fill_bytes;
   // Hopper wgmma tiles run in 2-CTA clusters along M (cuBLAS nvjet_sm90_..._1x2_... kernels): the B tile is
   // TMA-multicast to both CTAs of a cluster, so each CTA requests only half of it from L2.
-  const bool multicast = c.mma == "wgmma" && tm >= 2;
+  const bool multicast = wgmma && tm >= 2;
   if (multicast) d.per_iter.l2 = double(c.bm) * c.bk * b + 0.5 * double(c.bn) * c.bk * b;
   // ALU estimate: per k-iteration each thread issues ~16 integer/address/predicate/barrier ops (cp.async
   // addressing, stage index, loop); with TMA (wgmma tiles) one thread issues the copies: ~4 per thread.
-  d.per_iter.alu = double(c.threads) * (c.mma == "wgmma" ? 4 : 16);
+  d.per_iter.alu = double(c.threads) * (wgmma ? 4 : 16);
 
   // Epilogue of one CTA: the accumulator tile staged through smem and stored (fp32 partials under split-K);
   // ~1 FP32 op (alpha scaling) and ~3 integer ops (address, predicate, convert) per output element.

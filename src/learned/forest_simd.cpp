@@ -4,6 +4,8 @@
 #ifdef LOOM_FOREST_SIMD
 #include <immintrin.h>
 
+#include <vector>
+
 namespace loom::forest_simd {
 namespace {
 constexpr size_t kVecRows = 8, kVecGroups = 4, kVec512Rows = 16;
@@ -104,6 +106,49 @@ __attribute__((target("avx2"))) size_t walk_avx2(const float* thresholds, const 
 // header) may use an uninitialised value (GCC bug 105593); nothing here reads one.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// A 64-row chunk of rows (stride floats apart) transposed into cols: feature f's 64 values at cols[64 f].
+__attribute__((target("avx512f"), always_inline)) inline void transpose_chunk(const float* x, size_t stride,
+                                                                             __m512i row_off, float* cols) {
+  for (size_t f = 0; f < stride; ++f)
+    for (size_t g = 0; g < kVecGroups; ++g)
+      _mm512_storeu_ps(cols + f * kAvx512Chunk + g * kVec512Rows,
+                       _mm512_i32gather_ps(row_off, x + g * kVec512Rows * stride + f, 4));
+}
+
+// Levels 0-2 (slots 0-6) of one tree for a chunk, from its transposed features: every lane of a level-0 vector is at
+// slot 0, and at levels 1-2 at one of 2 or 4 slots, so each of those 7 nodes compares one contiguous 16-row load of
+// its feature with the walk's rule (left when v < threshold, at a pass-left slot, or missing where the split defaults
+// left), and each lane keeps the decision of the node it is at. Sets each vector's slot at level 3 (7-14).
+__attribute__((target("avx512f"), always_inline)) inline void top3_slots(const float* thr, const int32_t* word,
+                                                                        const float* cols, uint32_t feature_bits,
+                                                                        uint32_t default_left_bit,
+                                                                        uint32_t pass_left_bit, __m512i* slot) {
+  __mmask16 left[7][kVecGroups];  // node j's decision for each lane: go left
+  for (size_t j = 0; j < 7; ++j) {
+    const uint32_t wj = static_cast<uint32_t>(word[j]);
+    const float* col = cols + (wj & feature_bits) * kAvx512Chunk;
+    const __m512 tj = _mm512_set1_ps(thr[j]);
+    const __mmask16 pass = (wj & pass_left_bit) ? 0xFFFF : 0, defl = (wj & default_left_bit) ? 0xFFFF : 0;
+    for (size_t g = 0; g < kVecGroups; ++g) {
+      const __m512 v = _mm512_loadu_ps(col + g * kVec512Rows);
+      left[j][g] = static_cast<__mmask16>(_mm512_cmp_ps_mask(v, tj, _CMP_LT_OQ) | pass |
+                                          (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q) & defl));
+    }
+  }
+  const __m512i one = _mm512_set1_epi32(1), two = _mm512_set1_epi32(2), four = _mm512_set1_epi32(4);
+  const __m512i seven = _mm512_set1_epi32(7);
+  for (size_t g = 0; g < kVecGroups; ++g) {
+    const __mmask16 a = left[0][g];
+    const __mmask16 b = static_cast<__mmask16>((a & left[1][g]) | (~a & left[2][g]));
+    const __mmask16 c = static_cast<__mmask16>((a & b & left[3][g]) | (a & ~b & left[4][g]) |
+                                               (~a & b & left[5][g]) | (~a & ~b & left[6][g]));
+    // slot 7 + 4 (right at level 0) + 2 (right at 1) + 1 (right at 2)
+    __m512i sl = _mm512_mask_add_epi32(seven, static_cast<__mmask16>(~a), seven, four);
+    sl = _mm512_mask_add_epi32(sl, static_cast<__mmask16>(~b), sl, two);
+    slot[g] = _mm512_mask_add_epi32(sl, static_cast<__mmask16>(~c), sl, one);
+  }
+}
+
 // The AVX-512 form of walk_avx2: sixteen rows a vector, four vectors a tree, masks instead of compare vectors.
 // Levels 0-3 (slots 0-14) permute one 16-slot register, level 4 (slots 15-30) another, level 5 (slots 31-62) two
 // through a two-source permute; deeper levels gather. The same lane decisions and the same additions per lane.
@@ -122,8 +167,13 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   const __m512i one = _mm512_set1_epi32(1), two = _mm512_set1_epi32(2);
   const __m512i inner_v = _mm512_set1_epi32(static_cast<int>(inner));
   const __m512i fifteen = _mm512_set1_epi32(15), thirty_one = _mm512_set1_epi32(31);
+  // Levels 0-2 without gathers (top3_slots) where the forest has them and the transposed chunk is at most 256 KB.
+  const bool top3 = depth >= 3 && stride <= 1024;
+  thread_local std::vector<float> cols;
+  if (top3) cols.resize(stride * kAvx512Chunk);
   size_t r = 0;
   for (; r + kAvx512Chunk <= n; r += kAvx512Chunk) {
+    if (top3) transpose_chunk(x + r * stride, stride, row_off, cols.data());
     __m512 acc[kVecGroups];
     for (size_t g = 0; g < kVecGroups; ++g) acc[g] = _mm512_set1_ps(base_score);
     for (size_t t = 0; t < trees; ++t) {
@@ -142,7 +192,9 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
       }
       __m512i slot[kVecGroups];
       for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm512_setzero_si512();
-      for (int32_t d = 0; d < depth; ++d)
+      int32_t d0 = 0;
+      if (top3) top3_slots(thr, word, cols.data(), feature_bits, default_left_bit, pass_left_bit, slot), d0 = 3;
+      for (int32_t d = d0; d < depth; ++d)
         for (size_t g = 0; g < kVecGroups; ++g) {
           __m512 threshold;
           __m512i w;
