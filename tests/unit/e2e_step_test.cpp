@@ -271,11 +271,21 @@ TEST_F(E2eStep, PurePredictorCostsAreSharedAcrossSteps) {
   EXPECT_EQ(*calls, 2 * priced);
   predict_step(gpu, llama_1b, vllm, w, ExecMode::megakernel, pure);  // tails needed: priced afresh once
   EXPECT_EQ(*calls, 3 * priced);
+  // The same values predicted through a catalogue anchor (an edited GPU), or joined by another NVLink domain, are
+  // other costs: each is priced afresh, not served from the plain GPU's entries.
+  GpuSpec anchored = gpu;
+  anchored.anchor = std::make_shared<const GpuSpec>(other);
+  predict_step(anchored, llama_1b, vllm, w, std::nullopt, pure);
+  EXPECT_EQ(*calls, 4 * priced);
+  GpuSpec domain = gpu;
+  domain.nvlink_gpus = gpu.nvlink_gpus + 2;
+  predict_step(domain, llama_1b, vllm, w, std::nullopt, pure);
+  EXPECT_EQ(*calls, 5 * priced);
 
   const KernelPredictor opaque = fn;
   EXPECT_EQ(predict_step(gpu, llama_1b, vllm, w, std::nullopt, opaque).timing.wall_time_us, first);
   EXPECT_EQ(predict_step(gpu, llama_1b, vllm, w, std::nullopt, opaque).timing.wall_time_us, first);
-  EXPECT_EQ(*calls, 5 * priced);
+  EXPECT_EQ(*calls, 7 * priced);
 }
 
 }  // namespace
