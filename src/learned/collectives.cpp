@@ -366,6 +366,7 @@ void CollectiveModel::save(const std::string& path) const {
 }
 
 CollectiveModel CollectiveModel::load(const std::string& path) {
+  check_data_file(path);
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot read; run `loom trace fit-collectives`");
   CollectiveModel m;

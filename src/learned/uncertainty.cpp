@@ -76,6 +76,7 @@ void Coverage::save(const std::string& dir) const {
 
 Coverage Coverage::load(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / "coverage.json").string();
+  check_data_file(path);
   std::ifstream in(path);
   if (!in) throw InputError(path, "missing; retrain with `loom train` (it writes the coverage the interval needs)");
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
