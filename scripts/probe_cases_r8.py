@@ -1,5 +1,5 @@
 """Probe cases (see probe_cases.py), eighth round: the model directory (model.json, the forest files, coverage.json,
-collectives.json, manifest.json, transfer.json architectures) broken in a LOOM_HOME copy; `impl=` and `scales=` on
+manifest.json, transfer.json architectures) and models/collectives.json broken in a LOOM_HOME copy; `impl=` and `scales=` on
 every kernel family; `validate --serving` and `--collectives` over odd trace folders; and the ceiling invariant over
 random kernels of every family on every catalogue GPU under `--clock sustained|auto`, `--set` overrides (anchored
 learned predictions), GPU files that `extends:` a catalogue entry and `--model analytical` (exit 4 names the first
@@ -124,6 +124,27 @@ def add_model_dir(c):
         mcase(c, f"coverage_{n}", "coverage.json", text, argv=interval)
     for n, text in (("fifo", "@FIFO@"), ("dir", "@DIR@")):
         mcase(c, f"manifest_{n}", "manifest.json", text, argv=["validate", "--model-dir", "@D@/models/efficiency"])
+    # models/collectives.json (the measured collective fits, read by every collective prediction).
+    cj = json.load(open(REPO + "/models/collectives.json"))
+
+    def fits(edit):
+        j = json.loads(json.dumps(cj))
+        edit(j)
+        return json.dumps(j, indent=1)
+    coll = ["predict", "--gpu", "h200", "--kernel", "all_reduce bytes=1048576 gpus=8"]
+    mcase(c, "collectives_committed", "../collectives.json", json.dumps(cj), "good", argv=coll)
+    for n, text, want in (
+            ("fifo", "@FIFO@", []), ("dir", "@DIR@", []), ("not_json", "{\n\nx", ["collectives.json:3"]),
+            ("array", "[]", ["fits"]), ("dup_key", json.dumps(cj, indent=1).replace("{", '{\n "about": "x",', 1),
+                                        ["collectives.json:", "about"]),
+            ("unknown_top", fits(lambda j: j.update(fitz=[])), ["fitz"]),
+            ("unknown_fit_key", fits(lambda j: j["fits"][0].update(bw=1)), ["fit 1", "bw"]),
+            ("busbw_zero", fits(lambda j: j["fits"][0]["large"].update(busbw_GBps=0)), ["fit 1", "busbw_GBps"]),
+            ("alpha_neg", fits(lambda j: j["fits"][0]["small"].update(alpha_us=-1)), ["fit 1", "alpha_us"]),
+            ("gpus_frac", fits(lambda j: j["fits"][0].update(gpus=2.5)), ["fit 1", "gpus"]),
+            ("gpus_string", fits(lambda j: j["fits"][0].update(gpus="8")), ["fit 1", "gpus"]),
+            ("fit_twice", fits(lambda j: j["fits"].append(j["fits"][0])), ["second fit"])):
+        mcase(c, f"collectives_{n}", "../collectives.json", text, want=["collectives.json"] + want, argv=coll)
     # transfer.json: round 7 probed its structure; the architecture names it lists were not checked.
     tj = json.load(open(REPO + "/models/efficiency/transfer.json"))
 

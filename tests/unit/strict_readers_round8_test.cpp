@@ -1,5 +1,5 @@
-// Hardening, round 8 (issue 17): the model directory's index (model.json) read strictly, named pipes and folders in
-// the model and run readers, transfer.json's architecture names, impl= only on the families that have it, and an
+// Hardening, round 8 (issue 17): the model directory's index (model.json) and models/collectives.json read strictly,
+// named pipes and folders in the model and run readers, transfer.json's architecture names, impl= only on the families that have it, and an
 // anchored (--set) collective never below the changed GPU's ceiling.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -14,6 +14,7 @@
 #include "input_error_util.h"
 #include "kernels/kernel_spec.h"
 #include "kernels/shape.h"
+#include "learned/collectives.h"
 #include "learned/model.h"
 #include "learned/model_index.h"
 #include "learned/predictor.h"
@@ -97,6 +98,36 @@ TEST(MeasuredRun, NamedPipeOrFolderInARunIsRefused) {
     fs::remove(d / f);
     fs::rename(d / "keep.csv", d / f);
   }
+  fs::remove_all(d);
+}
+
+TEST(CollectiveFits, DamagedFitsAreRefusedSayingWhat) {
+  const std::string committed = data_dir() + "/models/collectives.json";
+  EXPECT_FALSE(CollectiveModel::load(committed).fits.empty());
+  const fs::path d = scratch("coll");
+  const std::string fit = R"({"op": "all_reduce", "impl": "nccl", "gpu": "h200", "architecture": "hopper",
+    "topology": "nvswitch", "gpus": 8, "link": "nvlink", "link_GBps": 450, "break_bytes": 1048576,
+    "small": {"alpha_us": 10, "busbw_GBps": 50}, "large": {"alpha_us": 20, "busbw_GBps": 300}, "points": 9,
+    "fit_mape_small_pct": 5, "fit_mape_large_pct": 3})";
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string f = fit;
+    f.replace(f.find(from), from.size(), to);
+    return f;
+  };
+  for (const auto& [text, says] : std::vector<std::pair<std::string, std::string>>{
+           {"{\"fits\": [" + fit + ", " + fit + "]}", "a second fit"},
+           {"{\"fits\": [" + fit + "], \"fitz\": 1}", "fitz"},
+           {"{\"fits\": [" + with("\"points\"", "\"bw\": 1, \"points\"") + "]}", "'bw'"},
+           {"{\"fits\": [" + with("\"busbw_GBps\": 300", "\"busbw_GBps\": 0") + "]}", "busbw_GBps"},
+           {"{\"fits\": [" + with("\"gpus\": 8", "\"gpus\": 2.5") + "]}", "gpus"},
+           {"{\"about\": \"x\",\n\"about\": \"y\", \"fits\": []}", "collectives.json:2"}}) {
+    std::ofstream(d / "collectives.json") << text;
+    const InputError e = error_of([&] { CollectiveModel::load((d / "collectives.json").string()); });
+    EXPECT_IN(e.where(), "collectives.json");
+    EXPECT_IN(e.what(), says);
+  }
+  std::ofstream(d / "collectives.json") << "{\"fits\": [" + fit + "]}";
+  EXPECT_EQ(CollectiveModel::load((d / "collectives.json").string()).fits.size(), 1u);
   fs::remove_all(d);
 }
 
