@@ -1,6 +1,7 @@
 // The Python module `loom` (pybind11): a thin driver over libloom. Kernel predictions, batches (list of dicts, NumPy
 // structured array or pandas DataFrame) returned as NumPy arrays, diagnose, e2e (python/loom_py_e2e.cpp) and tune;
-// libloom's InputError becomes ValueError with the same one-line message. loom.simulate belongs to src/serving (see python/README.md).
+// libloom's InputError becomes ValueError with the same one-line message. loom.simulate belongs to src/serving (see
+// python/README.md).
 #include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -287,7 +288,7 @@ PYBIND11_MODULE(loom, m) {
       [](const std::string& gpu, const std::string& spec, const std::string& model) {
         const loom::GpuSpec g = catalog().get(gpu);
         const loom::Prediction p = predictor(model).predict(g, loom::parse_kernel_spec(spec, "spec"));
-        loom::require_fits_memory(p, g, "spec");  // as predict and the CLI's diagnose: 6,000 GB of operands was answered
+        loom::require_fits_memory(p, g, "spec");  // as predict and the CLI's diagnose (6,000 GB of operands answered)
         py::dict d = prediction_dict(p);
         py::list pipes;
         const std::shared_ptr<const loom::Analysis> a = p.shown_analysis();  // with a warm ceiling's note

@@ -20,8 +20,8 @@ const loom::Predictor& predictor(const std::string& model);
 const loom::KernelPredictor& kernel_predictor(const std::string& model);
 
 /// loom.e2e: one LLM step; a dict of times, the breakdown by family, the memory fit and the CLI's warnings.
-pybind11::dict e2e_step(const std::string& gpu, const std::string& model_name, const std::string& phase,
-                        int64_t batch, int64_t seq, int64_t context, int tp, const std::string& profile,
-                        const std::string& mode, const std::string& kernel_model);
+pybind11::dict e2e_step(const std::string& gpu, const std::string& model_name, const std::string& phase, int64_t batch,
+                        int64_t seq, int64_t context, int tp, const std::string& profile, const std::string& mode,
+                        const std::string& kernel_model);
 
 }  // namespace loom_py

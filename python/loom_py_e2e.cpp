@@ -23,17 +23,22 @@ py::dict e2e_step(const std::string& gpu, const std::string& model_name, const s
   if (seq < 1) throw loom::InputError("seq", "must be >= 1 (new tokens per request)");
   if (context < 0) throw loom::InputError("context", "must be >= 0 (tokens already in the KV cache)");
   // The CLI's limits: beyond 2^30 a length is a typo (it was refused naming the model's config.json).
-  if (seq > (int64_t{1} << 30)) throw loom::InputError("seq", std::to_string(seq) + " is above 2^30; give a realistic length");
+  if (seq > (int64_t{1} << 30))
+    throw loom::InputError("seq", std::to_string(seq) + " is above 2^30; give a realistic length");
   if (context > (int64_t{1} << 30))
     throw loom::InputError("context", std::to_string(context) + " is above 2^30; give a realistic length");
   // A decode step computes one token per request: seq=5 with a context was silently ignored (the CLI refuses).
   if (phase == "decode" && context > 0 && seq != 1)
-    throw loom::InputError("seq", std::to_string(seq) + ": a decode step computes one new token per request; give "
-                                  "seq=1 (the default) with context=, or phase='prefill' for more");
+    throw loom::InputError("seq", std::to_string(seq) +
+                                      ": a decode step computes one new token per request; give "
+                                      "seq=1 (the default) with context=, or phase='prefill' for more");
   loom::Workload w;
-  if (phase == "prefill") w = loom::prefill_workload(batch, {seq}, context > 0 ? std::vector<int64_t>{context} : std::vector<int64_t>{}, tp);
-  else if (phase == "decode") w = loom::decode_workload(batch, {context > 0 ? context : seq}, tp);
-  else throw loom::InputError("phase", "'" + phase + "' is not a phase; use prefill or decode");
+  if (phase == "prefill")
+    w = loom::prefill_workload(batch, {seq}, context > 0 ? std::vector<int64_t>{context} : std::vector<int64_t>{}, tp);
+  else if (phase == "decode")
+    w = loom::decode_workload(batch, {context > 0 ? context : seq}, tp);
+  else
+    throw loom::InputError("phase", "'" + phase + "' is not a phase; use prefill or decode");
   double tokens = 0, kv = 0;  // as the CLI: one step beyond 2^26 tokens / 2^30 KV positions names its arguments
   for (size_t i = 0; i < w.new_tokens.size(); ++i)
     tokens += double(w.new_tokens[i]), kv += double(w.new_tokens[i]) + double(w.context[i]);
@@ -66,7 +71,8 @@ py::dict e2e_step(const std::string& gpu, const std::string& model_name, const s
     if (!s.empty()) warnings.append(s);
   d["warnings"] = warnings;
   py::dict mem;
-  mem["fits"] = st.memory.fits, mem["total_bytes"] = st.memory.total_bytes, mem["usable_bytes"] = st.memory.usable_bytes;
+  mem["fits"] = st.memory.fits, mem["total_bytes"] = st.memory.total_bytes,
+  mem["usable_bytes"] = st.memory.usable_bytes;
   mem["note"] = st.memory.note;
   d["memory"] = mem;
   return d;

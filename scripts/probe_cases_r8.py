@@ -119,9 +119,23 @@ def add_model_dir(c):
     interval = MP + ["--interval"]
     mcase(c, "coverage_committed", "coverage.json", open(REPO + "/models/efficiency/coverage.json").read(), "good",
           argv=interval)
-    for n, text in (("fifo", "@FIFO@"), ("dir", "@DIR@"), ("not_json", "nope"), ("gone", "@GONE@"),
-                    ("schema", '{"schema": "loom-coverage 9", "families": {}}')):
-        mcase(c, f"coverage_{n}", "coverage.json", text, argv=interval)
+    cov = json.load(open(REPO + "/models/efficiency/coverage.json"))
+
+    def covered(edit):
+        j = json.loads(json.dumps(cov))
+        edit(j["families"])
+        return json.dumps(j, indent=1)
+    for n, text, want in (
+            ("fifo", "@FIFO@", []), ("dir", "@DIR@", []), ("not_json", "nope", []), ("gone", "@GONE@", []),
+            ("schema", '{"schema": "loom-coverage 9", "families": {}}', []),
+            ("dup_key", json.dumps(cov, indent=1).replace("{", '{\n "schema": "x",', 1), ["coverage.json:"]),
+            ("family_unknown", covered(lambda f: f.update(gemmm=f["gemm"])), ["gemmm"]),
+            ("band_nan", covered(lambda f: f["gemm"]["shapes"].update(log_lo=float("nan"))).replace("NaN", '"nan"'),
+             ["gemm", "shapes"]),
+            ("band_reversed", covered(lambda f: f["gemm"]["shapes"].update(log_lo=5, log_hi=-5)), ["gemm", "shapes"]),
+            ("kernels_negative", covered(lambda f: f["gemm"].update(kernels=-5)), ["gemm", "kernels"]),
+            ("key_renamed", covered(lambda f: f["gemm"].update(shape=f["gemm"].pop("shapes"))), ["gemm"])):
+        mcase(c, f"coverage_{n}", "coverage.json", text, want=["coverage.json"] + want, argv=interval)
     for n, text in (("fifo", "@FIFO@"), ("dir", "@DIR@")):
         mcase(c, f"manifest_{n}", "manifest.json", text, argv=["validate", "--model-dir", "@D@/models/efficiency"])
     # models/collectives.json (the measured collective fits, read by every collective prediction).

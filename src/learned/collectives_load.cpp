@@ -30,7 +30,8 @@ double number(const nlohmann::json& x, const std::string& key, const std::string
 }
 
 std::string text(const nlohmann::json& x, const std::string& key, const std::string& path, const std::string& where) {
-  if (!x.contains(key) || !x[key].is_string()) throw InputError(path, where + ": '" + key + "' must be a string" + kRefit);
+  if (!x.contains(key) || !x[key].is_string())
+    throw InputError(path, where + ": '" + key + "' must be a string" + kRefit);
   return x[key].get<std::string>();
 }
 
@@ -41,8 +42,7 @@ void only_keys(const nlohmann::json& x, std::initializer_list<const char*> keys,
       throw InputError(path, where + ": unknown key '" + k.substr(0, 80) + "'" + kRefit);
 }
 
-AlphaBeta segment(const nlohmann::json& x, const std::string& key, const std::string& path,
-                               const std::string& where) {
+AlphaBeta segment(const nlohmann::json& x, const std::string& key, const std::string& path, const std::string& where) {
   if (!x.contains(key) || !x[key].is_object())
     throw InputError(path, where + ": '" + key + "' must be an object {alpha_us, busbw_GBps}" + kRefit);
   only_keys(x[key], {"alpha_us", "busbw_GBps"}, path, where + " " + key);
@@ -80,8 +80,9 @@ CollectiveModel CollectiveModel::load(const std::string& path) {
   for (const auto& x : j["fits"]) {
     const std::string where = "fit " + std::to_string(m.fits.size() + 1);
     if (!x.is_object()) throw InputError(path, where + " must be an object" + kRefit);
-    only_keys(x, {"op", "impl", "gpu", "architecture", "topology", "gpus", "link", "link_GBps", "break_bytes", "small",
-                  "large", "points", "fit_mape_small_pct", "fit_mape_large_pct"},
+    only_keys(x,
+              {"op", "impl", "gpu", "architecture", "topology", "gpus", "link", "link_GBps", "break_bytes", "small",
+               "large", "points", "fit_mape_small_pct", "fit_mape_large_pct"},
               path, where);
     CollectiveFit f;
     f.op = x.contains("op") ? text(x, "op", path, where) : "all_reduce";
@@ -95,7 +96,8 @@ CollectiveModel CollectiveModel::load(const std::string& path) {
     f.topology = text(x, "topology", path, where), f.link = text(x, "link", path, where);
     const std::string at = where + " (" + f.gpu_key.substr(0, 40) + ")";
     const double gpus = number(x, "gpus", path, at, 2);
-    if (gpus != std::floor(gpus) || gpus > 1024) throw InputError(path, at + ": 'gpus' must be an integer >= 2" + kRefit);
+    if (gpus != std::floor(gpus) || gpus > 1024)
+      throw InputError(path, at + ": 'gpus' must be an integer >= 2" + kRefit);
     f.gpus = int(gpus);
     f.link_bytes_per_s = number(x, "link_GBps", path, at, 0) * 1e9;
     f.break_bytes = int64_t(std::min(number(x, "break_bytes", path, at, 0), 9e18));

@@ -91,9 +91,8 @@ ModelIndex parse_model_index(const std::string& text, const std::string& path) {
         m.file.find('\0') != std::string::npos)
       throw InputError(path, where + ": file '" + m.file.substr(0, 80) +
                                  "' must be a file name inside the model directory" + kRetrain);
-    if (m.hash.size() != 16 || !std::all_of(m.hash.begin(), m.hash.end(), [](char c) {
-          return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-        }))
+    if (m.hash.size() != 16 || !std::all_of(m.hash.begin(), m.hash.end(),
+                                            [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }))
       throw InputError(path, where + ": hash '" + m.hash.substr(0, 80) + "' is not 16 hex digits" + kRetrain);
     out.models.push_back(std::move(m));
   }

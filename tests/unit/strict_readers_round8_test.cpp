@@ -1,6 +1,6 @@
-// Hardening, round 8 (issue 17): the model directory's index (model.json) and models/collectives.json read strictly,
-// named pipes and folders in the model and run readers, transfer.json's architecture names, impl= only on the families that have it, and an
-// anchored (--set) collective never below the changed GPU's ceiling.
+// Hardening, round 8 (issue 17): the model directory's index (model.json), coverage.json and models/collectives.json
+// read strictly, named pipes and folders in the model and run readers, transfer.json's architecture names, impl= only
+// on the families that have it, and an anchored (--set) collective never below the changed GPU's ceiling.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +19,7 @@
 #include "learned/model_index.h"
 #include "learned/predictor.h"
 #include "learned/transfer.h"
+#include "learned/uncertainty.h"
 #include "serving/measured.h"
 
 namespace loom {
@@ -128,6 +129,31 @@ TEST(CollectiveFits, DamagedFitsAreRefusedSayingWhat) {
   }
   std::ofstream(d / "collectives.json") << "{\"fits\": [" + fit + "]}";
   EXPECT_EQ(CollectiveModel::load((d / "collectives.json").string()).fits.size(), 1u);
+  fs::remove_all(d);
+}
+
+TEST(CoverageFile, DamagedCoverageIsRefusedSayingWhat) {
+  EXPECT_FALSE(Coverage::load(data_dir() + "/models/efficiency").families.empty());
+  const fs::path d = scratch("cov");
+  const std::string band = R"({"n": 5, "log_lo": -0.1, "log_hi": 0.1})";
+  const std::string fam = R"({"architectures": ["hopper"], "gpus": ["h200"], "impls": ["torch"], "kernels": 5, )"
+                          R"("shapes": )" + band + R"(, "unseen_architecture": )" + band + "}";
+  auto file = [&](const std::string& families) {
+    return R"({"schema": "loom-coverage 1", "families": {)" + families + "}}";
+  };
+  for (const auto& [text, says] : std::vector<std::pair<std::string, std::string>>{
+           {file("\"gemmm\": " + fam), "gemmm"},
+           {file("\"gemm\":\n" + fam + ",\n\"gemm\": " + fam), "coverage.json:3"},
+           {file("\"gemm\": " + fam.substr(0, fam.find("\"shapes\"")) + "\"shapes\": {\"n\": 5, \"log_lo\": 1, "
+                 "\"log_hi\": -1}, \"unseen_architecture\": " + band + "}"), "shapes"},
+           {"nope", "coverage.json"}}) {
+    std::ofstream(d / "coverage.json") << text;
+    const InputError e = error_of([&] { Coverage::load(d.string()); });
+    EXPECT_IN(e.where(), "coverage.json");
+    EXPECT_IN(e.what(), says);
+  }
+  std::ofstream(d / "coverage.json") << file("\"gemm\": " + fam);
+  EXPECT_EQ(Coverage::load(d.string()).families.size(), 1u);
   fs::remove_all(d);
 }
 
