@@ -1,6 +1,7 @@
 // The Python module `loom` (pybind11): a thin driver over libloom. Kernel predictions, batches (list of dicts, NumPy
-// structured array or pandas DataFrame) returned as NumPy arrays, diagnose, e2e and tune; libloom's InputError
-// becomes ValueError with the same one-line message. loom.simulate belongs to src/serving (see python/README.md).
+// structured array or pandas DataFrame) returned as NumPy arrays, diagnose, e2e (python/loom_py_e2e.cpp) and tune;
+// libloom's InputError becomes ValueError with the same one-line message. loom.simulate belongs to src/serving (see
+// python/README.md).
 #include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -21,9 +22,11 @@
 #include "wave/tables.h"
 #include "wave/tune_request.h"
 
+#include "loom_py.h"
+
 namespace py = pybind11;
 
-namespace {
+namespace loom_py {
 
 // One catalogue and one predictor per model kind for the process: the forests load once, lazily.
 const loom::Catalog& catalog() {
@@ -54,6 +57,14 @@ const loom::KernelPredictor& kernel_predictor(const std::string& model) {
   }
   return it->second;
 }
+
+}  // namespace loom_py
+
+namespace {
+
+using loom_py::catalog;
+using loom_py::kernel_predictor;
+using loom_py::predictor;
 
 py::dict prediction_dict(const loom::Prediction& p) {
   py::dict d;
@@ -275,7 +286,9 @@ PYBIND11_MODULE(loom, m) {
   m.def(
       "diagnose",
       [](const std::string& gpu, const std::string& spec, const std::string& model) {
-        const loom::Prediction p = predictor(model).predict(catalog().get(gpu), loom::parse_kernel_spec(spec, "spec"));
+        const loom::GpuSpec g = catalog().get(gpu);
+        const loom::Prediction p = predictor(model).predict(g, loom::parse_kernel_spec(spec, "spec"));
+        loom::require_fits_memory(p, g, "spec");  // as predict and the CLI's diagnose (6,000 GB of operands answered)
         py::dict d = prediction_dict(p);
         py::list pipes;
         const std::shared_ptr<const loom::Analysis> a = p.shown_analysis();  // with a warm ceiling's note
@@ -292,52 +305,7 @@ PYBIND11_MODULE(loom, m) {
       },
       py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned",
       "Speed-of-light table of one kernel: the prediction plus every pipeline's demand and time at peak.");
-  m.def(
-      "e2e",
-      [](const std::string& gpu, const std::string& model_name, const std::string& phase, int64_t batch,
-         int64_t seq, int64_t context, int tp, const std::string& profile, const std::string& mode,
-         const std::string& kernel_model) {
-        const loom::ModelConfig mc = loom::load_model(model_name);
-        const loom::ServingProfile prof = loom::load_profile(profile);
-        // The CLI's length checks: a negative context was silently replaced by seq.
-        if (seq < 1) throw loom::InputError("seq", "must be >= 1 (new tokens per request)");
-        if (context < 0) throw loom::InputError("context", "must be >= 0 (tokens already in the KV cache)");
-        // The CLI's limits: beyond 2^30 a length is a typo (it was refused naming the model's config.json).
-        if (seq > (int64_t{1} << 30)) throw loom::InputError("seq", std::to_string(seq) + " is above 2^30; give a realistic length");
-        if (context > (int64_t{1} << 30))
-          throw loom::InputError("context", std::to_string(context) + " is above 2^30; give a realistic length");
-        // A decode step computes one token per request: seq=5 with a context was silently ignored (the CLI refuses).
-        if (phase == "decode" && context > 0 && seq != 1)
-          throw loom::InputError("seq", std::to_string(seq) + ": a decode step computes one new token per request; give "
-                                        "seq=1 (the default) with context=, or phase='prefill' for more");
-        loom::Workload w;
-        if (phase == "prefill") w = loom::prefill_workload(batch, {seq}, context > 0 ? std::vector<int64_t>{context} : std::vector<int64_t>{}, tp);
-        else if (phase == "decode") w = loom::decode_workload(batch, {context > 0 ? context : seq}, tp);
-        else throw loom::InputError("phase", "'" + phase + "' is not a phase; use prefill or decode");
-        double tokens = 0, kv = 0;  // as the CLI: one step beyond 2^26 tokens / 2^30 KV positions names its arguments
-        for (size_t i = 0; i < w.new_tokens.size(); ++i)
-          tokens += double(w.new_tokens[i]), kv += double(w.new_tokens[i]) + double(w.context[i]);
-        if (tokens > double(int64_t{1} << 26) || kv > double(int64_t{1} << 30))
-          throw loom::InputError(phase == "prefill" ? "batch x seq" : "batch x context",
-                                 "one step of " + std::to_string(int64_t(tokens)) + " new tokens over " +
-                                     std::to_string(int64_t(kv)) +
-                                     " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a step); "
-                                     "use smaller sizes");
-        std::optional<loom::ExecMode> em;
-        if (!mode.empty()) em = loom::parse_mode(mode, "mode");
-        const loom::StepPrediction st =
-            loom::predict_step(catalog().get(gpu), mc, prof, w, em, kernel_predictor(kernel_model));
-        py::dict d;
-        d["gpu"] = st.gpu, d["model"] = st.model, d["profile"] = st.profile;
-        d["gpu_time_us"] = st.timing.gpu_time_us;
-        d["wall_time_us"] = st.timing.wall_time_us;
-        d["tokens_per_s"] = st.tokens_per_s;
-        d["kernels"] = st.timing.kernels.size();
-        py::dict fam;
-        for (const auto& s : st.by_family) fam[py::str(s.key)] = s.wall_us;
-        d["wall_us_by_family"] = fam;
-        return d;
-      },
+  m.def("e2e", &loom_py::e2e_step,
       py::arg("gpu"), py::arg("model"), py::arg("phase"), py::arg("batch") = 1, py::arg("seq") = 1,
       py::arg("context") = 0, py::arg("tp") = 1, py::arg("profile") = "vllm", py::arg("mode") = "",
       py::arg("kernel_model") = "learned",

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-1000000}; max_s=${2:-900}; jobs=${FUZZ_JOBS:-2}
-targets=${FUZZ_TARGETS:-$(sed -n 's/^targets=(\(.*\)/\1/p;/^         .*)$/p' scripts/fuzz.sh | tr -d ')' | tr '\n' ' ')}
+targets=${FUZZ_TARGETS:-$(sed -n '/^targets=(/,/)$/p' scripts/fuzz.sh | sed 's/^targets=(//' | tr -d ')' | tr '\n' ' ')}
 command -v clang++ >/dev/null || { echo "fuzz-long: clang++ not found (scripts/install-deps.sh installs it)" >&2; exit 1; }
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_CXX_COMPILER=clang++ -DLOOM_FUZZ=ON \
   -DLOOM_CUDA=OFF >/dev/null

@@ -166,6 +166,7 @@ def build_cases(T):
     from probe_cases_r5 import add_round5
     from probe_cases_r6 import add_round6
     from probe_cases_r7 import add_round7
+    from probe_cases_r8 import add_round8
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -182,6 +183,7 @@ def build_cases(T):
     add_round5(c)
     add_round6(c)
     add_round7(c)
+    add_round8(c)
     return cs
 
 

@@ -119,7 +119,8 @@ int loom_predict(loom_handle* h, const char* gpu, const char* kernel, loom_predi
 int loom_tune(loom_handle* h, const char* gpu, const char* kernel, char* config, size_t config_len,
               double* latency_us) {
   return guarded(h, [&] {
-    if (!gpu || !kernel) throw loom::InputError("kernel", "no GPU or kernel spec given");
+    if (!gpu) throw loom::InputError("gpu", "no GPU given; pass a catalogue name such as h200");
+    if (!kernel) throw loom::InputError("kernel", "no kernel spec given");
     if (!config && config_len > 0)
       throw loom::InputError("config", "NULL with config_len " + std::to_string(config_len) +
                                            "; pass a buffer, or NULL with config_len 0 for the latency only");

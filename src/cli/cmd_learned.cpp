@@ -204,6 +204,7 @@ int cmd_validate(const Argv& argv) {
   EfficiencyModel model = EfficiencyModel::load(dir);
   nlohmann::json manifest;
   {
+    check_data_file(dir + "/manifest.json");
     std::ifstream in(std::filesystem::path(dir) / "manifest.json");
     if (!in) throw InputError(dir + "/manifest.json", "missing; retrain with `loom train`");
     manifest = nlohmann::json::parse(in, nullptr, false);

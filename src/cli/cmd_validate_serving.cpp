@@ -64,7 +64,13 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
   double worst = 0;
   for (const auto& dir : runs) {
     const std::string gpu_key = dir.parent_path().filename().string();
-    const GpuSpec gpu = catalog.get(gpu_key);
+    GpuSpec gpu;
+    try {
+      gpu = catalog.get(gpu_key);
+    } catch (const InputError&) {  // no --gpu was given: the run's folder names the GPU ("--gpu: unknown GPU")
+      throw InputError(dir.parent_path().string(), "the folder of a run names its GPU, and '" + gpu_key.substr(0, 80) +
+                                                       "' is no catalogue GPU; name it by its key (see `loom gpus`)");
+    }
     const serving::MeasuredRun run = serving::read_measured_run(dir.string());
     // Iterations: the step model at each measured batch composition vs the measured wall time of the step.
     serving::StepCost cost(gpu, model, profile, 1, predictor);

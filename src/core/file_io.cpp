@@ -137,7 +137,7 @@ void refuse_named_pipe(const std::string& path) {
                            "redirect the pipe to stdin/stdout");
 }
 
-void check_input_file(const std::string& path) {
+void check_data_file(const std::string& path) {
   if (path.empty()) throw InputError("''", "empty path; give a file");
   std::error_code ec;
   const auto type = std::filesystem::status(path, ec).type();
@@ -147,6 +147,10 @@ void check_input_file(const std::string& path) {
     throw InputError(path, "is a device, not a file; give a regular file (a pipe such as /dev/stdin also works)");
   if (!ec && type == std::filesystem::file_type::directory) throw InputError(path, "is a directory; give a file");
   refuse_named_pipe(path);
+}
+
+void check_input_file(const std::string& path) {
+  check_data_file(path);
   struct stat st{};
   if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
     const std::lock_guard<std::mutex> lock(inputs_mutex);

@@ -43,6 +43,9 @@ void refuse_named_pipe(const std::string& path);
 /// shell hands over (/dev/stdin, process substitution) and missing paths pass (the reader
 /// says what is wrong); a regular file is recorded as an input (refuse_input_overwrite).
 void check_input_file(const std::string& path);
+/// The same checks for loom's own data files (models/, kernels/ under LOOM_HOME), without recording them as inputs:
+/// `loom train` and `loom trace paths` rewrite the files a prediction on the way has read.
+void check_data_file(const std::string& path);
 
 /// Throws InputError(where, "... CR-only line ends ...") when `line` (one line, '\n' removed) holds a carriage
 /// return before its last byte: a file saved with classic-Mac line ends reads as one line, and a reader would

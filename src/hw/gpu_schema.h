@@ -35,6 +35,8 @@ struct SpecField {
 
 /// Every key a GPU YAML file or --set may give, dotted, in schema order.
 std::vector<std::string> gpu_spec_keys();
+/// The architectures a GPU file may name (pascal ... blackwell), oldest first.
+const std::vector<std::string>& gpu_architectures();
 /// Direct children of a group ("" = the document's top level), e.g. "clock" -> {"boost", "sustained"}.
 std::vector<std::string> gpu_spec_children(const std::string& group);
 /// True when `key` names a group (a YAML map such as "clock"), false for leaves and unknown keys.

@@ -72,6 +72,15 @@ std::string quantity_text(double v, UnitKind kind) {
 
 const char* const kArchitectures[] = {"pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell"};
 
+}  // namespace
+
+const std::vector<std::string>& gpu_architectures() {
+  static const std::vector<std::string> names(std::begin(kArchitectures), std::end(kArchitectures));
+  return names;
+}
+
+namespace {
+
 // Cross-field rules the unit parser cannot see; each error points at the value that breaks the rule.
 void check_consistency(const GpuSpec& g, const RawSpec& raw) {
   auto where = [&](const char* key) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/strict_yaml.h"
 #include "hw/catalog.h"
 #include "kernels/config_space.h"
@@ -137,6 +138,7 @@ std::string kernels_dir() {
 ConfigTable load_config_table(const std::string& path) {
   ConfigTable t;
   t.file = path;
+  check_data_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot read config-space file; set LOOM_HOME to loom's data directory");
   std::stringstream text;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "hw/catalog.h"
 
 namespace loom {
@@ -18,6 +19,7 @@ const std::vector<std::string> kBuckets = {"m1", "m2-8", "m9-32", "m33-128", "m1
 std::map<std::string, GemmPathChoice> load_table() {
   std::map<std::string, GemmPathChoice> t;
   const std::string path = data_dir() + "/kernels/gemm_paths.json";
+  check_data_file(path);
   std::ifstream in(path);
   if (!in) return t;
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);

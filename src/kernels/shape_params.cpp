@@ -60,6 +60,15 @@ Params::Params(const KernelSpec& spec, KeyList keys) : spec_(spec) {
   if (auto it = impl_it; it != spec.params.end() && it->second == "paged" &&
                                           spec.family != "attention_decode")
     throw InputError(spec.where, "impl=paged exists for attention_decode only");
+  // CUTLASS's w8a8 GEMM is a GEMM; a collective runs NCCL (or the engines' custom all-reduce): `softmax impl=cutlass`
+  // or `all_reduce impl=torch` was answered as if the key were absent.
+  if (auto it = impl_it; it != spec.params.end() && it->second == "cutlass" && spec.family != "gemm")
+    throw InputError(spec.where, "impl=cutlass exists for gemm (dtype=fp8) only");
+  const bool collective = spec.family == "all_reduce" || spec.family == "all_gather" ||
+                          spec.family == "reduce_scatter" || spec.family == "send_recv";
+  if (auto it = impl_it; it != spec.params.end() && collective && it->second != "nccl" && it->second != "custom")
+    throw InputError(spec.where, "impl=" + it->second + " is not a collective implementation; " + spec.family +
+                                     " takes impl=nccl" + (spec.family == "all_reduce" ? " or impl=custom" : ""));
   for (const auto& [k, v] : spec.params) {
     bool known = false;
     for (std::string_view key : keys) known = known || key == k;

@@ -365,32 +365,6 @@ void CollectiveModel::save(const std::string& path) const {
   write_file(path.empty() ? throw InputError("-o", "empty path; give the output file") : path, j.dump(1) + "\n");
 }
 
-CollectiveModel CollectiveModel::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "cannot read; run `loom trace fit-collectives`");
-  CollectiveModel m;
-  try {
-    const auto j = nlohmann::json::parse(in);
-    for (const auto& x : j.at("fits")) {
-      CollectiveFit f;
-      f.op = x.value("op", std::string("all_reduce"));
-      if (std::find(collective_ops().begin(), collective_ops().end(), f.op) == collective_ops().end())
-        throw InputError(path, "op '" + f.op.substr(0, 40) + "' is not all_reduce, all_gather, reduce_scatter or send_recv; refit");
-      f.impl = x.value("impl", std::string("nccl"));
-      if (f.impl != "nccl" && f.impl != "custom") throw InputError(path, "impl '" + f.impl + "' is not nccl or custom; refit");
-      f.gpu_key = x.at("gpu"), f.architecture = x.at("architecture"), f.topology = x.at("topology"), f.gpus = x.at("gpus"), f.link = x.at("link");
-      f.link_bytes_per_s = double(x.at("link_GBps")) * 1e9, f.break_bytes = x.at("break_bytes");
-      f.small = {x.at("small").at("alpha_us"), double(x.at("small").at("busbw_GBps")) * 1e9};
-      f.large = {x.at("large").at("alpha_us"), double(x.at("large").at("busbw_GBps")) * 1e9};
-      f.points = x.at("points"), f.mape_small = x.at("fit_mape_small_pct"), f.mape_large = x.at("fit_mape_large_pct");
-      if (!(f.small.busbw_bytes_per_s > 0) || !(f.large.busbw_bytes_per_s > 0) || f.gpus < 2)
-        throw InputError(path, "fit for " + f.gpu_key + " has a non-positive bandwidth or gpus < 2; refit");
-      m.fits.push_back(f);
-    }
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, std::string("malformed collectives file (") + e.what() + "); rerun `loom trace fit-collectives`");
-  }
-  return m;
-}
+// CollectiveModel::load: learned/collectives_load.cpp.
 
 }  // namespace loom

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 #include "analytical/features.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "learned/model_index.h"
 #include "learned/packed.h"
 
 namespace loom {
@@ -34,6 +36,7 @@ void write_gz(const std::string& path, const std::string& data) {
 }
 
 std::string read_gz(const std::string& path) {
+  check_data_file(path);  // a forest file that is a named pipe waited forever; a folder read as "bad gzip"
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) throw InputError(path, "cannot read model file");
   std::string out;
@@ -134,25 +137,25 @@ std::vector<std::string> EfficiencyModel::save(const std::string& dir) const {
 
 EfficiencyModel EfficiencyModel::load(const std::string& dir) {
   const fs::path index_path = fs::path(dir) / "model.json";
-  std::ifstream in(index_path);
-  if (!in) throw InputError(index_path.string(), "no model index; train one with `loom train` or use --model analytical");
+  const std::string index_file = index_path.string();
+  std::error_code ec;
+  if (!fs::exists(index_path, ec))
+    throw InputError(index_file, "no model index; train one with `loom train` or use --model analytical");
+  check_data_file(index_file);  // a named pipe waited forever; a folder read as "malformed model index"
+  std::ifstream in(index_path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) throw InputError(index_file, "cannot read; check the file's permissions");
+  const ModelIndex index = parse_model_index(text, index_file);
   EfficiencyModel m;
-  try {
-    nlohmann::json index = nlohmann::json::parse(in);
-    m.feature_names_ = index.at("features").get<std::vector<std::string>>();
-    for (const auto& [key, entry] : index.at("models").items()) {
-      const std::string file = (fs::path(dir) / entry.at("file").get<std::string>()).string();
-      if (!fs::exists(file)) throw InputError(index_path.string(), "model file '" + file + "' is missing");
-      auto e = std::make_shared<Entry>();
-      e->file = file;
-      e->hash = entry.at("hash").get<std::string>();
-      e->index = index_path.string();
-      m.entries_[key] = e;
-    }
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw InputError(index_path.string(), std::string("malformed model index: ") + e.what());
+  m.feature_names_ = index.features;
+  for (const ModelIndexEntry& entry : index.models) {
+    const std::string file = (fs::path(dir) / entry.file).string();
+    if (!fs::exists(file, ec)) throw InputError(index_file, "model file '" + file + "' is missing");
+    auto e = std::make_shared<Entry>();
+    e->file = file;
+    e->hash = entry.hash;
+    e->index = index_file;
+    m.entries_[entry.key] = e;
   }
   return m;
 }

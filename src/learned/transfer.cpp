@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "core/json_strict.h"
+#include "hw/gpu_schema.h"  // gpu_architectures
 #include "kernels/shape.h"  // family_names
 
 namespace loom {
@@ -53,10 +54,15 @@ TransferWeights TransferWeights::load(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / "transfer.json").string();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return t;
-  check_input_file(path);  // a directory, device or named pipe is refused by what it is (a FIFO would hang)
+  check_data_file(path);  // a directory, device or named pipe is refused by what it is (a FIFO would hang)
   std::ifstream in(path, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in.good() && !in.eof()) throw InputError(path, "cannot read; check the file's permissions");
+  return from_text(text, path);
+}
+
+TransferWeights TransferWeights::from_text(const std::string& text, const std::string& path) {
+  TransferWeights t;
   const std::string retrain = "; retrain with `loom train` (or delete the file: every weight is then 1)";
   nlohmann::json j;
   try {
@@ -75,6 +81,7 @@ TransferWeights TransferWeights::load(const std::string& dir) {
   for (const auto& [key, v] : j.items())
     if (key != "schema" && key != "rule" && key != "families")
       throw InputError(path, "unknown key '" + key.substr(0, 80) + "' (expected schema, rule, families)" + retrain);
+  if (j.contains("rule") && !j["rule"].is_string()) throw InputError(path, "'rule' must be a string" + retrain);
   if (!j.contains("schema") || !j["schema"].is_string() || j["schema"].get<std::string>() != "loom-transfer 1")
     throw InputError(path, "'schema' must be \"loom-transfer 1\"" + retrain);
   if (!j.contains("families") || !j["families"].is_object())
@@ -99,7 +106,17 @@ TransferWeights TransferWeights::load(const std::string& dir) {
     if (!f.contains("architectures") || !f["architectures"].is_array() ||
         !std::all_of(f["architectures"].begin(), f["architectures"].end(), [](const auto& a) { return a.is_string(); }))
       throw InputError(path, where + ": 'architectures' must be a list of architecture names" + retrain);
-    t.architectures[fam] = f["architectures"].get<std::set<std::string>>();
+    // A typo ("hoper") read as "never measured there": the family's weight silently applied on the measured GPUs.
+    const auto& archs = gpu_architectures();
+    for (const auto& a : f["architectures"]) {
+      const std::string name = a.get<std::string>();
+      if (std::find(archs.begin(), archs.end(), name) == archs.end())
+        throw InputError(path, where + ": unknown architecture '" + name.substr(0, 80) +
+                                   "' (expected pascal, volta, turing, ampere, ada, hopper or blackwell)" + retrain);
+      if (!t.architectures[fam].insert(name).second)
+        throw InputError(path, where + ": architecture '" + name + "' is listed twice" + retrain);
+    }
+    t.architectures[fam];  // an empty list: measured nowhere
     if (w < 1) t.weight[fam] = w;
   }
   return t;

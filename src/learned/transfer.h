@@ -29,6 +29,8 @@ struct TransferWeights {
   /// Reads <dir>/transfer.json; a directory without one (a model from before this file) gives every weight 1.
   /// Throws InputError(FILE, ...) when the file is malformed.
   static TransferWeights load(const std::string& dir);
+  /// The same for transfer.json's text (`path` names it in messages).
+  static TransferWeights from_text(const std::string& text, const std::string& path);
   void save(const std::string& dir) const;
 };
 

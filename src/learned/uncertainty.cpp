@@ -5,11 +5,16 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <optional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/json_strict.h"
+#include "kernels/shape.h"  // family_names
 #include "learned/model.h"
 
 namespace loom {
@@ -33,10 +38,16 @@ ResidualBand band(std::vector<double> r) {
 
 nlohmann::json band_json(const ResidualBand& b) { return {{"n", b.n}, {"log_lo", b.lo}, {"log_hi", b.hi}}; }
 
-ResidualBand band_from(const nlohmann::json& j, const std::string& where) {
-  if (!j.is_object() || !j.contains("n") || !j.contains("log_lo") || !j.contains("log_hi"))
-    throw InputError(where, "malformed residual band; retrain with `loom train`");
-  return {j["n"].get<size_t>(), j["log_lo"].get<double>(), j["log_hi"].get<double>()};
+ResidualBand band_from(const nlohmann::json& j, const std::string& path, const std::string& where) {
+  const std::string retrain = "; retrain with `loom train`";
+  if (!j.is_object() || j.size() != 3 || !j.contains("n") || !j.contains("log_lo") || !j.contains("log_hi"))
+    throw InputError(path, where + " must be an object {n, log_lo, log_hi}" + retrain);
+  if (!j["n"].is_number_unsigned() || !j["log_lo"].is_number() || !j["log_hi"].is_number())
+    throw InputError(path, where + ": n must be a count and log_lo, log_hi numbers" + retrain);
+  const ResidualBand b{j["n"].get<size_t>(), j["log_lo"].get<double>(), j["log_hi"].get<double>()};
+  if (!std::isfinite(b.lo) || !std::isfinite(b.hi) || b.lo > b.hi || b.hi > 20 || b.lo < -20)
+    throw InputError(path, where + ": log_lo <= log_hi, both finite and within +-20" + retrain);
+  return b;
 }
 
 }  // namespace
@@ -76,25 +87,47 @@ void Coverage::save(const std::string& dir) const {
 
 Coverage Coverage::load(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / "coverage.json").string();
-  std::ifstream in(path);
+  const std::string retrain = "; retrain with `loom train`";
+  check_data_file(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "missing; retrain with `loom train` (it writes the coverage the interval needs)");
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "loom-coverage 1" || !j.contains("families"))
-    throw InputError(path, "malformed coverage file; retrain with `loom train`");
-  Coverage c;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::optional<std::pair<std::string, int>> dup;
   try {
-    for (const auto& [fam, f] : j["families"].items()) {
-      FamilyCoverage fc;
+    dup = first_duplicate_key(text);
+  } catch (const nlohmann::json::exception&) {  // not JSON: said below
+  }
+  if (dup)
+    throw InputError(path + ":" + std::to_string(dup->second), "duplicate key '" + dup->first.substr(0, 80) + "'" + retrain);
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "loom-coverage 1" || !j.contains("families") ||
+      !j["families"].is_object() || j.size() != 2)
+    throw InputError(path, "not a coverage file (schema loom-coverage 1, families)" + retrain);
+  Coverage c;
+  const auto& known = family_names();
+  for (const auto& [fam, f] : j["families"].items()) {
+    const std::string where = "family '" + fam.substr(0, 80) + "'";
+    if (std::find(known.begin(), known.end(), fam) == known.end())
+      throw InputError(path, where + " is not a kernel family" + retrain);
+    const bool keys = f.is_object() && f.size() == 6 && f.contains("architectures") && f.contains("gpus") &&
+                      f.contains("impls") && f.contains("kernels") && f.contains("shapes") &&
+                      f.contains("unseen_architecture");
+    if (!keys) throw InputError(path, where + " must hold architectures, gpus, impls, kernels, "
+                                                                        "shapes, unseen_architecture" + retrain);
+    FamilyCoverage fc;
+    try {
       fc.architectures = f.at("architectures").get<std::set<std::string>>();
       fc.gpus = f.at("gpus").get<std::set<std::string>>();
       fc.impls = f.at("impls").get<std::set<std::string>>();
+      if (!f.at("kernels").is_number_unsigned()) throw InputError(path, where + ": kernels must be a count" + retrain);
       fc.kernels = f.at("kernels").get<size_t>();
-      fc.shapes = band_from(f.at("shapes"), path);
-      fc.unseen_arch = band_from(f.at("unseen_architecture"), path);
-      c.families[fam] = std::move(fc);
+    } catch (const nlohmann::json::exception&) {
+      throw InputError(path, where + ": architectures, gpus and impls must be lists of names, kernels a count" +
+                                 retrain);
     }
-  } catch (const nlohmann::json::exception&) {
-    throw InputError(path, "malformed coverage file; retrain with `loom train`");
+    fc.shapes = band_from(f.at("shapes"), path, where + " shapes");
+    fc.unseen_arch = band_from(f.at("unseen_architecture"), path, where + " unseen_architecture");
+    c.families[fam] = std::move(fc);
   }
   return c;
 }

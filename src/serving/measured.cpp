@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 
 namespace loom::serving {
 
@@ -18,6 +19,7 @@ namespace {
 
 /// Rows of a CSV with exactly the columns `want` (any order); values as finite doubles.
 std::vector<std::map<std::string, double>> read_table(const std::string& path, const std::vector<std::string>& want) {
+  check_input_file(path);  // a named pipe waited forever for a writer; a folder read as "holds no rows"
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot open; a measured run holds requests.csv, per_request.csv, iterations.csv");
   std::string line;

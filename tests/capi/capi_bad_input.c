@@ -46,6 +46,9 @@ int main(void) {
   refused(h, loom_predict(h, "h200", NULL, &p), "NULL kernel", "kernel");
   refused(h, loom_tune(h, "h200", tk, cfg, 4, &us), "config buffer too small", "config_len");
   refused(h, loom_tune(h, "h200", tk, NULL, 64, &us), "NULL config with a length", "config");
+  refused(h, loom_tune(h, NULL, tk, cfg, sizeof cfg, &us), "NULL GPU in tune", "gpu: no GPU given");
+  refused(h, loom_predict(h, "h200", "softmax rows=64 cols=64 dtype=bf16 impl=cutlass", &p), "impl of another family",
+          "impl=cutlass exists for gemm");
   refused(h, loom_tune(h, "h200", "gemm m=3000 n=6144 k=4096 dtype=bf16 batch=4", cfg, sizeof cfg, &us),
           "tune key the tables do not model", "batch=4");
   refused(h, loom_tune(h, "h200", "gemm m=1000000000 n=1000000000 k=1000000000 dtype=bf16", cfg, sizeof cfg, &us),

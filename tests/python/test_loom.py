@@ -121,6 +121,26 @@ class LoomModuleTest(unittest.TestCase):
         t = loom.tune("h200", "gemm m=3000 n=6144 k=4096 dtype=bf16")
         self.assertIn("x", t["config"])
 
+    def test_round8(self):  # issue 17, eighth probe: answered kernels no GPU holds, impl= of another family, no warnings
+        for call, name in ((lambda: loom.diagnose("h200", "gemm m=1000000 n=1000000 k=1000000 dtype=bf16"), "spec: "),
+                           (lambda: loom.predict("h200", "softmax rows=64 cols=64 dtype=bf16 impl=cutlass"), "impl"),
+                           (lambda: loom.predict_batch("h200", [dict(family="all_reduce", bytes=1 << 20, gpus=8,
+                                                                     impl="torch")]), "rows[0]")):
+            with self.assertRaises(ValueError) as cm:
+                call()
+            self.assertIn(name, str(cm.exception))
+        # The CLI's warnings: a context beyond max_position_embeddings, attention past a sliding window, a step that
+        # does not fit in GPU memory; none for a plain step.
+        self.assertIn("max_position_embeddings",
+                      " ".join(loom.e2e("h200", "llama-3-8b", "decode", context=100000)["warnings"]))
+        self.assertIn("sliding_window", " ".join(loom.e2e("h200", "mistral-7b", "decode", context=30000)["warnings"]))
+        big = loom.e2e("h100-sxm", "llama-3-70b", "decode", context=100)
+        self.assertFalse(big["memory"]["fits"])
+        self.assertIn("DOES NOT FIT", " ".join(big["warnings"]))
+        ok = loom.e2e("h200", "llama-3-8b", "decode", context=64)
+        self.assertEqual(ok["warnings"], [])
+        self.assertTrue(ok["memory"]["fits"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,1 @@
+validate --model-dir tests/data/r8_model_dup

@@ -1,0 +1,1 @@
+validate --serving --traces tests/data/r8_serving_unknown_gpu
