@@ -1,6 +1,7 @@
 // `loom train` and `loom validate`: the learned efficiency model from the trace corpus, and the accuracy report
 // (and CI gate) on three splits, with roofline and analytical baselines side by side.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "cli/table.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "kernels/shape.h"
 #include "learned/corpus.h"
 #include "learned/predictor.h"
 #include "learned/transfer.h"
@@ -49,12 +51,59 @@ Loaded load(const std::string& traces_dir) {
   return l;
 }
 
+constexpr int kMaxDepth = 16;
+
+// The committed model's depths: GEMMs (cuBLAS's kernel choice by shape, dtype and alignment over ~300k rows) fit
+// deeper trees; docs/gemm-heldout.md ("Deeper GEMM trees") has the comparison that chose 8.
+std::map<std::string, int> default_depths() { return {{"gemm", 8}}; }
+
+// `--max-depth gemm=8,moe=7`: trees per family (an unlisted family keeps the default of 6).
+std::map<std::string, int> parse_depths(const std::string& v) {
+  std::map<std::string, int> out;
+  size_t at = 0;
+  while (at <= v.size()) {
+    const size_t end = std::min(v.find(',', at), v.size());
+    const std::string item = v.substr(at, end - at);
+    const size_t eq = item.find('=');
+    const std::string family = item.substr(0, eq);
+    const auto& names = family_names();
+    if (eq == std::string::npos || std::find(names.begin(), names.end(), family) == names.end())
+      throw InputError("--max-depth", "'" + item + "' is not FAMILY=DEPTH with a kernel family (e.g. gemm=8)");
+    const std::string d = item.substr(eq + 1);
+    int depth = 0;
+    auto [ptr, ec] = std::from_chars(d.data(), d.data() + d.size(), depth);
+    if (d.empty() || ec != std::errc() || ptr != d.data() + d.size() || depth < 1 || depth > kMaxDepth)
+      throw InputError("--max-depth", "'" + item + "': the depth must be an integer from 1 to " + std::to_string(kMaxDepth));
+    if (!out.emplace(family, depth).second) throw InputError("--max-depth", "'" + family + "' is given twice");
+    at = end + 1;
+  }
+  return out;
+}
+
 TrainOptions options_from(const Args& args) {
   TrainOptions opt;
   opt.per_family = !args.has("--global");
   opt.params.rounds = static_cast<int>(args.integer("--rounds", 1, 100000, opt.params.rounds));
   opt.params.seed = static_cast<uint64_t>(args.integer("--seed", 0, int64_t{1} << 62, int64_t(opt.params.seed)));
+  opt.depth_by_family = args.has("--max-depth") ? parse_depths(args.get("--max-depth")) : default_depths();
   return opt;
+}
+
+// The depths a model was trained with, from its manifest (absent: every family at 6, as models before them).
+std::map<std::string, int> depths_of(const nlohmann::json& options, const std::string& manifest) {
+  std::map<std::string, int> out;
+  if (!options.contains("max_depth_by_family")) return out;
+  const auto& m = options["max_depth_by_family"];
+  const auto& names = family_names();
+  if (!m.is_object()) throw InputError(manifest, "options.max_depth_by_family is not an object; retrain with `loom train`");
+  for (const auto& [family, d] : m.items())
+    if (std::find(names.begin(), names.end(), family) == names.end() || !d.is_number_integer() ||
+        d.get<int64_t>() < 1 || d.get<int64_t>() > kMaxDepth)
+      throw InputError(manifest, "options.max_depth_by_family." + family + " is not a kernel family with a depth of 1 to " +
+                                     std::to_string(kMaxDepth) + "; retrain with `loom train`");
+    else
+      out[family] = d.get<int>();
+  return out;
 }
 
 nlohmann::json stats_json(const ErrorStats& s) {
@@ -121,7 +170,7 @@ std::string report_text(const ValidationReport& r) {
 }  // namespace
 
 int cmd_train(const Argv& argv) {
-  Args args(argv, {"--traces", "--out", "--seed", "--rounds"}, {"--global", "--force"});
+  Args args(argv, {"--traces", "--out", "--seed", "--rounds", "--max-depth"}, {"--global", "--force"});
   args.no_positionals("train");
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   // The committed model is only rewritten on purpose: without --out, --force is required.
@@ -158,7 +207,8 @@ int cmd_train(const Argv& argv) {
                         {"kernels", l.dataset.samples.size()}};
   manifest["features"] = l.dataset.feature_names;
   manifest["options"] = {{"per_family", opt.per_family}, {"seed", opt.params.seed}, {"rounds", opt.params.rounds},
-                         {"max_depth", opt.params.max_depth}, {"eta", opt.params.eta},
+                         {"max_depth", opt.params.max_depth}, {"max_depth_by_family", opt.depth_by_family},
+                         {"eta", opt.params.eta},
                          {"achievable_quantile", opt.achievable_quantile}};
   manifest["split"] = splits[0].description;
   manifest["fingerprint"] = model.fingerprint();
@@ -214,6 +264,7 @@ int cmd_validate(const Argv& argv) {
   opt.per_family = manifest["options"].value("per_family", true);
   opt.params.seed = manifest["options"].value("seed", 42ull);
   opt.params.rounds = manifest["options"].value("rounds", opt.params.rounds);
+  opt.depth_by_family = depths_of(manifest["options"], dir + "/manifest.json");
   Loaded l = load(traces);
   if (!l.dataset.samples.empty() && model.feature_names() != l.dataset.feature_names)
     throw InputError(dir + "/model.json", "the model was trained on other features than loom computes now (" +

@@ -44,6 +44,7 @@ commands:
   trace fit-collectives [-o FILE]   alpha-beta fits of the measured collectives (all_reduce, all_gather,
                                     reduce_scatter, send_recv) -> models/collectives.json
   train [--traces DIR] [--out DIR]  learn the efficiency model (XGBoost) from the corpus
+        [--max-depth FAMILY=N,...]  tree depth per family (default gemm=8, others 6)
   validate [--check] [--max-mape X] accuracy per split/family/GPU/partition vs roofline and analytical
   validate --e2e [--traces DIR]     traced end-to-end runs (traces/e2e) vs loom's end-to-end prediction
   validate --collectives            measured collectives: each GPU predicted from the others' fits (leave one out)

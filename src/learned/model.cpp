@@ -105,14 +105,21 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
       m.entries_[k] = e;
     };
     if (progress) progress(step++, keys.size() * 2, key);
-    add(key, xgb_train(x, idx.size(), cols, y, opt.params));
-    XgbParams q = opt.params;
+    add(key, xgb_train(x, idx.size(), cols, y, opt.params_for(key)));
+    XgbParams q = opt.params_for(key);
     q.quantile = opt.achievable_quantile;
     if (progress) progress(step++, keys.size() * 2, key + " (achievable)");
     add(key + ".q", xgb_train(x, idx.size(), cols, y, q));
   }
   if (progress) progress(step, keys.size() * 2, "done");
   return m;
+}
+
+XgbParams TrainOptions::params_for(const std::string& key) const {
+  XgbParams p = params;
+  const auto it = depth_by_family.find(key.substr(0, key.find('@')));
+  if (it != depth_by_family.end()) p.max_depth = it->second;
+  return p;
 }
 
 std::vector<std::string> EfficiencyModel::save(const std::string& dir) const {

@@ -22,6 +22,11 @@ struct TrainOptions {
   size_t min_family_samples = 200;    ///< below this a family uses the global model
   double achievable_quantile = 0.1;   ///< quantile of log(measured/ceiling) used as "achievable"
   XgbParams params;
+  /// max_depth for the forests of one family (the forest key before any "@impl"), overriding params.max_depth:
+  /// GEMMs, ~300k rows of kernels cuBLAS picks by shape, fit better with deeper trees than the small families.
+  std::map<std::string, int> depth_by_family;
+  /// params with the family's own depth, for the forest stored under `key` ("gemm", "gemm@cutlass", "moe", ...).
+  XgbParams params_for(const std::string& key) const;
   /// Features held constant in training (so no tree splits on them and predictions ignore them): e.g. the
   /// per-GPU constants when only two GPUs are in the training set, where they can only memorise GPU identity.
   std::vector<std::string> masked_features;
