@@ -54,7 +54,7 @@ Loaded load(const std::string& traces_dir) {
 constexpr int kMaxDepth = 16;
 
 // The committed model's depths: GEMMs (cuBLAS's kernel choice by shape, dtype and alignment over ~300k rows) fit
-// deeper trees; docs/gemm-heldout.md ("Deeper GEMM trees") has the comparison that chose 8.
+// deeper trees; docs/gemm-heldout.md ("... 8-level GEMM trees") has the comparison that chose 8.
 std::map<std::string, int> default_depths() { return {{"gemm", 8}}; }
 
 // `--max-depth gemm=8,moe=7`: trees per family (an unlisted family keeps the default of 6).
