@@ -45,7 +45,7 @@ struct Demand {
   double link_bytes = 0;               ///< collectives: bytes each GPU sends over its link
   double link_time_us = 0;             ///< collectives: link time at peak incl. per-step latency (ring), the model's
   /// collectives: the link's speed of light, the lower of the algorithms NCCL could run on the node (NVLS on an
-  /// NVSwitch Hopper/Blackwell node, else the ring): the ceiling's link pipe. <= link_bytes / link_time_us.
+  /// NVSwitch Hopper/Blackwell node, else the ring): the ceiling's link pipe, at most link_bytes / link_time_us.
   double link_min_bytes = 0;
   double link_min_time_us = 0;
   double sol_dram_bytes = 0;           ///< collectives: that algorithm's DRAM bytes, the ceiling's (0 = dram_bytes)

@@ -142,7 +142,8 @@ bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const Kernel
   p.latency_us = p.collective->latency_us;
   // A fit carried to another GPU count (or GPU) may dip below the link's speed of light: never faster than it. A
   // GPU's own fit at its measured count stays above it since the ceiling counts NVLS (H800's 8-GPU NCCL all-reduce
-  // ran up to 5.8% under the ring's bound, above NVLS's; analytical/collective_model.cpp), so the clamp is for all.
+  // ran up to 5.8% under the ring's bound, above NVLS's; analytical/collective_model.cpp), so the clamp is for all
+  // (a100-sxm4's own send_recv fit at 1 GiB was 0.07% under its one-link bound and is clamped to it).
   if (p.latency_us < p.analysis->ceiling_us)
     p.latency_us = p.analysis->ceiling_us, p.at_ceiling = true;
   return true;
