@@ -141,11 +141,22 @@ void compute_loads(const GpuSpec& gpu, const KernelShape& s, const Demand& d, co
   pipes[np++] = per_sm("sfu", "ops", total.sfu, busiest.sfu, gpu.sfu_ops_per_clk_per_sm);
   pipes[np++] = per_sm("alu", "ops", total.alu, busiest.alu, gpu.int_ops_per_clk_per_sm);
   pipes[np++] = per_sm("smem", "bytes", total.smem, busiest.smem, gpu.smem_bytes_per_clk_per_sm);
+  // A collective's l2, dram and link pipes are the speed of light of the fastest algorithm the node can run (NVLS
+  // where the switch reduces: sol_dram_bytes of local traffic, link_min_*); the latency prices the modelled ring
+  // (dram_bytes, link_time_us): model_us, the pipes' times as modelled where they differ.
+  double model_us[8] = {};
+  const double sol = d.sol_dram_bytes > 0 && d.dram_bytes > 0 ? d.sol_dram_bytes / d.dram_bytes : 1.0;
   // L2: chip-wide bandwidth, but no faster than the busiest SM can pull through its own L2 port.
-  pipes[np++] = chip("l2", l2_total, gpu.l2_bytes_per_s, busiest.l2, sm_l2_bw);
+  pipes[np++] = chip("l2", l2_total * sol, gpu.l2_bytes_per_s, busiest.l2 * sol, sm_l2_bw);
+  if (sol != 1.0) model_us[np - 1] = chip("l2", l2_total, gpu.l2_bytes_per_s, busiest.l2, sm_l2_bw).time_us;
   // DRAM: chip-wide bandwidth, but only the SMs that are busy pull (small grids, SM partitions).
-  pipes[np++] = chip("dram", d.dram_bytes, gpu.effective_dram_bytes_per_s(), d.dram_bytes, sm_l2_bw * busy_sms);
-  if (is_collective(s.family)) pipes[np++] = {"link", "bytes", d.link_bytes, d.link_bytes, d.link_time_us};
+  const double dram_bw = gpu.effective_dram_bytes_per_s(), dram_sm_bw = sm_l2_bw * busy_sms;
+  pipes[np++] = chip("dram", d.dram_bytes * sol, dram_bw, d.dram_bytes * sol, dram_sm_bw);
+  if (sol != 1.0) model_us[np - 1] = chip("dram", d.dram_bytes, dram_bw, d.dram_bytes, dram_sm_bw).time_us;
+  if (is_collective(s.family)) {
+    pipes[np++] = {"link", "bytes", d.link_min_bytes, d.link_min_bytes, d.link_min_time_us};
+    model_us[np - 1] = d.link_time_us;
+  }
   out.np = np;
 
   // Nominal efficiency per pipe, in pipes order (tensor, fma, sfu, alu, smem, l2, dram, link).
@@ -155,7 +166,7 @@ void compute_loads(const GpuSpec& gpu, const KernelShape& s, const Demand& d, co
   for (size_t i = 0; i < np; ++i) {
     const Pipe& p = pipes[i];
     if (p.time_us > ceiling) ceiling = p.time_us, out.bottleneck = p.pipe.data();
-    slowest = std::max(slowest, p.time_us / kEff[i]);
+    slowest = std::max(slowest, std::max(p.time_us, model_us[i]) / kEff[i]);
   }
   out.ceiling_us = ceiling;
   out.latency_us = (d.ctas > 0 || ceiling > 0) ? slowest + d.fixed_overhead_us : 0;

@@ -17,6 +17,20 @@ constexpr double kPcieStepUs = 2.0;
 constexpr double kNcclSetupUs = 4.0;
 /// CTAs (NCCL channels) a ring all-reduce runs on NVLink machines.
 constexpr int kNcclChannels = 16;
+/// NVLS (NVLink SHARP) all_reduce: the GPU pushes its buffer to the switch, which reduces it and multicasts the sum
+/// back: two hops whatever the GPU count.
+constexpr double kNvlsSteps = 2.0;
+
+/// Whether NCCL can run NVLS on `gpus` GPUs of this node: NVLink from the GPU to a switch that reduces (third-
+/// generation NVSwitch, Hopper and Blackwell), every GPU of the collective in one NVLink domain (nvlink_gpus 0 =
+/// the whole node; a 2-way bridge has no switch) and more than 2 GPUs (NCCL src/transport/nvls.cc turns NVLS off
+/// at <= 2). The YAML has no NVSwitch key: a Hopper/Blackwell GPU with NVLink and no bridge (h100-sxm, h200, h800,
+/// h20, b200) sits on an HGX board, as the collective fits assume (learned/collectives.cpp nvls_capable).
+bool nvls_node(const GpuSpec& gpu, int gpus) {
+  const bool switch_arch = gpu.architecture == "hopper" || gpu.architecture == "blackwell";
+  const bool one_domain = gpu.nvlink_gpus == 0 || gpus <= gpu.nvlink_gpus;
+  return switch_arch && gpu.nvlink_bytes_per_s > 0 && one_domain && gpus > 2;
+}
 
 }  // namespace
 
@@ -40,6 +54,14 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
   const double steps = p2p ? 1.0 : ar ? 2.0 * (g - 1) : g - 1;
   d.link_bytes = bytes * (p2p ? 1.0 : ar ? 2.0 * (g - 1) / g : (g - 1) / g);  // all_reduce = reduce-scatter + all-gather
   d.link_time_us = d.link_bytes / bw * 1e6 + steps * (nvlink ? kNvlinkStepUs : kPcieStepUs);
+  // Speed of light: the ring's, or NVLS's where the switch reduces. An NVLS all_reduce sends the buffer once and
+  // receives the sum once (1x the bytes each way, ring: 2(g-1)/g). A reduce_scatter must still send the (g-1)/g of
+  // its buffer the others reduce, an all_gather receive the (g-1)/g it lacks, whatever the algorithm: the ring's.
+  d.link_min_bytes = d.link_bytes, d.link_min_time_us = d.link_time_us;
+  if (ar && nvlink && nvls_node(gpu, int(s.gpus))) {
+    const double nvls_us = bytes / bw * 1e6 + kNvlsSteps * kNvlinkStepUs;
+    if (nvls_us < d.link_min_time_us) d.link_min_bytes = bytes, d.link_min_time_us = nvls_us;
+  }
   d.ctas = std::min(kNcclChannels, gpu.sms);  // NCCL spreads send/recv over its channels too
   d.loop_iters = static_cast<int64_t>(steps);
   // Local memory: each reduce-scatter step reads the local chunk and the received chunk and writes the sum;
@@ -49,6 +71,8 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
   const double chunk_passes = p2p ? 1.0 : ar ? 4.0 * (g - 1) / g : rs ? 3.0 * (g - 1) / g : 1 + 1 / g;
   d.dram_bytes = chunk_passes * bytes;
   d.min_dram_bytes = p2p ? bytes : ar ? 2.0 * bytes : bytes * (1 + 1 / g);  // read the input, write the result
+  // NVLS reduces in the switch: the GPU reads its buffer once (to the switch) and writes the sum once.
+  if (d.link_min_time_us < d.link_time_us) d.sol_dram_bytes = d.min_dram_bytes;
   d.working_set_bytes = bytes;
   const double adds = ar || rs ? (g - 1) / g * bytes / dtype_bytes(Dtype::bf16) : 0;  // one add per element (bf16)
   d.per_cta.fma = (ar ? 2.0 : 1.0) * adds / d.ctas;
@@ -59,6 +83,9 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
     d.notes.push_back(p2p ? std::string("one message over ") + (nvlink ? "NVLink" : "PCIe")
                           : std::string("ring over ") + (nvlink ? "NVLink" : "PCIe") + ": " + std::to_string(int(steps)) +
                                 (ar ? " steps, 2(g-1)/g of the buffer per GPU" : " steps, (g-1)/g of the buffer per GPU"));
+  if (notes && d.link_min_time_us < d.link_time_us)
+    d.notes.push_back("ceiling: NVLS (the NVSwitch reduces), 1x the buffer per GPU each way in 2 hops, the buffer "
+                      "read once and the sum written once");
   return d;
 }
 

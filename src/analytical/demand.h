@@ -43,7 +43,12 @@ struct Demand {
   double working_set_bytes = 0;        ///< bytes of all operands (for the learned model's L2-fit feature)
   double fixed_overhead_us = 0;
   double link_bytes = 0;               ///< collectives: bytes each GPU sends over its link
-  double link_time_us = 0;             ///< collectives: link time at peak incl. per-step latency
+  double link_time_us = 0;             ///< collectives: link time at peak incl. per-step latency (ring), the model's
+  /// collectives: the link's speed of light, the lower of the algorithms NCCL could run on the node (NVLS on an
+  /// NVSwitch Hopper/Blackwell node, else the ring): the ceiling's link pipe, at most link_bytes / link_time_us.
+  double link_min_bytes = 0;
+  double link_min_time_us = 0;
+  double sol_dram_bytes = 0;           ///< collectives: that algorithm's DRAM bytes, the ceiling's (0 = dram_bytes)
   /// Kernel variant within the family, a learned-model feature: elementwise 0 = vectorized map, 1 = offset-
   /// calculator map (strided / broadcast / expand), 2 = row reduction, 3 = unrolled map without vector loads (a
   /// widening cast); attention_decode 1 = explicit mask.
