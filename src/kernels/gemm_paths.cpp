@@ -1,7 +1,9 @@
 // The learned GEMM path table (kernels/gemm_paths.json): lookup with a nearest-M-bucket fallback.
 #include "kernels/gemm_paths.h"
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -9,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/json_strict.h"
 #include "hw/catalog.h"
 
 namespace loom {
@@ -17,26 +20,12 @@ namespace {
 const std::vector<std::string> kBuckets = {"m1", "m2-8", "m9-32", "m33-128", "m129-512", "m513+"};
 
 std::map<std::string, GemmPathChoice> load_table() {
-  std::map<std::string, GemmPathChoice> t;
   const std::string path = data_dir() + "/kernels/gemm_paths.json";
   check_data_file(path);
-  std::ifstream in(path);
-  if (!in) return t;
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "loom-gemm-paths 1" ||
-      !j.contains("entries") || !j["entries"].is_object())
-    throw InputError(path, "not a loom GEMM path table (schema loom-gemm-paths 1); regenerate with `loom trace paths`");
-  for (const auto& [key, e] : j["entries"].items()) {
-    if (!e.is_object() || !e.contains("path") || !e["path"].is_string() || !e.contains("n") || !e["n"].is_number())
-      throw InputError(path, "entry '" + key + "' needs path and n; regenerate with `loom trace paths`");
-    GemmPathChoice c;
-    c.path = e["path"].get<std::string>();
-    c.share = e.value("share", 0.0), c.split_k_share = e.value("split_k_share", 0.0);
-    c.n = e["n"].get<int>(), c.kernel = e.value("kernel", "");
-    c.key = key;
-    t[key] = c;
-  }
-  return t;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_gemm_path_table(text, path);
 }
 
 const std::map<std::string, GemmPathChoice>& table() {
@@ -47,6 +36,81 @@ const std::map<std::string, GemmPathChoice>& table() {
 }
 
 }  // namespace
+
+std::map<std::string, GemmPathChoice> parse_gemm_path_table(const std::string& text, const std::string& path) {
+  const std::string regen = "; regenerate with `loom trace paths`";
+  nlohmann::json j;
+  try {
+    if (const auto dup = first_duplicate_key(text))
+      throw InputError(path + ":" + std::to_string(dup->second),
+                       "duplicate key '" + dup->first.substr(0, 80) + "'; give it once" + regen);
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const size_t byte = std::min<size_t>(e.byte, text.size());
+    const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(byte), '\n'));
+    throw InputError(path + ":" + std::to_string(line), "not valid JSON" + regen);
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(path, "a number beyond double range" + regen);
+  }
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != "loom-gemm-paths 1")
+    throw InputError(path, "'schema' must be \"loom-gemm-paths 1\" (a loom GEMM path table)" + regen);
+  for (const auto& [k, v] : j.items())
+    if (k != "schema" && k != "about" && k != "entries" && k != "sources" && k != "rows_used" &&
+        k != "rows_without_gemm_kernel")
+      throw InputError(path, "unknown top-level key '" + k.substr(0, 80) + "'" + regen);
+  if (!j.contains("entries") || !j["entries"].is_object())
+    throw InputError(path, "'entries' must be an object of table keys" + regen);
+  static const std::vector<std::string> paths = {"wgmma", "mma_sync", "wmma", "sm75", "simt", "gemv"};
+  std::map<std::string, GemmPathChoice> t;
+  for (const auto& [key, e] : j["entries"].items()) {
+    const std::string where = "entry '" + key.substr(0, 80) + "'";
+    // "<arch>|<dtype>|a<align bytes>|<b|s>|<M bucket>", as gemm_path_key writes it: any other key is never looked up.
+    std::vector<std::string> f;
+    for (size_t at = 0;;) {
+      const size_t bar = key.find('|', at);
+      f.push_back(key.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+      if (bar == std::string::npos) break;
+      at = bar + 1;
+    }
+    const bool key_ok = f.size() == 5 && !f[0].empty() && parse_dtype(f[1]).has_value() &&
+                        (f[2] == "a1" || f[2] == "a2" || f[2] == "a4" || f[2] == "a8" || f[2] == "a16") &&
+                        (f[3] == "b" || f[3] == "s") && std::find(kBuckets.begin(), kBuckets.end(), f[4]) != kBuckets.end();
+    if (!key_ok)
+      throw InputError(path, where + ": not a table key <architecture>|<dtype>|a<1|2|4|8|16>|<b|s>|<m1|m2-8|m9-32|"
+                                     "m33-128|m129-512|m513+>" + regen);
+    if (!e.is_object()) throw InputError(path, where + " must be an object" + regen);
+    for (const auto& [k, v] : e.items())
+      if (k != "path" && k != "n" && k != "share" && k != "split_k_share" && k != "kernel" && k != "paths")
+        throw InputError(path, where + ": unknown key '" + k.substr(0, 80) + "'" + regen);
+    GemmPathChoice c;
+    if (!e.contains("path") || !e["path"].is_string() ||
+        std::find(paths.begin(), paths.end(), e["path"].get<std::string>()) == paths.end())
+      throw InputError(path, where + ": 'path' must be one of wgmma, mma_sync, wmma, sm75, simt, gemv" + regen);
+    c.path = e["path"].get<std::string>();
+    if (!e.contains("n") || !e["n"].is_number_unsigned() || e["n"].get<uint64_t>() < 1 || e["n"].get<uint64_t>() > 1000000000)
+      throw InputError(path, where + ": 'n' must be a count of traced shapes in [1, 1e9]" + regen);
+    c.n = static_cast<int>(e["n"].get<uint64_t>());
+    for (const char* k : {"share", "split_k_share"}) {
+      if (!e.contains(k)) continue;
+      if (!e[k].is_number() || !(e[k].get<double>() >= 0 && e[k].get<double>() <= 1))
+        throw InputError(path, where + ": '" + k + "' must be a fraction in [0, 1]" + regen);
+      (std::string(k) == "share" ? c.share : c.split_k_share) = e[k].get<double>();
+    }
+    if (e.contains("kernel")) {
+      if (!e["kernel"].is_string()) throw InputError(path, where + ": 'kernel' must be a string" + regen);
+      c.kernel = e["kernel"].get<std::string>();
+    }
+    if (e.contains("paths")) {
+      if (!e["paths"].is_object()) throw InputError(path, where + ": 'paths' must be an object of counts" + regen);
+      for (const auto& [p, n] : e["paths"].items())
+        if (!n.is_number_unsigned())
+          throw InputError(path, where + ": 'paths' '" + p.substr(0, 40) + "' must be a count" + regen);
+    }
+    c.key = key;
+    t[key] = c;
+  }
+  return t;
+}
 
 int gemm_align_bytes(int64_t k, int64_t n, Dtype dt) {
   const int b = static_cast<int>(dtype_bytes(dt));

@@ -31,6 +31,11 @@ std::string gemm_m_bucket(int64_t m);
 /// The learned path for a key, falling back to the nearest M bucket with data; nullopt when the table has nothing
 /// for this architecture, dtype, alignment and batching. Loads data_dir()/kernels/gemm_paths.json once; a missing
 /// file means no table (every GEMM takes the default fast path); a malformed one throws InputError.
+/// The table from kernels/gemm_paths.json's text, read strictly (`path` names the file in messages): a key given
+/// twice, an unknown key, a table key or path loom never looks up, a count or share out of range is refused with
+/// the file and the entry's key.
+std::map<std::string, GemmPathChoice> parse_gemm_path_table(const std::string& text, const std::string& path);
+
 std::optional<GemmPathChoice> lookup_gemm_path(const std::string& arch, Dtype dt, int align_bytes, bool batched,
                                                int64_t m);
 

@@ -61,6 +61,8 @@ struct CollectiveModel {
   std::vector<CollectiveFit> fits;
   /// Reads models/collectives.json (or `path`). Throws InputError(path, ...) when malformed.
   static CollectiveModel load(const std::string& path);
+  /// The same from the file's text; `path` names it in messages (the fuzz target's entry point).
+  static CollectiveModel from_text(const std::string& body, const std::string& path);
   void save(const std::string& path) const;
 };
 

@@ -37,9 +37,11 @@ std::string text(const nlohmann::json& x, const std::string& key, const std::str
 
 void only_keys(const nlohmann::json& x, std::initializer_list<const char*> keys, const std::string& path,
                const std::string& where) {
-  for (const auto& [k, v] : x.items())
+  for (const auto& item : x.items()) {  // no structured binding: clang 14 refuses one captured by the lambda
+    const std::string& k = item.key();
     if (std::none_of(keys.begin(), keys.end(), [&](const char* w) { return k == w; }))
       throw InputError(path, where + ": unknown key '" + k.substr(0, 80) + "'" + kRefit);
+  }
 }
 
 AlphaBeta segment(const nlohmann::json& x, const std::string& key, const std::string& path, const std::string& where) {
@@ -59,6 +61,10 @@ CollectiveModel CollectiveModel::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot read; run `loom trace fit-collectives`");
   const std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return from_text(body, path);
+}
+
+CollectiveModel CollectiveModel::from_text(const std::string& body, const std::string& path) {
   nlohmann::json j;
   try {
     if (const auto dup = first_duplicate_key(body))

@@ -87,11 +87,15 @@ void Coverage::save(const std::string& dir) const {
 
 Coverage Coverage::load(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / "coverage.json").string();
-  const std::string retrain = "; retrain with `loom train`";
   check_data_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "missing; retrain with `loom train` (it writes the coverage the interval needs)");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return from_text(text, path);
+}
+
+Coverage Coverage::from_text(const std::string& text, const std::string& path) {
+  const std::string retrain = "; retrain with `loom train`";
   std::optional<std::pair<std::string, int>> dup;
   try {
     dup = first_duplicate_key(text);
@@ -100,7 +104,8 @@ Coverage Coverage::load(const std::string& dir) {
   if (dup)
     throw InputError(path + ":" + std::to_string(dup->second), "duplicate key '" + dup->first.substr(0, 80) + "'" + retrain);
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "loom-coverage 1" || !j.contains("families") ||
+  if (j.is_discarded() || !j.is_object() || !j.contains("schema") ||
+      j["schema"] != "loom-coverage 1" || !j.contains("families") ||
       !j["families"].is_object() || j.size() != 2)
     throw InputError(path, "not a coverage file (schema loom-coverage 1, families)" + retrain);
   Coverage c;

@@ -35,6 +35,8 @@ struct Coverage {
   static Coverage from(const Dataset& ds, const ValidationReport& rep);
   /// Reads <dir>/coverage.json. Throws InputError(FILE, ...) when missing or malformed.
   static Coverage load(const std::string& dir);
+  /// The same from the file's text; `path` names it in messages (the fuzz target's entry point).
+  static Coverage from_text(const std::string& text, const std::string& path);
   void save(const std::string& dir) const;
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -17,14 +18,38 @@ namespace loom::serving {
 
 namespace {
 
-/// Rows of a CSV with exactly the columns `want` (any order); values as finite doubles.
-std::vector<std::map<std::string, double>> read_table(const std::string& path, const std::vector<std::string>& want) {
+std::string read_text(const std::string& path) {
   check_input_file(path);  // a named pipe waited forever for a writer; a folder read as "holds no rows"
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot open; a measured run holds requests.csv, per_request.csv, iterations.csv");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+struct Row {
+  std::string where;  ///< FILE:LINE
+  std::map<std::string, double> v;
+  double at(const std::string& key) const { return v.at(key); }
+  /// A column that counts (ids, tokens, batch sizes): a whole number up to 2^40. A larger one (1e300) was cast to an
+  /// integer out of range (undefined; found by measured_run_fuzz).
+  int64_t count(const std::string& key) const {
+    const double x = v.at(key);
+    if (x != std::floor(x) || x > 1099511627776.0)
+      throw InputError(where, key + " is " + fmt_num(x) + "; want a whole number up to 2^40");
+    return static_cast<int64_t>(x);
+  }
+  static std::string fmt_num(double x) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.15g", x);
+    return buf;
+  }
+};
+
+/// Rows of a CSV with exactly the columns `want` (any order); values as finite doubles.
+std::vector<Row> read_table(const std::string& text, const std::string& path, const std::vector<std::string>& want) {
+  std::istringstream in(text);
   std::string line;
   std::vector<std::string> cols;
-  std::vector<std::map<std::string, double>> rows;
+  std::vector<Row> rows;
   int lineno = 0;
   while (std::getline(in, line)) {
     ++lineno;
@@ -47,14 +72,14 @@ std::vector<std::map<std::string, double>> read_table(const std::string& path, c
     }
     if (cells.size() != cols.size())
       throw InputError(where, "has " + std::to_string(cells.size()) + " fields; the header has " + std::to_string(cols.size()));
-    std::map<std::string, double> row;
+    Row row{where, {}};
     for (size_t i = 0; i < cells.size(); ++i) {
       double v = 0;
       const char* end = cells[i].data() + cells[i].size();
       auto r = std::from_chars(cells[i].data(), end, v);
       if (cells[i].empty() || r.ec != std::errc() || r.ptr != end || !std::isfinite(v) || v < 0)
         throw InputError(where, cols[i] + " is '" + cells[i] + "'; want a finite number >= 0");
-      row[cols[i]] = v;
+      row.v[cols[i]] = v;
     }
     rows.push_back(std::move(row));
   }
@@ -72,28 +97,38 @@ static std::string fmt_id(double id) {
 
 MeasuredRun read_measured_run(const std::string& dir) {
   namespace fs = std::filesystem;
+  std::vector<Request> requests = read_requests((fs::path(dir) / "requests.csv").string());  // in this order: the
+  const std::string per = read_text((fs::path(dir) / "per_request.csv").string());          // first missing file is
+  const std::string its = read_text((fs::path(dir) / "iterations.csv").string());           // the one named
+  return read_measured_run_text(dir, std::move(requests), per, its);
+}
+
+MeasuredRun read_measured_run_text(const std::string& dir, std::vector<Request> requests, const std::string& per_request_csv,
+                                   const std::string& iterations_csv) {
+  namespace fs = std::filesystem;
   MeasuredRun run;
   run.dir = dir;
   run.name = fs::path(dir).filename().string();
-  run.requests = read_requests((fs::path(dir) / "requests.csv").string());
+  run.requests = std::move(requests);
   const std::string per = (fs::path(dir) / "per_request.csv").string();
   // per_request.csv measures requests.csv's rows (id = its row from 0): a duplicate id, an id of no row, other token
   // counts or a missing request were averaged in without a word.
   std::map<int64_t, const Request*> by_id;
   for (const auto& q : run.requests) by_id[q.id] = &q;
   std::set<int64_t> seen;
-  for (const auto& r : read_table(per, {"id", "arrival_s", "prompt_tokens", "output_tokens", "first_token_s", "finish_s"})) {
+  for (const auto& r : read_table(per_request_csv, per,
+                                  {"id", "arrival_s", "prompt_tokens", "output_tokens", "first_token_s", "finish_s"})) {
     MeasuredRequest m;
     const double id = r.at("id");
-    m.id = static_cast<int64_t>(id);
-    const auto q = by_id.find(m.id);
-    if (id != std::floor(id) || q == by_id.end())
+    const auto q = id == std::floor(id) && id <= 1099511627776.0 ? by_id.find(static_cast<int64_t>(id)) : by_id.end();
+    if (q == by_id.end())
       throw InputError(per, "request id " + fmt_id(id) + " is not a row of requests.csv (ids are its rows from 0); "
                             "pair each per_request.csv with its run's requests.csv");
+    m.id = q->first;
     if (!seen.insert(m.id).second) throw InputError(per, "request id " + fmt_id(id) + " appears twice; give each once");
     m.arrival_s = r.at("arrival_s");
-    m.prompt_tokens = static_cast<int64_t>(r.at("prompt_tokens"));
-    m.output_tokens = static_cast<int64_t>(r.at("output_tokens"));
+    m.prompt_tokens = r.count("prompt_tokens");
+    m.output_tokens = r.count("output_tokens");
     m.first_token_s = r.at("first_token_s");
     m.finish_s = r.at("finish_s");
     if (m.first_token_s < m.arrival_s || m.finish_s < m.first_token_s)
@@ -109,19 +144,20 @@ MeasuredRun read_measured_run(const std::string& dir) {
     throw InputError(per, std::to_string(run.per_request.size()) + " requests measured, requests.csv holds " +
                               std::to_string(run.requests.size()) + "; a run measures every request it was given");
   const std::string its = (fs::path(dir) / "iterations.csv").string();
-  for (const auto& r : read_table(its, {"start_s", "end_s", "gpu_ms", "decodes", "prefills", "decode_kv", "decode_kv_max",
-                                        "prefill_tokens", "prefill_pairs", "graph_batch"})) {
+  for (const auto& r : read_table(iterations_csv, its,
+                                  {"start_s", "end_s", "gpu_ms", "decodes", "prefills", "decode_kv", "decode_kv_max",
+                                   "prefill_tokens", "prefill_pairs", "graph_batch"})) {
     MeasuredIteration m;
     m.start_s = r.at("start_s");
     m.end_s = r.at("end_s");
     m.gpu_ms = r.at("gpu_ms");
-    m.batch.decodes = static_cast<int64_t>(r.at("decodes"));
-    m.batch.prefills = static_cast<int64_t>(r.at("prefills"));
-    m.batch.decode_kv = static_cast<int64_t>(r.at("decode_kv"));
-    m.batch.decode_kv_max = static_cast<int64_t>(r.at("decode_kv_max"));
-    m.batch.prefill_tokens = static_cast<int64_t>(r.at("prefill_tokens"));
+    m.batch.decodes = r.count("decodes");
+    m.batch.prefills = r.count("prefills");
+    m.batch.decode_kv = r.count("decode_kv");
+    m.batch.decode_kv_max = r.count("decode_kv_max");
+    m.batch.prefill_tokens = r.count("prefill_tokens");
     m.batch.prefill_pairs = r.at("prefill_pairs");
-    m.graph_batch = static_cast<int64_t>(r.at("graph_batch"));
+    m.graph_batch = r.count("graph_batch");
     if (m.end_s < m.start_s || m.batch.requests() == 0)
       throw InputError(its, "an iteration ends before it starts or schedules nothing");
     run.iterations.push_back(m);

@@ -36,5 +36,9 @@ struct MeasuredRun {
 /// Reads DIR/requests.csv, DIR/per_request.csv and DIR/iterations.csv. Throws InputError("FILE:LINE", ...) for
 /// missing files, unknown or missing columns, non-numbers, and times that run backwards.
 MeasuredRun read_measured_run(const std::string& dir);
+/// The same from the request stream (requests.csv, read) and the two measured files' text; `dir` names the files in
+/// messages (the fuzz target's entry point).
+MeasuredRun read_measured_run_text(const std::string& dir, std::vector<Request> requests,
+                                   const std::string& per_request_csv, const std::string& iterations_csv);
 
 }  // namespace loom::serving

@@ -35,7 +35,10 @@ void read_moe(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
               PublicImport& out) {
   using namespace public_io;
   const std::string w0 = r.where();
-  auto [key, device] = gpu_from_name(ctx.file);
+  // Plain variables, not a structured binding: the row lambda below uses them, and clang 14 (the fuzz build's
+  // compiler) refuses a lambda that captures a structured binding.
+  auto gpu = gpu_from_name(ctx.file);
+  std::string key = std::move(gpu.first), device = std::move(gpu.second);
   if (!ctx.gpu_override.empty()) key = ctx.gpu_override, device = "pipeweave:" + ctx.gpu_override;
   if (key.empty())
     throw InputError(w0, "cannot tell the GPU from the file name (expected moe_dse_<A100|A40|H20|H800|L40|PRO6000S>_"
