@@ -239,20 +239,10 @@ std::string sliding_window_warning(const ModelConfig& m, int64_t positions) {
 double ModelConfig::active_param_count() const { return params(*this, true); }
 
 ModelConfig parse_model_config(const std::string& json_text, const std::string& source) {
-  json j;
-  try {
-    if (const auto dup = first_duplicate_key(json_text))
-      throw InputError(source + ":" + std::to_string(dup->second),
-                       "duplicate key '" + dup->first + "'; JSON readers disagree on which value wins: give it once");
-    j = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    const size_t byte = std::min<size_t>(e.byte, json_text.size());
-    const int line = 1 + static_cast<int>(std::count(json_text.begin(),
-                                                     json_text.begin() + static_cast<std::ptrdiff_t>(byte), '\n'));
-    throw InputError(source + ":" + std::to_string(line), "malformed JSON; a Hugging Face config.json is expected");
-  } catch (const json::exception& e) {  // e.g. out_of_range: a number beyond double ("1e406")
-    throw InputError(source, std::string("unreadable JSON (") + e.what() + "); a Hugging Face config.json is expected");
-  }
+  const json j = parse_strict_json(json_text, source,
+                                   {"; JSON readers disagree on which value wins: give it once", std::string::npos,
+                                    "malformed JSON; a Hugging Face config.json is expected", true,
+                                    "unreadable JSON ({what}); a Hugging Face config.json is expected"});
   if (!j.is_object()) throw InputError(source + ":1", "config.json must be a JSON object");
   Reader r{j, json_text, source};
   ModelConfig m;

@@ -69,14 +69,8 @@ double median(std::vector<double> v) {
 CalibrationOverlay calibration_overlay(const std::string& body, const std::string& file, const std::string& key,
                                        const GpuSpec& base, const GpuSpec& reference) {
   if (body.size() > (8u << 20)) throw InputError(file, "larger than 8 MiB: not a calibration result");
-  json j;
-  try {
-    if (const auto dup = first_duplicate_key(body))
-      throw InputError(file + ":" + std::to_string(dup->second), "duplicate key '" + dup->first + "'; give it once");
-    j = json::parse(body);
-  } catch (const json::exception& e) {
-    throw InputError(file, std::string("not valid JSON (") + e.what() + "); rerun scripts/torch/calibrate.py");
-  }
+  const std::string not_json = "not valid JSON ({what}); rerun scripts/torch/calibrate.py";
+  const json j = parse_strict_json(body, file, {"; give it once", std::string::npos, not_json, false, not_json});
   const Reader r{j, file};
   if (!j.is_object() || r.text(j, "schema", "") != "loom.calibration/1")
     throw InputError(file, "'schema' is not loom.calibration/1; rerun scripts/torch/calibrate.py");

@@ -39,19 +39,7 @@ const std::map<std::string, GemmPathChoice>& table() {
 
 std::map<std::string, GemmPathChoice> parse_gemm_path_table(const std::string& text, const std::string& path) {
   const std::string regen = "; regenerate with `loom trace paths`";
-  nlohmann::json j;
-  try {
-    if (const auto dup = first_duplicate_key(text))
-      throw InputError(path + ":" + std::to_string(dup->second),
-                       "duplicate key '" + dup->first.substr(0, 80) + "'; give it once" + regen);
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const size_t byte = std::min<size_t>(e.byte, text.size());
-    const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(byte), '\n'));
-    throw InputError(path + ":" + std::to_string(line), "not valid JSON" + regen);
-  } catch (const nlohmann::json::exception&) {
-    throw InputError(path, "a number beyond double range" + regen);
-  }
+  nlohmann::json j = parse_strict_json(text, path, StrictJsonMessages::for_hint(regen));
   if (!j.is_object() || !j.contains("schema") || j["schema"] != "loom-gemm-paths 1")
     throw InputError(path, "'schema' must be \"loom-gemm-paths 1\" (a loom GEMM path table)" + regen);
   for (const auto& [k, v] : j.items())

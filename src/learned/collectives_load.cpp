@@ -65,19 +65,7 @@ CollectiveModel CollectiveModel::load(const std::string& path) {
 }
 
 CollectiveModel CollectiveModel::from_text(const std::string& body, const std::string& path) {
-  nlohmann::json j;
-  try {
-    if (const auto dup = first_duplicate_key(body))
-      throw InputError(path + ":" + std::to_string(dup->second),
-                       "duplicate key '" + dup->first.substr(0, 80) + "'; give it once" + kRefit);
-    j = nlohmann::json::parse(body);
-  } catch (const nlohmann::json::parse_error& e) {
-    const size_t byte = std::min<size_t>(e.byte, body.size());
-    const int line = 1 + int(std::count(body.begin(), body.begin() + std::ptrdiff_t(byte), '\n'));
-    throw InputError(path + ":" + std::to_string(line), std::string("not valid JSON") + kRefit);
-  } catch (const nlohmann::json::exception&) {
-    throw InputError(path, std::string("a number beyond double range") + kRefit);
-  }
+  nlohmann::json j = parse_strict_json(body, path, StrictJsonMessages::for_hint(kRefit));
   if (!j.is_object() || !j.contains("fits") || !j["fits"].is_array())
     throw InputError(path, std::string("must be an object with a 'fits' list") + kRefit);
   only_keys(j, {"about", "fits"}, path, "top level");

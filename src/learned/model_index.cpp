@@ -36,19 +36,7 @@ std::string text_of(const nlohmann::json& j, const std::string& path, const std:
 }  // namespace
 
 ModelIndex parse_model_index(const std::string& text, const std::string& path) {
-  nlohmann::json j;
-  try {
-    if (const auto dup = first_duplicate_key(text))
-      throw InputError(path + ":" + std::to_string(dup->second),
-                       "duplicate key '" + dup->first.substr(0, 80) + "'; give it once" + kRetrain);
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const size_t byte = std::min<size_t>(e.byte, text.size());
-    const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(byte), '\n'));
-    throw InputError(path + ":" + std::to_string(line), std::string("not valid JSON") + kRetrain);
-  } catch (const nlohmann::json::exception&) {  // out_of_range: a number beyond double
-    throw InputError(path, std::string("a number beyond double range") + kRetrain);
-  }
+  nlohmann::json j = parse_strict_json(text, path, StrictJsonMessages::for_hint(kRetrain));
   if (!j.is_object()) throw InputError(path, std::string("must be a JSON object") + kRetrain);
   for (const auto& [key, v] : j.items())
     if (key != "schema" && key != "target" && key != "features" && key != "fingerprint" && key != "models")

@@ -64,19 +64,7 @@ TransferWeights TransferWeights::load(const std::string& dir) {
 TransferWeights TransferWeights::from_text(const std::string& text, const std::string& path) {
   TransferWeights t;
   const std::string retrain = "; retrain with `loom train` (or delete the file: every weight is then 1)";
-  nlohmann::json j;
-  try {
-    if (const auto dup = first_duplicate_key(text))
-      throw InputError(path + ":" + std::to_string(dup->second), "duplicate key '" + dup->first.substr(0, 80) +
-                                                                     "'; give it once" + retrain);
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const size_t byte = std::min<size_t>(e.byte, text.size());
-    const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(byte), '\n'));
-    throw InputError(path + ":" + std::to_string(line), "not valid JSON" + retrain);
-  } catch (const nlohmann::json::exception&) {  // out_of_range: a number beyond double ("1e999")
-    throw InputError(path, "a number beyond double range" + retrain);
-  }
+  nlohmann::json j = parse_strict_json(text, path, StrictJsonMessages::for_hint(retrain));
   if (!j.is_object()) throw InputError(path, "must be a JSON object" + retrain);
   for (const auto& [key, v] : j.items())
     if (key != "schema" && key != "rule" && key != "families")

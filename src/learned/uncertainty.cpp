@@ -96,18 +96,13 @@ Coverage Coverage::load(const std::string& dir) {
 
 Coverage Coverage::from_text(const std::string& text, const std::string& path) {
   const std::string retrain = "; retrain with `loom train`";
-  std::optional<std::pair<std::string, int>> dup;
-  try {
-    dup = first_duplicate_key(text);
-  } catch (const nlohmann::json::exception&) {  // not JSON: said below
-  }
-  if (dup)
-    throw InputError(path + ":" + std::to_string(dup->second), "duplicate key '" + dup->first.substr(0, 80) + "'" + retrain);
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("schema") ||
-      j["schema"] != "loom-coverage 1" || !j.contains("families") ||
+  const std::string not_coverage = "not a coverage file (schema loom-coverage 1, families)" + retrain;
+  // Unlike the other learned-model readers, a duplicate key here says no "give it once", and text that is not JSON
+  // is "not a coverage file" at the file (no line).
+  nlohmann::json j = parse_strict_json(text, path, {retrain, 80, not_coverage, false, not_coverage});
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != "loom-coverage 1" || !j.contains("families") ||
       !j["families"].is_object() || j.size() != 2)
-    throw InputError(path, "not a coverage file (schema loom-coverage 1, families)" + retrain);
+    throw InputError(path, not_coverage);
   Coverage c;
   const auto& known = family_names();
   for (const auto& [fam, f] : j["families"].items()) {

@@ -197,18 +197,9 @@ Report report_from_json(const json& j, const std::string& where) {
 }
 
 json parse_json_text(const std::string& text, const std::string& where, const std::string& hint) {
-  try {
-    json j = json::parse(text);
-    // nlohmann keeps the last of a repeated key silently; loom's other JSON readers refuse it.
-    if (const auto dup = first_duplicate_key(text))
-      throw InputError(where + ":" + std::to_string(dup->second), "duplicate key '" + dup->first.substr(0, 60) +
-                                                                      "'; give it once");
-    return j;
-  } catch (const json::parse_error& e) {
-    throw InputError(where, "not valid JSON (byte " + std::to_string(e.byte) + "); " + hint);
-  } catch (const json::exception& e) {  // e.g. out_of_range: a number beyond double ("1e406")
-    throw InputError(where, std::string("unreadable JSON (") + e.what() + "); " + hint);
-  }
+  return parse_strict_json(text, where,
+                           {"; give it once", 60, "not valid JSON (byte {byte}); " + hint, false,
+                            "unreadable JSON ({what}); " + hint});
 }
 
 Report report_from_json_text(const std::string& text, const std::string& where) {

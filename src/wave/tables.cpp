@@ -149,11 +149,9 @@ TuneTables load_tables(const std::string& path, const std::string& gpu, const st
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw InputError(path, "not valid JSON; re-run `loom tune --fit`");
-  if (const auto dup = first_duplicate_key(text))  // the last value won without a word
-    throw InputError(path + ":" + std::to_string(dup->second),
-                     "duplicate key '" + dup->first.substr(0, 60) + "'; JSON readers disagree on which value wins: give it once");
+  const std::string not_json = "not valid JSON; re-run `loom tune --fit`";
+  const nlohmann::json j = parse_strict_json(
+      text, path, {"; JSON readers disagree on which value wins: give it once", 60, not_json, false, not_json});
   TuneTables t = tables_from_json(j, path);
   // Another GPU's or family's tables (--tables FILE) would answer with the wrong kernels' measurements, or divide by
   // fields the family does not fill: the file must be for the GPU and family asked about.
