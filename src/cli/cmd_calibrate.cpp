@@ -1,8 +1,6 @@
 // `loom calibrate RESULT.json --gpu KEY [-o FILE.yaml]`: a calibration run (scripts/torch/calibrate.py) -> a GPU YAML
 // overlay (hw/calibration.h says what it sets and why); written, then loaded back through the catalogue's checks.
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "cli/args.h"
 #include "cli/commands_calibrate.h"
@@ -23,12 +21,8 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
   const std::string key = args.require("--gpu");
   const Catalog catalog = Catalog::load();
   const GpuSpec base = catalog.get(key);  // unknown keys refused with the catalogue's list
-  check_input_file(file);
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file, "cannot read the calibration result");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const CalibrationOverlay ov = calibration_overlay(ss.str(), file, key, base, catalog.get("h200"));
+  const std::string body = read_input_file(file, "cannot read the calibration result");
+  const CalibrationOverlay ov = calibration_overlay(body, file, key, base, catalog.get("h200"));
   // A result from another GPU model than --gpu names (traces/gpu_names.tsv) is refused, not blended in.
   if (const auto measured = GpuNameTable::load_default().key_for(ov.device); measured && *measured != key)
     throw InputError(file, "was measured on " + ov.device + " (" + *measured + "), not " + key + "; pass --gpu " +

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -254,10 +253,8 @@ int cmd_validate(const Argv& argv) {
   EfficiencyModel model = EfficiencyModel::load(dir);
   nlohmann::json manifest;
   {
-    check_data_file(dir + "/manifest.json");
-    std::ifstream in(std::filesystem::path(dir) / "manifest.json");
-    if (!in) throw InputError(dir + "/manifest.json", "missing; retrain with `loom train`");
-    manifest = nlohmann::json::parse(in, nullptr, false);
+    manifest = nlohmann::json::parse(read_data_file(dir + "/manifest.json", "missing; retrain with `loom train`"),
+                                     nullptr, false);
     if (manifest.is_discarded()) throw InputError(dir + "/manifest.json", "malformed JSON; retrain with `loom train`");
   }
   TrainOptions opt;

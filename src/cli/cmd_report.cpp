@@ -2,9 +2,7 @@
 // serialization of report::Report (--json-in), or from loom's own outputs and model: --validation (scatters, and
 // measured kernels on the --gpu rooflines), --e2e (step timeline), --whatif (ranking, sensitivity) and --gpu G
 // --kernel SPEC (rooflines, speed-of-light bars), in any combination; --json-out writes the JSON it rendered.
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/args.h"
 #include "cli/commands_report.h"
@@ -21,12 +19,7 @@ namespace loom::cli {
 namespace {
 
 std::string read_file(const std::string& path, const std::string& flag) {
-  check_input_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(flag, "cannot read '" + path + "'; check the path");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_input_file(path, "cannot read '" + path + "'; check the path", flag);
 }
 
 

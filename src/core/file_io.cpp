@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <tuple>
@@ -156,6 +158,26 @@ void check_input_file(const std::string& path) {
     const std::lock_guard<std::mutex> lock(inputs_mutex);
     if (tracking) inputs().insert(key_of(st));
   }
+}
+
+namespace {
+
+std::string read_checked(const std::string& path, const std::string& cannot_open, const std::string& where) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(where.empty() ? path : where, cannot_open);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, const std::string& cannot_open, const std::string& where) {
+  check_input_file(path);
+  return read_checked(path, cannot_open, where);
+}
+
+std::string read_data_file(const std::string& path, const std::string& cannot_open) {
+  check_data_file(path);
+  return read_checked(path, cannot_open, "");
 }
 
 void refuse_cr_line_ends(std::string_view line, const std::string& where) {

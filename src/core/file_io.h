@@ -1,5 +1,6 @@
-// Checked whole-file writes: every file loom writes (--out, -o, --trace-out, --json-out, tables, exports) goes
-// through write_file, so a full disk or a read-only folder is one clear error instead of a silently short file.
+// Checked whole-file writes and reads: every file loom writes (--out, -o, --trace-out, --json-out, tables, exports)
+// goes through write_file, so a full disk or a read-only folder is one clear error instead of a silently short file;
+// whole-file readers check what they are given (a directory, device or named pipe) before they open it.
 #pragma once
 
 #include <string>
@@ -46,6 +47,12 @@ void check_input_file(const std::string& path);
 /// The same checks for loom's own data files (models/, kernels/ under LOOM_HOME), without recording them as inputs:
 /// `loom train` and `loom trace paths` rewrite the files a prediction on the way has read.
 void check_data_file(const std::string& path);
+
+/// All of `path`'s bytes after check_input_file. Throws InputError(where, cannot_open) when it cannot be opened
+/// (`where` empty: the path); each reader says what the file should be and what to do.
+std::string read_input_file(const std::string& path, const std::string& cannot_open, const std::string& where = "");
+/// The same after check_data_file, for loom's own data files (not recorded as inputs).
+std::string read_data_file(const std::string& path, const std::string& cannot_open);
 
 /// Throws InputError(where, "... CR-only line ends ...") when `line` (one line, '\n' removed) holds a carriage
 /// return before its last byte: a file saved with classic-Mac line ends reads as one line, and a reader would

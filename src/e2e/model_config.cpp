@@ -4,11 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
@@ -180,12 +178,7 @@ const std::vector<std::string>& supported_types() {
 }
 
 std::string read_file(const std::string& path) {
-  check_input_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open model config; check the path");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_input_file(path, "cannot open model config; check the path");
 }
 
 }  // namespace

@@ -7,8 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
@@ -185,12 +183,7 @@ ServingProfile load_profile(const std::string& name_or_path) {
       throw InputError("--profile", "unknown serving profile '" + name_or_path + "'" +
                                         did_you_mean(name_or_path, profile_names()) + "; known: " + join(profile_names()));
   }
-  check_input_file(path.string());
-  std::ifstream in(path);
-  if (!in) throw InputError(path.string(), "cannot open serving profile; check the path");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_profile(ss.str(), path.string());
+  return parse_profile(read_input_file(path.string(), "cannot open serving profile; check the path"), path.string());
 }
 
 }  // namespace loom

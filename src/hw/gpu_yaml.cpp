@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -132,12 +131,7 @@ bool looks_like_path(const std::string& s) {
 }
 
 std::string read_text(const std::string& path, const std::string& label) {
-  check_input_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(label, "cannot read this file; check the path");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_input_file(path, "cannot read this file; check the path", label);
 }
 
 std::string catalogue_keys(const std::string& dir) {

@@ -5,9 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "core/error.h"
 #include "core/file_io.h"
@@ -138,12 +136,9 @@ std::string kernels_dir() {
 ConfigTable load_config_table(const std::string& path) {
   ConfigTable t;
   t.file = path;
-  check_data_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot read config-space file; set LOOM_HOME to loom's data directory");
-  std::stringstream text;
-  text << in.rdbuf();
-  const YAML::Node root = load_one_yaml(text.str(), path);  // one document, no key given twice
+  const std::string text =
+      read_data_file(path, "cannot read config-space file; set LOOM_HOME to loom's data directory");
+  const YAML::Node root = load_one_yaml(text, path);  // one document, no key given twice
   try {
     check_keys(path, root, {"family", "naming", "regs_base", "stages", "max_stages", "split_k", "split_k_dtypes", "tiles",
                             "candidates", "rows_per_cta", "warps", "elems_per_thread", "configs"});

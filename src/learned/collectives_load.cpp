@@ -3,7 +3,6 @@
 // FILE[:LINE] and the fit, never read as one of the values (nlohmann keeps the last duplicate silently).
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -57,11 +56,7 @@ AlphaBeta segment(const nlohmann::json& x, const std::string& key, const std::st
 }  // namespace
 
 CollectiveModel CollectiveModel::load(const std::string& path) {
-  check_data_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot read; run `loom trace fit-collectives`");
-  const std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return from_text(body, path);
+  return from_text(read_data_file(path, "cannot read; run `loom trace fit-collectives`"), path);
 }
 
 CollectiveModel CollectiveModel::from_text(const std::string& body, const std::string& path) {

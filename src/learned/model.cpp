@@ -4,10 +4,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -148,10 +146,8 @@ EfficiencyModel EfficiencyModel::load(const std::string& dir) {
   std::error_code ec;
   if (!fs::exists(index_path, ec))
     throw InputError(index_file, "no model index; train one with `loom train` or use --model analytical");
-  check_data_file(index_file);  // a named pipe waited forever; a folder read as "malformed model index"
-  std::ifstream in(index_path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) throw InputError(index_file, "cannot read; check the file's permissions");
+  // A named pipe waited forever; a folder read as "malformed model index".
+  const std::string text = read_data_file(index_file, "cannot read; check the file's permissions");
   const ModelIndex index = parse_model_index(text, index_file);
   EfficiencyModel m;
   m.feature_names_ = index.features;

@@ -5,7 +5,6 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <tuple>
@@ -54,11 +53,8 @@ TransferWeights TransferWeights::load(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / "transfer.json").string();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return t;
-  check_data_file(path);  // a directory, device or named pipe is refused by what it is (a FIFO would hang)
-  std::ifstream in(path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) throw InputError(path, "cannot read; check the file's permissions");
-  return from_text(text, path);
+  // A directory, device or named pipe is refused by what it is (a FIFO would hang).
+  return from_text(read_data_file(path, "cannot read; check the file's permissions"), path);
 }
 
 TransferWeights TransferWeights::from_text(const std::string& text, const std::string& path) {

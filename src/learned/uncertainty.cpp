@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <optional>
 #include <set>
@@ -87,11 +86,8 @@ void Coverage::save(const std::string& dir) const {
 
 Coverage Coverage::load(const std::string& dir) {
   const std::string path = (std::filesystem::path(dir) / "coverage.json").string();
-  check_data_file(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "missing; retrain with `loom train` (it writes the coverage the interval needs)");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return from_text(text, path);
+  return from_text(
+      read_data_file(path, "missing; retrain with `loom train` (it writes the coverage the interval needs)"), path);
 }
 
 Coverage Coverage::from_text(const std::string& text, const std::string& path) {

@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <cstdio>
 #include <map>
@@ -19,10 +18,8 @@ namespace loom::serving {
 namespace {
 
 std::string read_text(const std::string& path) {
-  check_input_file(path);  // a named pipe waited forever for a writer; a folder read as "holds no rows"
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open; a measured run holds requests.csv, per_request.csv, iterations.csv");
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Checked first: a named pipe waited forever for a writer; a folder read as "holds no rows".
+  return read_input_file(path, "cannot open; a measured run holds requests.csv, per_request.csv, iterations.csv");
 }
 
 struct Row {

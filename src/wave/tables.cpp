@@ -3,8 +3,6 @@
 #include "wave/config_model.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.h"
 #include "core/json_strict.h"
@@ -140,15 +138,10 @@ void save_tables(const TuneTables& t, const std::string& path) {
 }
 
 TuneTables load_tables(const std::string& path, const std::string& gpu, const std::string& family) {
-  check_input_file(path);
-  std::ifstream in(path);
-  if (!in)
-    throw InputError(path, "no tuning tables" + (gpu.empty() ? std::string() : " for " + gpu + " " + family) +
-                               "; run `loom tune --fit --traces traces/ --gpu " + (gpu.empty() ? "GPU" : gpu) +
-                               " --family " + (family.empty() ? "gemm|moe" : family) + "` first");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
+  const std::string text = read_input_file(
+      path, "no tuning tables" + (gpu.empty() ? std::string() : " for " + gpu + " " + family) +
+                "; run `loom tune --fit --traces traces/ --gpu " + (gpu.empty() ? "GPU" : gpu) + " --family " +
+                (family.empty() ? "gemm|moe" : family) + "` first");
   const std::string not_json = "not valid JSON; re-run `loom tune --fit`";
   const nlohmann::json j = parse_strict_json(
       text, path, {"; JSON readers disagree on which value wins: give it once", 60, not_json, false, not_json});
