@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 #include "core/error.h"
 #include "core/suggest.h"
@@ -148,6 +149,21 @@ std::string Args::format(const std::string& what, std::initializer_list<const ch
     list += (list.empty() ? "" : " or ") + std::string(s);
   }
   throw InputError("--format", "'" + f + "' is not an output of " + what + "; use " + list);
+}
+
+void for_each_key_value(const std::string& text, const std::string& flag, const std::string& form,
+                        const std::function<void(const KeyValue&)>& check) {
+  std::set<std::string> seen;
+  for (size_t at = 0; at <= text.size();) {  // `<=`: a trailing comma leaves an empty last item, refused
+    const size_t end = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, end - at);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) throw InputError(flag, "'" + item + "' is not " + form);
+    const KeyValue kv{item.substr(0, eq), item.substr(eq + 1), item};
+    check(kv);
+    if (!seen.insert(kv.key).second) throw InputError(flag, "'" + kv.key + "' is given twice");
+    at = end + 1;
+  }
 }
 
 }  // namespace loom::cli

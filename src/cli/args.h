@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -47,5 +48,19 @@ class Args {
   std::map<std::string, std::vector<std::string>> values_;
   std::vector<std::string> positional_;
 };
+
+/// One item of a `KEY=VALUE,...` list, as given.
+struct KeyValue {
+  std::string key;    ///< before the first '='
+  std::string value;  ///< after it
+  std::string item;   ///< the whole item ("gemm=8"), for messages
+};
+
+/// Splits the `KEY=VALUE,...` list `text` given to `flag` and calls `check` on each item in order, which reads it or
+/// throws for a key or value it does not take. Strict: an empty item ("a=1,,b=2", a trailing comma) or one without
+/// '=' throws InputError(flag, "'ITEM' is not " + form), and a key given twice (once its item passed `check`)
+/// InputError(flag, "'KEY' is given twice").
+void for_each_key_value(const std::string& text, const std::string& flag, const std::string& form,
+                        const std::function<void(const KeyValue&)>& check);
 
 }  // namespace loom::cli

@@ -58,24 +58,20 @@ std::map<std::string, int> default_depths() { return {{"gemm", 8}}; }
 
 // `--max-depth gemm=8,moe=7`: trees per family (an unlisted family keeps the default of 6).
 std::map<std::string, int> parse_depths(const std::string& v) {
+  const std::string form = "FAMILY=DEPTH with a kernel family (e.g. gemm=8)";
   std::map<std::string, int> out;
-  size_t at = 0;
-  while (at <= v.size()) {
-    const size_t end = std::min(v.find(',', at), v.size());
-    const std::string item = v.substr(at, end - at);
-    const size_t eq = item.find('=');
-    const std::string family = item.substr(0, eq);
+  for_each_key_value(v, "--max-depth", form, [&](const KeyValue& kv) {
     const auto& names = family_names();
-    if (eq == std::string::npos || std::find(names.begin(), names.end(), family) == names.end())
-      throw InputError("--max-depth", "'" + item + "' is not FAMILY=DEPTH with a kernel family (e.g. gemm=8)");
-    const std::string d = item.substr(eq + 1);
+    if (std::find(names.begin(), names.end(), kv.key) == names.end())
+      throw InputError("--max-depth", "'" + kv.item + "' is not " + form);
     int depth = 0;
+    const std::string& d = kv.value;
     auto [ptr, ec] = std::from_chars(d.data(), d.data() + d.size(), depth);
     if (d.empty() || ec != std::errc() || ptr != d.data() + d.size() || depth < 1 || depth > kMaxDepth)
-      throw InputError("--max-depth", "'" + item + "': the depth must be an integer from 1 to " + std::to_string(kMaxDepth));
-    if (!out.emplace(family, depth).second) throw InputError("--max-depth", "'" + family + "' is given twice");
-    at = end + 1;
-  }
+      throw InputError("--max-depth", "'" + kv.item + "': the depth must be an integer from 1 to " +
+                                          std::to_string(kMaxDepth));
+    out.emplace(kv.key, depth);  // a repeated family is refused by for_each_key_value
+  });
   return out;
 }
 

@@ -1,0 +1,1 @@
+train --out "$TMPDIR/loom-neg-depth" --max-depth gemm
