@@ -65,7 +65,7 @@ def add_train(c):
     c("r9_train_seed_neg", T + ["--seed", "-1"], want=["--seed"], files=small)
     c("r9_train_header_only", ["train", "--traces", "{T}/tr9h", "--out", "{T}/tr9hout"], want=["tr9h"],
       files={"tr9h/a.corpus.csv": corpus_head(22)})
-    c("r9_train_one_kernel", ["train", "--traces", "{T}/tr9one", "--out", "{T}/tr9oneout"], "any",
+    c("r9_train_one_kernel", ["train", "--traces", "{T}/tr9one", "--out", "{T}/tr9oneout"], want=["tr9one", "too few"],
       files={"tr9one/a.corpus.csv": corpus_head(23)})
     c("r9_train_empty_dir", ["train", "--traces", "{T}/tr9e", "--out", "{T}/tr9eout"], want=["tr9e"], files={"tr9e/.keep": ""})
     c("r9_train_traces_file", ["train", "--traces", "{T}/tr9/a.corpus.csv", "--out", "{T}/tr9fo"], want=["a.corpus.csv"], files=small)
