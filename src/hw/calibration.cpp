@@ -95,15 +95,16 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
   const std::string date = r.text(j, "date", ""), host = r.text(j, "host", "");
   const std::string device = r.text(r.at(j, "device", ""), "gpu", "device.");
   const int sms = int(r.integer(j, "sms", "", 1, 1024));
+  if (sms > base.sms)
+    throw InputError(file, "'sms' = " + std::to_string(sms) + " exceeds " + key + "'s " + std::to_string(base.sms) +
+                               " SMs: is this result from another GPU? (" + device + ")");
+  // (after the check against the entry: its message names the likelier cause)
   const json& dev = r.at(j, "device", "");
   if (dev.contains("sms_total") && r.integer(dev, "sms_total", "device.", 1, 1024) < sms)
     throw InputError(file, "'sms' = " + std::to_string(sms) + " exceeds 'device.sms_total'; rerun scripts/torch/calibrate.py");
   r.optional_number(dev, "clock_mhz", "device.", 100, 10000);
   r.optional_number(dev, "l2_bytes", "device.", 1 << 20, 1e10);
   if (j.contains("nvml") && !j.at("nvml").is_boolean()) throw InputError(file, "'nvml' is not true or false");
-  if (sms > base.sms)
-    throw InputError(file, "'sms' = " + std::to_string(sms) + " exceeds " + key + "'s " + std::to_string(base.sms) +
-                               " SMs: is this result from another GPU? (" + device + ")");
   const std::string src = "calibrated " + date + " on " + host + " (" + device + ", " + file + ")";
   const json& mem = r.at(j, "memory", "");
   const double dram_read = r.number(mem, "dram_read_bytes_per_s", "memory.", 1e9, 1e14);
