@@ -167,6 +167,7 @@ def build_cases(T):
     from probe_cases_r6 import add_round6
     from probe_cases_r7 import add_round7
     from probe_cases_r8 import add_round8
+    from probe_cases_r9 import add_round9
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -184,6 +185,7 @@ def build_cases(T):
     add_round6(c)
     add_round7(c)
     add_round8(c)
+    add_round9(c)
     return cs
 
 

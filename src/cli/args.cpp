@@ -44,6 +44,9 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
       inline_value = true;
     }
     if (known(switches, a)) {
+      // A switch takes no value: `--interval=1` (or `--force=no`) ran as if the value were not there.
+      if (inline_value)
+        throw InputError(a, "is a switch and takes no value ('" + value.substr(0, 40) + "'); give " + a + " alone");
       values_[a].push_back("1");
     } else if (known(flags_with_values, a)) {
       if (!inline_value) {

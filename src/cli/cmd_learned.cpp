@@ -181,6 +181,11 @@ int cmd_train(const Argv& argv) {
   std::filesystem::create_directories(out);
   Loaded l = load(traces);
   std::vector<Split> splits = make_splits(l.dataset, opt.params.seed);
+  // A corpus of a few shapes leaves one side of the shapes split empty: the model was trained on nothing (or tested
+  // on nothing) and written with empty accuracy tables, exit 0. Refused before anything is written.
+  if (splits.empty() || splits[0].train.empty() || splits[0].test.empty())
+    throw InputError(traces, std::to_string(l.dataset.samples.size()) + " usable kernels are too few to train on 4 in 5 "
+                             "shapes and test on the rest; give a larger corpus (see traces/README.md)");
   Progress p("training (shapes split)");
   EfficiencyModel model = EfficiencyModel::train(l.dataset, splits[0].train, opt, [&](size_t d, size_t t, const std::string& what) {
     p.update(d, t, what);

@@ -17,6 +17,7 @@
 #include "cli/commands_calibrate.h"
 #include "cli/commands_report.h"
 #include "cli/commands_tune.h"
+#include "cli/progress.h"
 #include "core/error.h"
 #include "core/file_io.h"
 #include "core/suggest.h"
@@ -205,6 +206,7 @@ int main(int argc, char** argv) {
   };
   try {
     const int rc = dispatch();
+    loom::cli::flush_progress();
     // A full disk or closed pipe behind stdout (`loom ... > /dev/full`) is an error, not a silently short output.
     errno = 0;
     std::cout.flush();
@@ -212,6 +214,7 @@ int main(int argc, char** argv) {
       throw loom::InputError("stdout", loom::write_failed_message(errno ? errno : EIO));
     return rc;
   } catch (const loom::InputError& e) {
+    loom::cli::drop_progress();
     const char* red = use_color() ? "\033[31m" : "";
     const char* reset = use_color() ? "\033[0m" : "";
     // where() and detail() rather than what(): a NUL inside the input would end the C string what() returns.
@@ -219,11 +222,13 @@ int main(int argc, char** argv) {
               << loom::printable_error(e.where().empty() ? e.detail() : e.where() + ": " + e.detail()) << "\n";
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
+    loom::cli::drop_progress();
     // A folder loom was asked to create or list (--out DIR, --traces DIR) is bad input, not a bug.
     std::cerr << "loom: " << loom::printable_error(e.path1().string() + ": " + e.code().message())
               << "; check the path and its permissions\n";
     return 2;
   } catch (const std::exception& e) {
+    loom::cli::flush_progress();  // a bug: what ran before it helps the report
     // Anything else is a bug in loom, not bad input: say so plainly, but still exit cleanly.
     std::cerr << "loom: internal error: " << loom::printable_error(e.what()) << "; please report this with the command line\n";
     return 3;

@@ -1,5 +1,5 @@
 // A progress line on stderr for long work (dataset building, training, validation): a redrawn bar on a terminal,
-// occasional plain lines otherwise (CI logs).
+// occasional plain lines otherwise (CI logs), held back for the first seconds (see flush_progress).
 #pragma once
 
 #include <string>
@@ -20,5 +20,10 @@ class Progress {
   int last_pct_ = -1;
   double start_s_;
 };
+
+/// Writes the progress lines held back so far (main, when a command has ended).
+void flush_progress();
+/// Forgets them (main, on a refusal: its one 'loom: ' line is then all that stderr says).
+void drop_progress();
 
 }  // namespace loom::cli

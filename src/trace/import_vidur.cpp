@@ -101,6 +101,9 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
         row.family = "elementwise", row.spec = "elementwise op=add rows=" + T + " cols=" + std::to_string(embd) +
                                                " dtype=fp16";
       else if (o.op == "emb") {
+        // Not imported, but read: a negative or unit-suffixed time in its columns was taken without a word.
+        if (!f[o.median].empty() && f[o.median] != "nan" && f[o.median] != "NaN")
+          for (size_t c : {o.min, o.max, o.median}) positive_number(f[c], hdr[c], where);
         ++out.skipped["Vidur op 'emb' (embedding gather) has no loom family"];
         continue;
       } else

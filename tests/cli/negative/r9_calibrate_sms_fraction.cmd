@@ -1,0 +1,1 @@
+calibrate tests/data/calibrate/bad-sms-fraction.json --gpu h100-sxm

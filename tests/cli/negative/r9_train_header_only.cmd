@@ -1,0 +1,1 @@
+train --traces tests/data/r9_train_header --out "$TMPDIR/r9hdr"
