@@ -5,7 +5,6 @@
   /usr/bin/python3 scripts/calibrate-check.py [build/loom]
 """
 import csv
-import gzip
 import io
 import os
 import random
@@ -13,13 +12,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from loom_corpus import read_corpus  # noqa: E402  (corpus versions 1 and 2)
+
 LOOM = sys.argv[1] if len(sys.argv) > 1 else "build/loom"
 GPUS = {"h100": "h100-sxm", "h200": "h200"}
 
 
 def corpus_rows(path):
-    text = "".join(l for l in gzip.open(path, "rt") if not l.startswith("#"))
-    return list(csv.DictReader(io.StringIO(text)))
+    return read_corpus(path)[1]
 
 
 def batch(rows, path):

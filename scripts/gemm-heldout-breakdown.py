@@ -11,13 +11,15 @@ and prints, per class, n, MAPE, its share of the summed absolute percentage erro
 import argparse
 import collections
 import csv
-import gzip
-import io
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from loom_corpus import read_corpus  # noqa: E402  (corpus versions 1 and 2)
 
 DTYPE_BYTES = {"fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "fp8": 1}
 
@@ -59,19 +61,6 @@ def parse_spec(spec):
     p = dict(kv.split("=", 1) for kv in spec.split()[1:])
     return {"m": int(p["m"]), "n": int(p["n"]), "k": int(p["k"]), "batch": int(p.get("batch", 1)),
             "dtype": p["dtype"], "scales": p.get("scales", ""), "l2": p.get("l2", "")}
-
-
-def read_corpus(path):
-    meta, lines = {}, []
-    with gzip.open(path, "rt") as f:
-        for line in f:
-            if line.startswith("#"):
-                if "=" in line:
-                    k, v = line[1:].rstrip("\n").split("=", 1)
-                    meta[k] = v
-            else:
-                lines.append(line)
-    return meta, list(csv.DictReader(io.StringIO("".join(lines))))
 
 
 def main():

@@ -9,27 +9,23 @@ import argparse
 import collections
 import csv
 import glob
-import gzip
 import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from loom_corpus import read_corpus  # noqa: E402  (corpus versions 1 and 2)
 
 
 def read(pattern):
     rows, files = [], sorted(glob.glob(pattern))
     for f in files:
-        meta, lines = {}, []
-        for line in gzip.open(f, "rt"):
-            if line.startswith("#"):
-                if "=" in line:
-                    k, v = line[1:].strip().split("=", 1)
-                    meta[k] = v
-            else:
-                lines.append(line)
-        for r in csv.DictReader(lines):
+        meta, recs = read_corpus(f)
+        for r in recs:
             if r["family"] != "gemm" or not r["impl"].startswith("cublas") or "batch=" in r["spec"]:
                 continue
             d = dict(re.findall(r"(\w+)=(\S+)", r["spec"]))

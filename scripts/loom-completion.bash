@@ -33,7 +33,7 @@ _loom() {
     gpus) flags="show --format --set" ;;
     predict) flags="--gpu --set --kernel --batch --format --model --threads --clock --interval" ;;
     diagnose) flags="--gpu --set --kernel --format --measured-us --model" ;;
-    trace) flags="import summary paths fit-collectives --lct --cases --out -o --chrome --format --from --gpu --split --dataset --lenient" ;;
+    trace) flags="import summary paths fit-collectives compact diff --lct --cases --out -o --chrome --format --from --gpu --split --dataset --lenient" ;;
     train) flags="--traces --out --seed --rounds --global --force" ;;
     validate) flags="--traces --model-dir --max-mape --format --out --check --leave-one-gpu-out --e2e --collectives" ;;
     e2e) flags="--gpu --set --model --phase --batch --seq --context --cache-len --tp --profile --mode --trace-out --kernel-model --clock --format --interval" ;;

@@ -8,6 +8,10 @@ reruns in traces/checks/repeat/ (kept out of the corpus: not *.corpus.csv.gz). C
 import csv
 import gzip
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from loom_corpus import read_corpus  # noqa: E402  (corpus versions 1 and 2)
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 PAIRS = [("warm", "traces/h100/sms132-warm4.corpus.csv.gz", "traces/checks/repeat/h100-warm4-rerun.csv.gz"),
@@ -15,6 +19,8 @@ PAIRS = [("warm", "traces/h100/sms132-warm4.corpus.csv.gz", "traces/checks/repea
 
 
 def read(path):  # case_id -> row (a corpus, or a rerun's case_id,median_us)
+    if path.endswith(".corpus.csv.gz"):
+        return {r["case_id"]: r for r in read_corpus(os.path.join(ROOT, path))[1]}
     with gzip.open(os.path.join(ROOT, path), "rt") as f:
         return {r["case_id"]: r for r in csv.DictReader(line for line in f if not line.startswith("#"))}
 

@@ -1,5 +1,5 @@
 // `loom trace import` (collector traces + case lists -> corpus; or a PyTorch profiler trace -> kernels with specs)
-// and `loom trace summary` (what a corpus or a raw trace holds).
+// `loom trace summary` (what a corpus or a raw trace holds), `compact` and `diff` (corpus files).
 #include <cstdio>
 #include <filesystem>
 
@@ -246,6 +246,36 @@ int summary_cmd(const Args& args) {
   return 0;
 }
 
+/// `trace compact FILE -o OUT`: FILE rewritten in the current corpus schema (version 2: a kernel-name dictionary),
+/// refused when the rewrite would not read back as exactly the same metadata and rows.
+int compact_cmd(const Args& args) {
+  const auto& pos = args.positional();
+  if (pos.size() != 2) throw InputError("trace compact", "usage: loom trace compact FILE.corpus.csv[.gz] -o OUT");
+  const std::string in = pos[1], out_path = args.require("-o");
+  check_output_file(out_path);
+  const Corpus before = read_corpus(in);
+  const std::string text = format_corpus(before);
+  const std::string diff = corpus_difference(before, parse_corpus(text, out_path));
+  if (!diff.empty())
+    throw InputError(in, "rewriting it would change what loom reads (" + diff + "); left as it is");
+  trace_io::write_text(out_path, text);
+  const bool v2 = text.rfind("#loom-corpus 2\n", 0) == 0;
+  std::fprintf(stderr, "loom: %s -> %s: %zu rows, schema version %d, %zu bytes of text\n", in.c_str(), out_path.c_str(),
+               before.rows.size(), v2 ? 2 : 1, text.size());
+  return 0;
+}
+
+/// `trace diff A B`: exit 0 when two corpus files read as the same metadata and rows (bit for bit), 1 otherwise.
+int diff_cmd(const Args& args) {
+  const auto& pos = args.positional();
+  if (pos.size() != 3) throw InputError("trace diff", "usage: loom trace diff A.corpus.csv[.gz] B.corpus.csv[.gz]");
+  const Corpus a = read_corpus(pos[1]), b = read_corpus(pos[2]);
+  const std::string diff = corpus_difference(a, b);
+  emit(pos[1] + " " + pos[2] + ": " + (diff.empty() ? "same " + std::to_string(a.rows.size()) + " rows and metadata"
+                                                     : "differ: " + diff) + "\n");
+  return diff.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 int cmd_trace(const Argv& argv) {
@@ -281,7 +311,15 @@ int cmd_trace(const Argv& argv) {
     if (pos.size() > 1) throw InputError(pos[1], "unexpected argument; usage: loom trace fit-collectives [-o FILE]");
     return cmd_fit_collectives(args);
   }
-  throw InputError("trace " + pos[0], "unknown subcommand; use import, summary, paths or fit-collectives");
+  if (pos[0] == "compact") {
+    args.only("`loom trace compact`", {"-o"});
+    return compact_cmd(args);
+  }
+  if (pos[0] == "diff") {
+    args.only("`loom trace diff`", {});
+    return diff_cmd(args);
+  }
+  throw InputError("trace " + pos[0], "unknown subcommand; use import, summary, paths, fit-collectives, compact or diff");
 }
 
 }  // namespace loom::cli

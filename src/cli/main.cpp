@@ -44,6 +44,9 @@ commands:
   trace summary [DIR|FILE.lct]      corpus counts per family/GPU/partition, noise floor, unmatched kernels
   trace fit-collectives [-o FILE]   alpha-beta fits of the measured collectives (all_reduce, all_gather,
                                     reduce_scatter, send_recv) -> models/collectives.json
+  trace compact F.corpus.csv.gz -o OUT
+                                    rewrite a corpus in the current schema (kernel-name dictionary)
+  trace diff A B                    exit 0 when two corpus files read as the same rows and metadata
   train [--traces DIR] [--out DIR]  learn the efficiency model (XGBoost) from the corpus
         [--max-depth FAMILY=N,...]  tree depth per family (default gemm=8, others 6)
   validate [--check] [--max-mape X] accuracy per split/family/GPU/partition vs roofline and analytical

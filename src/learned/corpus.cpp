@@ -33,8 +33,9 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
     // not the efficiency model's.
     if (auto tool = c.meta.find("tool"); tool != c.meta.end() && is_tune_sweep_tool(tool->second)) continue;
     set.files.push_back(c.path);
-    // Hash the canonical text, not the gzip bytes: recompressing a file must not count as a corpus change.
-    hashes += fnv1a_hex(format_corpus(c)) + "\n";
+    // Hash the canonical text, not the gzip bytes: recompressing a file must not count as a corpus change. The
+    // canonical text is schema version 1 (names inline), so storing a file as version 2 does not count either.
+    hashes += fnv1a_hex(format_corpus(c, 1)) + "\n";
     std::string key = !c.gpu_key.empty() ? c.gpu_key : names.key_for(c.gpu).value_or("");
     if (key.empty()) {
       set.skipped["GPU '" + c.gpu + "' not in traces/gpu_names.tsv"] += static_cast<int>(c.rows.size());

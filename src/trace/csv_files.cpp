@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "kernels/kernel_spec.h"
 #include "kernels/shape.h"
+#include "trace/kernel_dict.h"
 #include "trace/text_io.h"
 #include "trace/trace.h"
 
@@ -26,22 +27,41 @@ struct Table {
   std::map<std::string, std::string> meta;
   std::vector<size_t> col;  // index in a row of each wanted column
   size_t width = 0;         // fields per row
+  int version = 1;          // schema version from the magic line
 };
 
-Table read_preamble(LineReader& r, std::string_view magic, const std::vector<std::string>& columns,
-                    std::string_view what_file) {
+// "'#loom-corpus 1' or '#loom-corpus 2'": the versions this loom reads.
+std::string versions_read(std::string_view magic, int max_version) {
+  std::string s;
+  for (int v = 1; v <= max_version; ++v)
+    s += std::string(v == 1 ? "" : v == max_version ? " or " : ", ") + "'" + std::string(magic) + " " +
+         std::to_string(v) + "'";
+  return s;
+}
+
+// Reads the magic line (versions 1..max_version), metadata and, when `dict` is given and the version is 2 or more,
+// the kernel dictionary's `#kernel.<id>=` lines; then the header row.
+Table read_preamble(LineReader& r, std::string_view magic, int max_version, const std::vector<std::string>& columns,
+                    std::string_view what_file, trace_io::KernelDictReader* dict = nullptr) {
   Table t;
   std::string line;
   if (!r.next(line)) throw InputError(r.name() + ":1", "empty file; expected '" + std::string(magic) + " 1'");
   if (line.rfind(magic, 0) != 0)
     throw InputError(r.where(), "missing header: first line must be '" + std::string(magic) + " 1'; is this a " +
                                     std::string(what_file) + "?");
-  if (line != std::string(magic) + " 1")
-    throw InputError(r.where(), "unknown schema version '" + line.substr(0, 40) + "'; this loom reads '" +
-                                    std::string(magic) + " 1': upgrade loom or regenerate the file");
+  t.version = 0;
+  for (int v = 1; v <= max_version; ++v)
+    if (line == std::string(magic) + " " + std::to_string(v)) t.version = v;
+  if (t.version == 0)
+    throw InputError(r.where(), "unknown schema version '" + line.substr(0, 40) + "'; this loom reads " +
+                                    versions_read(magic, max_version) + ": upgrade loom or regenerate the file");
   for (;;) {
     if (!r.next(line)) throw InputError(r.where(), "no CSV header line; the file is truncated");
     if (line.empty()) continue;
+    if (dict && t.version >= 2 && line.rfind(trace_io::kKernelLinePrefix, 0) == 0) {
+      dict->add_line(line, r.where(), r.line_no());
+      continue;
+    }
     if (line[0] == '#') {
       if (auto kv = trace_io::parse_meta(line)) t.meta[kv->first] = kv->second;
       continue;
@@ -100,12 +120,15 @@ std::array<int64_t, 3> get_dim3(const std::vector<std::string>& f, size_t i, con
   return d;
 }
 
-// Reads rows; `parse` fills one record from split fields (throws std::string on bad data).
+// Reads rows; `parse` fills one record from split fields (throws std::string on bad data). With `dictionary`, a
+// kernel dictionary line among the rows is an error (it would be read as a comment and its id missed).
 template <class Rec, class Parse>
 void read_rows(LineReader& r, const Table& t, const ReadOptions& opts, std::vector<Rec>& out, int64_t& skipped,
-               std::vector<std::string>& messages, Parse parse) {
+               std::vector<std::string>& messages, Parse parse, bool dictionary = false) {
   std::string line;
   while (r.next(line)) {
+    if (dictionary && line.rfind(trace_io::kKernelLinePrefix, 0) == 0)
+      throw InputError(r.where(), "kernel dictionary line after the CSV header; move it above the header");
     if (line.empty() || line[0] == '#') continue;
     try {
       auto f = trace_io::split_csv(line, r.where());
@@ -129,7 +152,7 @@ void read_rows(LineReader& r, const Table& t, const ReadOptions& opts, std::vect
 CaseList read_cases(LineReader& r, const ReadOptions& opts) {
   CaseList cl;
   cl.path = r.name();
-  Table t = read_preamble(r, "#loom-bench", kCaseColumns, "loom-bench case list (.cases.csv)");
+  Table t = read_preamble(r, "#loom-bench", 1, kCaseColumns, "loom-bench case list (.cases.csv)");
   cl.meta = t.meta;
   std::map<int64_t, int64_t> seen;  // case_id -> line
   const auto& c = t.col;
@@ -162,7 +185,9 @@ CaseList read_cases(LineReader& r, const ReadOptions& opts) {
 Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
   Corpus co;
   co.path = r.name();
-  Table t = read_preamble(r, "#loom-corpus", kCorpusColumns, "loom corpus (.corpus.csv.gz)");
+  trace_io::KernelDictReader dict;
+  Table t = read_preamble(r, "#loom-corpus", kCorpusVersion, kCorpusColumns, "loom corpus (.corpus.csv.gz)", &dict);
+  const bool v2 = t.version >= 2;
   co.meta = t.meta;
   co.gpu = trace_io::meta_get(co.meta, "gpu");
   co.gpu_key = trace_io::meta_get(co.meta, "gpu_key");
@@ -174,7 +199,7 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
     row.family = f[c[1]];
     row.spec = f[c[2]];
     row.impl = f[c[3]];
-    row.kernels = f[c[4]];
+    row.kernels = v2 ? dict.resolve(f[c[4]]) : f[c[4]];
     row.grid = get_dim3(f, c[5], "grid");
     row.block = get_dim3(f, c[6], "block");
     row.regs = get_int(f, c[7], "regs");
@@ -192,7 +217,9 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
     if (row.spread_pct < 0) throw std::string("spread_pct must be >= 0");
     if (row.regs < 0 || row.smem_bytes < 0) throw std::string("regs and smem_bytes must be >= 0");
     if (row.reps <= 0) throw std::string("reps must be > 0");
-  });
+  }, v2);
+  // A lenient read may have skipped the only rows that used an id.
+  if (v2 && !opts.lenient) dict.check_all_used(r.name());
   return co;
 }
 
@@ -249,29 +276,55 @@ std::vector<Corpus> read_corpus_dir(const std::string& dir, const ReadOptions& o
   return out;
 }
 
-std::string format_corpus(const Corpus& co) {
+namespace {
+
+// True when every kernel name of every row can be a dictionary name and no metadata key would read as a dictionary
+// line: then the corpus can be written as version 2.
+bool dictionary_fits(const Corpus& co, const std::map<std::string, std::string>& meta) {
+  for (const auto& [k, v] : meta)
+    if (("#" + k).rfind(trace_io::kKernelLinePrefix, 0) == 0) return false;
+  for (const auto& r : co.rows) {
+    if (r.kernels.empty()) continue;
+    for (size_t start = 0;;) {
+      const size_t semi = r.kernels.find(';', start);
+      const std::string_view name = std::string_view(r.kernels).substr(start, semi == std::string::npos ? semi : semi - start);
+      if (!trace_io::kernel_name_problem(name).empty()) return false;
+      if (semi == std::string::npos) break;
+      start = semi + 1;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string format_corpus(const Corpus& co, int version) {
   std::map<std::string, std::string> meta = co.meta;
   if (!co.gpu.empty()) meta["gpu"] = co.gpu;
   meta["gpu_key"] = co.gpu_key;
   if (co.sms > 0) meta["sms"] = std::to_string(co.sms);
   if (co.clock_mhz > 0) meta["clock_mhz"] = fmt_num(co.clock_mhz);
-  std::string out = "#loom-corpus 1\n";
+  if (version >= 2 && !dictionary_fits(co, meta)) version = 1;
+  std::string out = "#loom-corpus " + std::to_string(version) + "\n";
   for (const auto& [k, v] : meta) {
     std::string val = v;
     std::replace(val.begin(), val.end(), '\n', ' ');
     out += "#" + k + "=" + val + "\n";
   }
-  for (size_t i = 0; i < kCorpusColumns.size(); ++i) out += (i ? "," : "") + kCorpusColumns[i];
-  out += "\n";
+  // Version 2: each row's kernels as @id references; the dictionary goes before the header once all rows are seen.
+  trace_io::KernelDictWriter dict;
+  std::string header;
+  for (size_t i = 0; i < kCorpusColumns.size(); ++i) header += (i ? "," : "") + kCorpusColumns[i];
+  std::string rows;
   using trace_io::csv_field;
   for (const auto& r : co.rows) {
-    out += std::to_string(r.case_id) + "," + csv_field(r.family) + "," + csv_field(r.spec) + "," +
-           csv_field(r.impl) + "," + csv_field(r.kernels) + "," + dim3(r.grid) + "," + dim3(r.block) + "," +
-           std::to_string(r.regs) + "," + std::to_string(r.smem_bytes) + "," + std::to_string(r.reps) + "," +
-           fmt_num(r.median_us) + "," + fmt_num(r.p10_us) + "," + fmt_num(r.p90_us) + "," +
-           fmt_num(r.spread_pct) + "," + fmt_num(r.event_median_us) + "\n";
+    rows += std::to_string(r.case_id) + "," + csv_field(r.family) + "," + csv_field(r.spec) + "," +
+            csv_field(r.impl) + "," + (version >= 2 ? dict.encode(r.kernels) : csv_field(r.kernels)) + "," +
+            dim3(r.grid) + "," + dim3(r.block) + "," + std::to_string(r.regs) + "," + std::to_string(r.smem_bytes) +
+            "," + std::to_string(r.reps) + "," + fmt_num(r.median_us) + "," + fmt_num(r.p10_us) + "," +
+            fmt_num(r.p90_us) + "," + fmt_num(r.spread_pct) + "," + fmt_num(r.event_median_us) + "\n";
   }
-  return out;
+  return out + dict.lines() + header + "\n" + rows;
 }
 
 void write_corpus(const Corpus& corpus, const std::string& path) { trace_io::write_text(path, format_corpus(corpus)); }

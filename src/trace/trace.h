@@ -114,8 +114,14 @@ Corpus parse_corpus(std::string_view text, const std::string& name, const ReadOp
 std::vector<std::string> find_corpus_files(const std::string& dir);
 /// Reads every corpus file below `dir` (see find_corpus_files).
 std::vector<Corpus> read_corpus_dir(const std::string& dir, const ReadOptions& opts = {});
-/// The corpus as text (section 3 of FORMAT.md), metadata from corpus.meta plus gpu/gpu_key/sms/clock_mhz.
-std::string format_corpus(const Corpus& corpus);
+/// The corpus schema version loom writes (and the newest it reads): 2, kernel names in a `#kernel.<id>=` dictionary.
+inline constexpr int kCorpusVersion = 2;
+/// The corpus as text (section 3 of FORMAT.md), metadata from corpus.meta plus gpu/gpu_key/sms/clock_mhz. Version 2
+/// unless `version` is 1 or a kernel name cannot be a dictionary name (empty, ';' or a control character): then 1.
+std::string format_corpus(const Corpus& corpus, int version = kCorpusVersion);
+/// The first difference between two corpora's metadata and rows (every field; numbers compared bit for bit, NaN
+/// equal to NaN), or "" when they hold the same. The paths and lenient-read counts are not compared.
+std::string corpus_difference(const Corpus& a, const Corpus& b);
 /// Writes format_corpus() to `path`, gzip-compressed when it ends in ".gz".
 void write_corpus(const Corpus& corpus, const std::string& path);
 

@@ -1,0 +1,1 @@
+trace compact tests/data/trace/v2_late_dict.corpus.csv -o $TMPDIR/x.corpus.csv
