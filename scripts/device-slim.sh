@@ -14,7 +14,7 @@ files=(traces/tune/h200/moe-prefill.lct.gz traces/tune/h100/moe-prefill.lct.gz
        models/efficiency-h200
        # the random-shape GEMM training sets: read by `loom train` here, by no device script (2026-11-27: they took
        # the travelling checkout to 65 MB of the 64 MiB limit)
-       traces/h200/sms132-{warm,linear}{3,4,5}.corpus.csv.gz traces/h100/sms132-{warm,linear}{3,4,5,6}.corpus.csv.gz)
+       traces/h200/sms132-{warm,linear}{3,4,5,6}.corpus.csv.gz traces/h100/sms132-{warm,linear}{3,4,5,6,7}.corpus.csv.gz)
 case "${1:-}" in
   out)
     for f in "${files[@]}"; do [ -e "$f" ] || continue; mkdir -p "$stash/$(dirname "$f")"; mv "$f" "$stash/$f"; done

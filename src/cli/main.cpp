@@ -48,7 +48,7 @@ commands:
                                     rewrite a corpus in the current schema (kernel-name dictionary)
   trace diff A B                    exit 0 when two corpus files read as the same rows and metadata
   train [--traces DIR] [--out DIR]  learn the efficiency model (XGBoost) from the corpus
-        [--max-depth FAMILY=N,...]  tree depth per family (default gemm=8, others 6)
+        [--max-depth FAMILY=N,...]  tree depth per family (default gemm=10, others 6)
   validate [--check] [--max-mape X] accuracy per split/family/GPU/partition vs roofline and analytical
   validate --e2e [--traces DIR]     traced end-to-end runs (traces/e2e) vs loom's end-to-end prediction
   validate --collectives            measured collectives: each GPU predicted from the others' fits (leave one out)

@@ -137,7 +137,9 @@ Forest::Perfect Forest::build_perfect() const {
   Perfect p;
   int32_t depth = 0;
   for (int32_t d : depth_) depth = std::max(depth, d);
-  if (depth < 1 || depth > 8 || num_features_ >= kPassLeft) return p;
+  // Up to 10 levels (the committed GEMM forests: 400 trees x 1,023 slots, ~4.9 MB of arrays per forest; deeper
+  // forests keep the scalar walk rather than lay out 2^depth slots a tree).
+  if (depth < 1 || depth > 10 || num_features_ >= kPassLeft) return p;
   const size_t inner = (size_t(1) << depth) - 1, leaves = size_t(1) << depth, nt = roots_.size();
   // 32 words of padding: the walk loads 8 words from offsets 7, 15 and 23 of a tree, past the end of a shallow
   // last one (levels it does not walk; the words are never used).
