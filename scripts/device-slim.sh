@@ -12,6 +12,8 @@ files=(traces/tune/h200/moe-prefill.lct.gz traces/tune/h100/moe-prefill.lct.gz
        traces/tune/h200/gemm-triton-1.corpus.csv.gz traces/tune/h100/gemm-triton-1.corpus.csv.gz
        traces/tune/h200/cublaslt-sweep.csv.gz traces/tune/h100-sxm/cublaslt-sweep.csv.gz
        models/efficiency-h200
+       # the learned model (32 MB since the 10-level GEMM trees of 2026-11-27): no device script predicts
+       models/efficiency
        # the random-shape GEMM training sets: read by `loom train` here, by no device script (2026-11-27: they took
        # the travelling checkout to 65 MB of the 64 MiB limit)
        traces/h200/sms132-{warm,linear}{3,4,5,6}.corpus.csv.gz traces/h100/sms132-{warm,linear}{3,4,5,6,7}.corpus.csv.gz)

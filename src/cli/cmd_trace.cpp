@@ -96,13 +96,11 @@ int import_run_cmd(const Args& args) {
     throw InputError("--split", "'" + args.get("--split") + "' is not a split; use train or test");
   const std::string out_path = args.has("-o") ? args.output() : args.require("--out");
   check_output_file(out_path);
-  ImportResult r = import_run(lcts, cases, out_path, opts);
   if (args.has("--dataset")) {  // a data set with its own protocol (loom validate's dataset:NAME split)
-    Corpus co = read_corpus(r.out_path);
-    co.meta["dataset"] = args.get("--dataset");
-    co.meta["dataset_split"] = args.get("--split");
-    write_corpus(co, r.out_path);
+    opts.extra_meta["dataset"] = args.get("--dataset");
+    opts.extra_meta["dataset_split"] = args.get("--split");
   }
+  ImportResult r = import_run(lcts, cases, out_path, opts);
   std::fprintf(stderr, "loom: imported %lld of %lld cases (%s, %lld SMs) into %s; %zu unmatched; %lld dropped records\n",
                (long long)r.stats.cases_written, (long long)r.stats.cases_in, r.gpu.c_str(), (long long)r.sms,
                r.out_path.c_str(), r.stats.unmatched.size(), (long long)r.lct_dropped);

@@ -278,6 +278,7 @@ ImportResult import_run(const std::vector<std::string>& lct_files, const std::ve
   GpuNameTable gpus = GpuNameTable::load(opts.gpu_names_path.empty() ? GpuNameTable::default_gpu_names_path()
                                                                      : opts.gpu_names_path);
   Corpus co = join_traces(lcts, lists, gpus, res.stats);
+  for (const auto& [k, v] : opts.extra_meta) co.meta[k] = v;
   write_corpus(co, out_path);
   res.out_path = out_path;
   res.gpu = co.gpu;

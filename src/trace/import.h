@@ -17,6 +17,7 @@
 //   unmatched: reported, not written. All case lists of one import must share gpu and sms (one corpus partition).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ namespace loom {
 struct ImportOptions {
   bool lenient = false;         ///< skip bad records in the inputs instead of failing
   std::string gpu_names_path;   ///< "" = GpuNameTable::default_gpu_names_path()
+  /// Extra `#key=value` lines for the corpus (e.g. dataset / dataset_split), set before the one write: a second
+  /// read-modify-write of the output made it an input of the command, and the input-overwrite guard refused it.
+  std::map<std::string, std::string> extra_meta;
 };
 
 struct UnmatchedCase {

@@ -4,7 +4,10 @@
 set -u
 loom=$1; src=$2; cd "$src" || exit 1
 diffs=$(mktemp "${TMPDIR:-/tmp}/loom-golden-diff.XXXXXX") || exit 1
-trap 'rm -f "$diffs"' EXIT
+# What a case writes goes under $TMPDIR: a private directory made here and removed at exit.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/loom-golden.XXXXXX") || exit 1
+export TMPDIR
+trap 'rm -f "$diffs"; rm -rf "$TMPDIR"' EXIT
 fail=0; n=0
 for cmd in tests/cli/golden/*.cmd; do
   name=${cmd%.cmd}; n=$((n+1))

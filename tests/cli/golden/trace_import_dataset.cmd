@@ -1,0 +1,1 @@
+trace import --lct traces/e2e/h200/graph_decode.lct.gz --cases traces/e2e/h200/graph_decode.cases.csv --out "$TMPDIR/ds.corpus.csv.gz" --dataset check --split test && zcat "$TMPDIR/ds.corpus.csv.gz" | grep '^#dataset'
