@@ -4,11 +4,18 @@
 #ifdef LOOM_FOREST_SIMD
 #include <immintrin.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 namespace loom::forest_simd {
 namespace {
 constexpr size_t kVecRows = 8, kVecGroups = 4, kVec512Rows = 16;
+// 64-row chunks a block of the AVX-512 walk (LOOM_FOREST_BLOCK overrides it, for measuring).
+const size_t kBlockChunks = [] {
+  const char* e = std::getenv("LOOM_FOREST_BLOCK");
+  return e ? std::max<size_t>(1, std::strtoul(e, nullptr, 10)) : size_t(8);
+}();
 }  // namespace
 
 bool cpu_has_avx2() {
@@ -169,13 +176,20 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   const __m512i fifteen = _mm512_set1_epi32(15), thirty_one = _mm512_set1_epi32(31);
   // Levels 0-2 without gathers (top3_slots) where the forest has them and the transposed chunk is at most 256 KB.
   const bool top3 = depth >= 3 && stride <= 1024;
+  // Chunks of a block walk tree by tree (tree-major), each row's sum kept in `out` between trees: one tree's arrays
+  // (~12 KB at depth 10) are read from L3 once per block instead of once per chunk, and stay in L1/L2 while the
+  // block's chunks walk it. The transposed block stays within ~256 KB.
+  const size_t block_chunks = top3 ? std::max<size_t>(1, std::min<size_t>(kBlockChunks, 1024 / stride)) : kBlockChunks;
   thread_local std::vector<float> cols;
-  if (top3) cols.resize(stride * kAvx512Chunk);
+  if (top3) cols.resize(stride * kAvx512Chunk * block_chunks);
   size_t r = 0;
-  for (; r + kAvx512Chunk <= n; r += kAvx512Chunk) {
-    if (top3) transpose_chunk(x + r * stride, stride, row_off, cols.data());
-    __m512 acc[kVecGroups];
-    for (size_t g = 0; g < kVecGroups; ++g) acc[g] = _mm512_set1_ps(base_score);
+  while (r + kAvx512Chunk <= n) {
+    const size_t nc = std::min(block_chunks, (n - r) / kAvx512Chunk);
+    for (size_t c = 0; c < nc; ++c) {
+      if (top3) transpose_chunk(x + (r + c * kAvx512Chunk) * stride, stride, row_off, cols.data() + c * stride * kAvx512Chunk);
+      for (size_t g = 0; g < kVecGroups; ++g)
+        _mm512_storeu_ps(out + r + c * kAvx512Chunk + g * kVec512Rows, _mm512_set1_ps(base_score));
+    }
     for (size_t t = 0; t < trees; ++t) {
       const float* thr = thresholds + t * inner;
       const int32_t* word = words + t * inner;
@@ -190,45 +204,54 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
         thr2 = _mm512_loadu_ps(thr + 31), word2 = _mm512_loadu_si512(word + 31);
         thr3 = _mm512_loadu_ps(thr + 47), word3 = _mm512_loadu_si512(word + 47);
       }
-      __m512i slot[kVecGroups];
-      for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm512_setzero_si512();
-      int32_t d0 = 0;
-      if (top3) top3_slots(thr, word, cols.data(), feature_bits, default_left_bit, pass_left_bit, slot), d0 = 3;
-      for (int32_t d = d0; d < depth; ++d)
-        for (size_t g = 0; g < kVecGroups; ++g) {
-          __m512 threshold;
-          __m512i w;
-          if (d < 4) {
-            threshold = _mm512_permutexvar_ps(slot[g], thr0);
-            w = _mm512_permutexvar_epi32(slot[g], word0);
-          } else if (d == 4) {
-            const __m512i k = _mm512_sub_epi32(slot[g], fifteen);
-            threshold = _mm512_permutexvar_ps(k, thr1);
-            w = _mm512_permutexvar_epi32(k, word1);
-          } else if (d == 5) {  // k in 0-31: bit 4 picks the second register
-            const __m512i k = _mm512_sub_epi32(slot[g], thirty_one);
-            threshold = _mm512_permutex2var_ps(thr2, k, thr3);
-            w = _mm512_permutex2var_epi32(word2, k, word3);
-          } else {
-            threshold = _mm512_i32gather_ps(slot[g], thr, 4);
-            w = _mm512_i32gather_epi32(slot[g], word, 4);
+      for (size_t c = 0; c < nc; ++c) {
+        const size_t rc = r + c * kAvx512Chunk;
+        __m512i slot[kVecGroups];
+        for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm512_setzero_si512();
+        int32_t d0 = 0;
+        if (top3)
+          top3_slots(thr, word, cols.data() + c * stride * kAvx512Chunk, feature_bits, default_left_bit, pass_left_bit,
+                     slot),
+              d0 = 3;
+        for (int32_t d = d0; d < depth; ++d)
+          for (size_t g = 0; g < kVecGroups; ++g) {
+            __m512 threshold;
+            __m512i w;
+            if (d < 4) {
+              threshold = _mm512_permutexvar_ps(slot[g], thr0);
+              w = _mm512_permutexvar_epi32(slot[g], word0);
+            } else if (d == 4) {
+              const __m512i k = _mm512_sub_epi32(slot[g], fifteen);
+              threshold = _mm512_permutexvar_ps(k, thr1);
+              w = _mm512_permutexvar_epi32(k, word1);
+            } else if (d == 5) {  // k in 0-31: bit 4 picks the second register
+              const __m512i k = _mm512_sub_epi32(slot[g], thirty_one);
+              threshold = _mm512_permutex2var_ps(thr2, k, thr3);
+              w = _mm512_permutex2var_epi32(word2, k, word3);
+            } else {
+              threshold = _mm512_i32gather_ps(slot[g], thr, 4);
+              w = _mm512_i32gather_epi32(slot[g], word, 4);
+            }
+            const float* rows = x + (rc + g * kVec512Rows) * stride;
+            const __m512 v = _mm512_i32gather_ps(_mm512_add_epi32(row_off, _mm512_and_si512(w, feature_mask)), rows, 4);
+            const __mmask16 lt = _mm512_cmp_ps_mask(v, threshold, _CMP_LT_OQ);
+            const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+            const __mmask16 defl = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, default_left), default_left);
+            const __mmask16 pass = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, pass_left), pass_left);
+            const __mmask16 go_left = static_cast<__mmask16>(lt | pass | (nan & defl));
+            // 2 * slot + 2 (right), minus one where the lane goes left
+            const __m512i right_child = _mm512_add_epi32(_mm512_add_epi32(slot[g], slot[g]), two);
+            slot[g] = _mm512_mask_sub_epi32(right_child, go_left, right_child, one);
           }
-          const float* rows = x + (r + g * kVec512Rows) * stride;
-          const __m512 v = _mm512_i32gather_ps(_mm512_add_epi32(row_off, _mm512_and_si512(w, feature_mask)), rows, 4);
-          const __mmask16 lt = _mm512_cmp_ps_mask(v, threshold, _CMP_LT_OQ);
-          const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-          const __mmask16 defl = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, default_left), default_left);
-          const __mmask16 pass = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, pass_left), pass_left);
-          const __mmask16 go_left = static_cast<__mmask16>(lt | pass | (nan & defl));
-          // 2 * slot + 2 (right), minus one where the lane goes left
-          const __m512i right_child = _mm512_add_epi32(_mm512_add_epi32(slot[g], slot[g]), two);
-          slot[g] = _mm512_mask_sub_epi32(right_child, go_left, right_child, one);
+        const float* leaf = leaves + t * leaf_count;
+        // The row's running sum plus this tree's leaf: the scalar walk's additions in tree order.
+        for (size_t g = 0; g < kVecGroups; ++g) {
+          float* o = out + rc + g * kVec512Rows;
+          _mm512_storeu_ps(o, _mm512_add_ps(_mm512_loadu_ps(o), _mm512_i32gather_ps(_mm512_sub_epi32(slot[g], inner_v), leaf, 4)));
         }
-      const float* leaf = leaves + t * leaf_count;
-      for (size_t g = 0; g < kVecGroups; ++g)
-        acc[g] = _mm512_add_ps(acc[g], _mm512_i32gather_ps(_mm512_sub_epi32(slot[g], inner_v), leaf, 4));
+      }
     }
-    for (size_t g = 0; g < kVecGroups; ++g) _mm512_storeu_ps(out + r + g * kVec512Rows, acc[g]);
+    r += nc * kAvx512Chunk;
   }
   return r;
 }
