@@ -174,6 +174,7 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   const __m512i one = _mm512_set1_epi32(1), two = _mm512_set1_epi32(2);
   const __m512i inner_v = _mm512_set1_epi32(static_cast<int>(inner));
   const __m512i fifteen = _mm512_set1_epi32(15), thirty_one = _mm512_set1_epi32(31);
+  const __m512i thirty_two = _mm512_set1_epi32(32), sixty_three = _mm512_set1_epi32(63);
   // Levels 0-2 without gathers (top3_slots) where the forest has them and the transposed chunk is at most 256 KB.
   const bool top3 = depth >= 3 && stride <= 1024;
   // Chunks of a block walk tree by tree (tree-major), each row's sum kept in `out` between trees: one tree's arrays
@@ -204,6 +205,7 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
         thr2 = _mm512_loadu_ps(thr + 31), word2 = _mm512_loadu_si512(word + 31);
         thr3 = _mm512_loadu_ps(thr + 47), word3 = _mm512_loadu_si512(word + 47);
       }
+      const int32_t d_perm = depth >= 7 ? 7 : 6;  // level 6 (slots 63-126) from four registers an array too
       for (size_t c = 0; c < nc; ++c) {
         const size_t rc = r + c * kAvx512Chunk;
         __m512i slot[kVecGroups];
@@ -228,6 +230,13 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
               const __m512i k = _mm512_sub_epi32(slot[g], thirty_one);
               threshold = _mm512_permutex2var_ps(thr2, k, thr3);
               w = _mm512_permutex2var_epi32(word2, k, word3);
+            } else if (d < d_perm) {  // k in 0-63: bits 0-4 index a register pair, bit 5 picks the pair
+              const __m512i k = _mm512_sub_epi32(slot[g], sixty_three);
+              const __mmask16 upper = _mm512_test_epi32_mask(k, thirty_two);
+              threshold = _mm512_mask_blend_ps(upper, _mm512_permutex2var_ps(_mm512_loadu_ps(thr + 63), k, _mm512_loadu_ps(thr + 79)),
+                                               _mm512_permutex2var_ps(_mm512_loadu_ps(thr + 95), k, _mm512_loadu_ps(thr + 111)));
+              w = _mm512_mask_blend_epi32(upper, _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 63), k, _mm512_loadu_si512(word + 79)),
+                                          _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 95), k, _mm512_loadu_si512(word + 111)));
             } else {
               threshold = _mm512_i32gather_ps(slot[g], thr, 4);
               w = _mm512_i32gather_epi32(slot[g], word, 4);
