@@ -156,9 +156,22 @@ __attribute__((target("avx512f"), always_inline)) inline void top3_slots(const f
   }
 }
 
+// Slot k (0-127) of 128 words at q for each lane: four two-source permutes of 32 words, bits 5 and 6 of k (b5, b6)
+// picking one.
+__attribute__((target("avx512f"), always_inline)) inline __m512i permute128(const int32_t* q, __m512i k, __mmask16 b5,
+                                                                           __mmask16 b6) {
+  const __m512i p0 = _mm512_permutex2var_epi32(_mm512_loadu_si512(q), k, _mm512_loadu_si512(q + 16));
+  const __m512i p1 = _mm512_permutex2var_epi32(_mm512_loadu_si512(q + 32), k, _mm512_loadu_si512(q + 48));
+  const __m512i p2 = _mm512_permutex2var_epi32(_mm512_loadu_si512(q + 64), k, _mm512_loadu_si512(q + 80));
+  const __m512i p3 = _mm512_permutex2var_epi32(_mm512_loadu_si512(q + 96), k, _mm512_loadu_si512(q + 112));
+  return _mm512_mask_blend_epi32(b6, _mm512_mask_blend_epi32(b5, p0, p1), _mm512_mask_blend_epi32(b5, p2, p3));
+}
+
 // The AVX-512 form of walk_avx2: sixteen rows a vector, four vectors a tree, masks instead of compare vectors.
 // Levels 0-3 (slots 0-14) permute one 16-slot register, level 4 (slots 15-30) another, level 5 (slots 31-62) two
-// through a two-source permute; deeper levels gather. The same lane decisions and the same additions per lane.
+// through a two-source permute, level 6 (slots 63-126) four through two permutes and a blend, level 7 (slots 127-254)
+// eight through four and three blends (from L1: a gather costs more than the permutes on the AVX-512 host, see
+// docs/speed-round11.md); deeper levels gather. The same lane decisions and the same additions per lane.
 __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, const uint32_t* words_u,
                                                      const float* leaves, int32_t depth, size_t trees,
                                                      float base_score, const float* x, size_t n, size_t stride,
@@ -175,6 +188,7 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   const __m512i inner_v = _mm512_set1_epi32(static_cast<int>(inner));
   const __m512i fifteen = _mm512_set1_epi32(15), thirty_one = _mm512_set1_epi32(31);
   const __m512i thirty_two = _mm512_set1_epi32(32), sixty_three = _mm512_set1_epi32(63);
+  const __m512i sixty_four = _mm512_set1_epi32(64), one_two_seven = _mm512_set1_epi32(127);
   // Levels 0-2 without gathers (top3_slots) where the forest has them and the transposed chunk is at most 256 KB.
   const bool top3 = depth >= 3 && stride <= 1024;
   // Chunks of a block walk tree by tree (tree-major), each row's sum kept in `out` between trees: one tree's arrays
@@ -206,6 +220,7 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
         thr3 = _mm512_loadu_ps(thr + 47), word3 = _mm512_loadu_si512(word + 47);
       }
       const int32_t d_perm = depth >= 7 ? 7 : 6;  // level 6 (slots 63-126) from four registers an array too
+      const int32_t d_perm7 = depth >= 8 ? 8 : d_perm;  // level 7 (slots 127-254) from eight registers an array
       for (size_t c = 0; c < nc; ++c) {
         const size_t rc = r + c * kAvx512Chunk;
         __m512i slot[kVecGroups];
@@ -237,6 +252,11 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
                                                _mm512_permutex2var_ps(_mm512_loadu_ps(thr + 95), k, _mm512_loadu_ps(thr + 111)));
               w = _mm512_mask_blend_epi32(upper, _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 63), k, _mm512_loadu_si512(word + 79)),
                                           _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 95), k, _mm512_loadu_si512(word + 111)));
+            } else if (d < d_perm7) {  // level 7 (slots 127-254): four register pairs, bits 5-6 pick the pair
+              const __m512i k = _mm512_sub_epi32(slot[g], one_two_seven);
+              const __mmask16 b5 = _mm512_test_epi32_mask(k, thirty_two), b6 = _mm512_test_epi32_mask(k, sixty_four);
+              threshold = _mm512_castsi512_ps(permute128(reinterpret_cast<const int32_t*>(thr) + 127, k, b5, b6));
+              w = permute128(word + 127, k, b5, b6);
             } else {
               threshold = _mm512_i32gather_ps(slot[g], thr, 4);
               w = _mm512_i32gather_epi32(slot[g], word, 4);
