@@ -170,8 +170,9 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i permute128(cons
 // The AVX-512 form of walk_avx2: sixteen rows a vector, four vectors a tree, masks instead of compare vectors.
 // Levels 0-3 (slots 0-14) permute one 16-slot register, level 4 (slots 15-30) another, level 5 (slots 31-62) two
 // through a two-source permute, level 6 (slots 63-126) four through two permutes and a blend, level 7 (slots 127-254)
-// eight through four and three blends (from L1: a gather costs more than the permutes on the AVX-512 host, see
-// docs/speed-round11.md); deeper levels gather. The same lane decisions and the same additions per lane.
+// eight through four and three blends, level 8 (slots 255-510) sixteen through eight and seven blends (from L1: up to
+// here two gathers cost more than the permutes on the AVX-512 host, see docs/speed-round11.md); deeper levels
+// gather. The same lane decisions and the same additions per lane.
 __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, const uint32_t* words_u,
                                                      const float* leaves, int32_t depth, size_t trees,
                                                      float base_score, const float* x, size_t n, size_t stride,
@@ -189,6 +190,7 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   const __m512i fifteen = _mm512_set1_epi32(15), thirty_one = _mm512_set1_epi32(31);
   const __m512i thirty_two = _mm512_set1_epi32(32), sixty_three = _mm512_set1_epi32(63);
   const __m512i sixty_four = _mm512_set1_epi32(64), one_two_seven = _mm512_set1_epi32(127);
+  const __m512i one_two_eight = _mm512_set1_epi32(128), two_five_five = _mm512_set1_epi32(255);
   // Levels 0-2 without gathers (top3_slots) where the forest has them and the transposed chunk is at most 256 KB.
   const bool top3 = depth >= 3 && stride <= 1024;
   // Chunks of a block walk tree by tree (tree-major), each row's sum kept in `out` between trees: one tree's arrays
@@ -221,6 +223,7 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
       }
       const int32_t d_perm = depth >= 7 ? 7 : 6;  // level 6 (slots 63-126) from four registers an array too
       const int32_t d_perm7 = depth >= 8 ? 8 : d_perm;  // level 7 (slots 127-254) from eight registers an array
+      const int32_t d_perm8 = depth >= 9 ? 9 : d_perm7;  // level 8 (slots 255-510) from sixteen
       for (size_t c = 0; c < nc; ++c) {
         const size_t rc = r + c * kAvx512Chunk;
         __m512i slot[kVecGroups];
@@ -257,6 +260,14 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
               const __mmask16 b5 = _mm512_test_epi32_mask(k, thirty_two), b6 = _mm512_test_epi32_mask(k, sixty_four);
               threshold = _mm512_castsi512_ps(permute128(reinterpret_cast<const int32_t*>(thr) + 127, k, b5, b6));
               w = permute128(word + 127, k, b5, b6);
+            } else if (d < d_perm8) {  // level 8 (slots 255-510): sixteen registers an array, bits 5-7 pick one
+              const __m512i k = _mm512_sub_epi32(slot[g], two_five_five);
+              const __mmask16 b5 = _mm512_test_epi32_mask(k, thirty_two), b6 = _mm512_test_epi32_mask(k, sixty_four);
+              const __mmask16 b7 = _mm512_test_epi32_mask(k, one_two_eight);
+              const int32_t* q = reinterpret_cast<const int32_t*>(thr) + 255;
+              threshold = _mm512_castsi512_ps(
+                  _mm512_mask_blend_epi32(b7, permute128(q, k, b5, b6), permute128(q + 128, k, b5, b6)));
+              w = _mm512_mask_blend_epi32(b7, permute128(word + 255, k, b5, b6), permute128(word + 383, k, b5, b6));
             } else {
               threshold = _mm512_i32gather_ps(slot[g], thr, 4);
               w = _mm512_i32gather_epi32(slot[g], word, 4);
