@@ -5,17 +5,14 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <vector>
 
 namespace loom::forest_simd {
 namespace {
 constexpr size_t kVecRows = 8, kVecGroups = 4, kVec512Rows = 16;
-// 64-row chunks a block of the AVX-512 walk (LOOM_FOREST_BLOCK overrides it, for measuring).
-const size_t kBlockChunks = [] {
-  const char* e = std::getenv("LOOM_FOREST_BLOCK");
-  return e ? std::max<size_t>(1, std::strtoul(e, nullptr, 10)) : size_t(8);
-}();
+// 64-row chunks a block of the AVX-512 walk: 2, 4, 6 and 8 measured within noise of each other, 12-16 slower (the
+// block's transposed features and rows no longer stay near L1).
+constexpr size_t kBlockChunks = 4;
 }  // namespace
 
 bool cpu_has_avx2() {
@@ -194,8 +191,8 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   // Levels 0-2 without gathers (top3_slots) where the forest has them and the transposed chunk is at most 256 KB.
   const bool top3 = depth >= 3 && stride <= 1024;
   // Chunks of a block walk tree by tree (tree-major), each row's sum kept in `out` between trees: one tree's arrays
-  // (~12 KB at depth 10) are read from L3 once per block instead of once per chunk, and stay in L1/L2 while the
-  // block's chunks walk it. The transposed block stays within ~256 KB.
+  // (~12 KB at depth 10; the forest's 4.9 MB do not fit L2) are read once per block instead of once per chunk, and
+  // stay in L1/L2 while the block's chunks walk it. The transposed block stays within ~256 KB.
   const size_t block_chunks = top3 ? std::max<size_t>(1, std::min<size_t>(kBlockChunks, 1024 / stride)) : kBlockChunks;
   thread_local std::vector<float> cols;
   if (top3) cols.resize(stride * kAvx512Chunk * block_chunks);
