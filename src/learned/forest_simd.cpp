@@ -193,7 +193,10 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   // Chunks of a block walk tree by tree (tree-major), each row's sum kept in `out` between trees: one tree's arrays
   // (~12 KB at depth 10; the forest's 4.9 MB do not fit L2) are read once per block instead of once per chunk, and
   // stay in L1/L2 while the block's chunks walk it. The transposed block stays within ~256 KB.
-  const size_t block_chunks = top3 ? std::max<size_t>(1, std::min<size_t>(kBlockChunks, 1024 / stride)) : kBlockChunks;
+  // Only for forests whose arrays outgrow L2 (depth 9 and up: 2.4 MB and more at 400 trees); a depth-6 forest
+  // (~300 KB) stays in L2 anyway and its chunks walk one at a time, as before.
+  const size_t max_chunks = depth >= 9 ? kBlockChunks : 1;
+  const size_t block_chunks = top3 ? std::max<size_t>(1, std::min<size_t>(max_chunks, 1024 / stride)) : max_chunks;
   thread_local std::vector<float> cols;
   if (top3) cols.resize(stride * kAvx512Chunk * block_chunks);
   size_t r = 0;
