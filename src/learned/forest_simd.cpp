@@ -196,6 +196,8 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   // Only for forests whose arrays outgrow L2 (depth 9 and up: 2.4 MB and more at 400 trees); a depth-6 forest
   // (~300 KB) stays in L2 anyway and its chunks walk one at a time, as before.
   const size_t max_chunks = depth >= 9 ? kBlockChunks : 1;
+  // The same forests prefetch the next tree's arrays into L2 while the block walks this one, a share per chunk.
+  const bool prefetch = depth >= 9;
   const size_t block_chunks = top3 ? std::max<size_t>(1, std::min<size_t>(max_chunks, 1024 / stride)) : max_chunks;
   thread_local std::vector<float> cols;
   if (top3) cols.resize(stride * kAvx512Chunk * block_chunks);
@@ -226,6 +228,18 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
       const int32_t d_perm8 = depth >= 9 ? 9 : d_perm7;  // level 8 (slots 255-510) from sixteen
       for (size_t c = 0; c < nc; ++c) {
         const size_t rc = r + c * kAvx512Chunk;
+        if (prefetch && t + 1 < trees) {  // a share of the next tree's arrays per chunk, into L2
+          const size_t part_t = (inner * 4 + nc - 1) / nc, part_l = (leaf_count * 4 + nc - 1) / nc;
+          const char* nt = reinterpret_cast<const char*>(thr + inner);
+          const char* nw = reinterpret_cast<const char*>(word + inner);
+          const char* nl = reinterpret_cast<const char*>(leaves + (t + 1) * leaf_count);
+          for (size_t b = c * part_t; b < std::min(inner * 4, (c + 1) * part_t); b += 64) {
+            _mm_prefetch(nt + b, _MM_HINT_T1);
+            _mm_prefetch(nw + b, _MM_HINT_T1);
+          }
+          for (size_t b = c * part_l; b < std::min(leaf_count * 4, (c + 1) * part_l); b += 64)
+            _mm_prefetch(nl + b, _MM_HINT_T1);
+        }
         __m512i slot[kVecGroups];
         for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm512_setzero_si512();
         int32_t d0 = 0;
