@@ -4,11 +4,15 @@
 #ifdef LOOM_FOREST_SIMD
 #include <immintrin.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace loom::forest_simd {
 namespace {
 constexpr size_t kVecRows = 8, kVecGroups = 4, kVec512Rows = 16;
+// 64-row chunks a block of the AVX-512 walk: 2, 4, 6 and 8 measured within noise of each other, 12-16 slower (the
+// block's transposed features and rows no longer stay near L1).
+constexpr size_t kBlockChunks = 4;
 }  // namespace
 
 bool cpu_has_avx2() {
@@ -149,9 +153,23 @@ __attribute__((target("avx512f"), always_inline)) inline void top3_slots(const f
   }
 }
 
+// Slot k (0-127) of 128 words at q for each lane: four two-source permutes of 32 words, bits 5 and 6 of k (b5, b6)
+// picking one.
+__attribute__((target("avx512f"), always_inline)) inline __m512i permute128(const int32_t* q, __m512i k, __mmask16 b5,
+                                                                           __mmask16 b6) {
+  const __m512i p0 = _mm512_permutex2var_epi32(_mm512_loadu_si512(q), k, _mm512_loadu_si512(q + 16));
+  const __m512i p1 = _mm512_permutex2var_epi32(_mm512_loadu_si512(q + 32), k, _mm512_loadu_si512(q + 48));
+  const __m512i p2 = _mm512_permutex2var_epi32(_mm512_loadu_si512(q + 64), k, _mm512_loadu_si512(q + 80));
+  const __m512i p3 = _mm512_permutex2var_epi32(_mm512_loadu_si512(q + 96), k, _mm512_loadu_si512(q + 112));
+  return _mm512_mask_blend_epi32(b6, _mm512_mask_blend_epi32(b5, p0, p1), _mm512_mask_blend_epi32(b5, p2, p3));
+}
+
 // The AVX-512 form of walk_avx2: sixteen rows a vector, four vectors a tree, masks instead of compare vectors.
 // Levels 0-3 (slots 0-14) permute one 16-slot register, level 4 (slots 15-30) another, level 5 (slots 31-62) two
-// through a two-source permute; deeper levels gather. The same lane decisions and the same additions per lane.
+// through a two-source permute, level 6 (slots 63-126) four through two permutes and a blend, level 7 (slots 127-254)
+// eight through four and three blends, level 8 (slots 255-510) sixteen through eight and seven blends (from L1: up to
+// here two gathers cost more than the permutes on the AVX-512 host, see docs/speed-round11.md); deeper levels
+// gather. The same lane decisions and the same additions per lane.
 __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, const uint32_t* words_u,
                                                      const float* leaves, int32_t depth, size_t trees,
                                                      float base_score, const float* x, size_t n, size_t stride,
@@ -167,15 +185,30 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   const __m512i one = _mm512_set1_epi32(1), two = _mm512_set1_epi32(2);
   const __m512i inner_v = _mm512_set1_epi32(static_cast<int>(inner));
   const __m512i fifteen = _mm512_set1_epi32(15), thirty_one = _mm512_set1_epi32(31);
+  const __m512i thirty_two = _mm512_set1_epi32(32), sixty_three = _mm512_set1_epi32(63);
+  const __m512i sixty_four = _mm512_set1_epi32(64), one_two_seven = _mm512_set1_epi32(127);
+  const __m512i one_two_eight = _mm512_set1_epi32(128), two_five_five = _mm512_set1_epi32(255);
   // Levels 0-2 without gathers (top3_slots) where the forest has them and the transposed chunk is at most 256 KB.
   const bool top3 = depth >= 3 && stride <= 1024;
+  // Chunks of a block walk tree by tree (tree-major), each row's sum kept in `out` between trees: one tree's arrays
+  // (~12 KB at depth 10; the forest's 4.9 MB do not fit L2) are read once per block instead of once per chunk, and
+  // stay in L1/L2 while the block's chunks walk it. The transposed block stays within ~256 KB.
+  // Only for forests whose arrays outgrow L2 (depth 9 and up: 2.4 MB and more at 400 trees); a depth-6 forest
+  // (~300 KB) stays in L2 anyway and its chunks walk one at a time, as before.
+  const size_t max_chunks = depth >= 9 ? kBlockChunks : 1;
+  // The same forests prefetch the next tree's arrays into L2 while the block walks this one, a share per chunk.
+  const bool prefetch = depth >= 9;
+  const size_t block_chunks = top3 ? std::max<size_t>(1, std::min<size_t>(max_chunks, 1024 / stride)) : max_chunks;
   thread_local std::vector<float> cols;
-  if (top3) cols.resize(stride * kAvx512Chunk);
+  if (top3) cols.resize(stride * kAvx512Chunk * block_chunks);
   size_t r = 0;
-  for (; r + kAvx512Chunk <= n; r += kAvx512Chunk) {
-    if (top3) transpose_chunk(x + r * stride, stride, row_off, cols.data());
-    __m512 acc[kVecGroups];
-    for (size_t g = 0; g < kVecGroups; ++g) acc[g] = _mm512_set1_ps(base_score);
+  while (r + kAvx512Chunk <= n) {
+    const size_t nc = std::min(block_chunks, (n - r) / kAvx512Chunk);
+    for (size_t c = 0; c < nc; ++c) {
+      if (top3) transpose_chunk(x + (r + c * kAvx512Chunk) * stride, stride, row_off, cols.data() + c * stride * kAvx512Chunk);
+      for (size_t g = 0; g < kVecGroups; ++g)
+        _mm512_storeu_ps(out + r + c * kAvx512Chunk + g * kVec512Rows, _mm512_set1_ps(base_score));
+    }
     for (size_t t = 0; t < trees; ++t) {
       const float* thr = thresholds + t * inner;
       const int32_t* word = words + t * inner;
@@ -190,45 +223,89 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
         thr2 = _mm512_loadu_ps(thr + 31), word2 = _mm512_loadu_si512(word + 31);
         thr3 = _mm512_loadu_ps(thr + 47), word3 = _mm512_loadu_si512(word + 47);
       }
-      __m512i slot[kVecGroups];
-      for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm512_setzero_si512();
-      int32_t d0 = 0;
-      if (top3) top3_slots(thr, word, cols.data(), feature_bits, default_left_bit, pass_left_bit, slot), d0 = 3;
-      for (int32_t d = d0; d < depth; ++d)
-        for (size_t g = 0; g < kVecGroups; ++g) {
-          __m512 threshold;
-          __m512i w;
-          if (d < 4) {
-            threshold = _mm512_permutexvar_ps(slot[g], thr0);
-            w = _mm512_permutexvar_epi32(slot[g], word0);
-          } else if (d == 4) {
-            const __m512i k = _mm512_sub_epi32(slot[g], fifteen);
-            threshold = _mm512_permutexvar_ps(k, thr1);
-            w = _mm512_permutexvar_epi32(k, word1);
-          } else if (d == 5) {  // k in 0-31: bit 4 picks the second register
-            const __m512i k = _mm512_sub_epi32(slot[g], thirty_one);
-            threshold = _mm512_permutex2var_ps(thr2, k, thr3);
-            w = _mm512_permutex2var_epi32(word2, k, word3);
-          } else {
-            threshold = _mm512_i32gather_ps(slot[g], thr, 4);
-            w = _mm512_i32gather_epi32(slot[g], word, 4);
+      const int32_t d_perm = depth >= 7 ? 7 : 6;  // level 6 (slots 63-126) from four registers an array too
+      const int32_t d_perm7 = depth >= 8 ? 8 : d_perm;  // level 7 (slots 127-254) from eight registers an array
+      const int32_t d_perm8 = depth >= 9 ? 9 : d_perm7;  // level 8 (slots 255-510) from sixteen
+      for (size_t c = 0; c < nc; ++c) {
+        const size_t rc = r + c * kAvx512Chunk;
+        if (prefetch && t + 1 < trees) {  // a share of the next tree's arrays per chunk, into L2
+          const size_t part_t = (inner * 4 + nc - 1) / nc, part_l = (leaf_count * 4 + nc - 1) / nc;
+          const char* nt = reinterpret_cast<const char*>(thr + inner);
+          const char* nw = reinterpret_cast<const char*>(word + inner);
+          const char* nl = reinterpret_cast<const char*>(leaves + (t + 1) * leaf_count);
+          for (size_t b = c * part_t; b < std::min(inner * 4, (c + 1) * part_t); b += 64) {
+            _mm_prefetch(nt + b, _MM_HINT_T1);
+            _mm_prefetch(nw + b, _MM_HINT_T1);
           }
-          const float* rows = x + (r + g * kVec512Rows) * stride;
-          const __m512 v = _mm512_i32gather_ps(_mm512_add_epi32(row_off, _mm512_and_si512(w, feature_mask)), rows, 4);
-          const __mmask16 lt = _mm512_cmp_ps_mask(v, threshold, _CMP_LT_OQ);
-          const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-          const __mmask16 defl = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, default_left), default_left);
-          const __mmask16 pass = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, pass_left), pass_left);
-          const __mmask16 go_left = static_cast<__mmask16>(lt | pass | (nan & defl));
-          // 2 * slot + 2 (right), minus one where the lane goes left
-          const __m512i right_child = _mm512_add_epi32(_mm512_add_epi32(slot[g], slot[g]), two);
-          slot[g] = _mm512_mask_sub_epi32(right_child, go_left, right_child, one);
+          for (size_t b = c * part_l; b < std::min(leaf_count * 4, (c + 1) * part_l); b += 64)
+            _mm_prefetch(nl + b, _MM_HINT_T1);
         }
-      const float* leaf = leaves + t * leaf_count;
-      for (size_t g = 0; g < kVecGroups; ++g)
-        acc[g] = _mm512_add_ps(acc[g], _mm512_i32gather_ps(_mm512_sub_epi32(slot[g], inner_v), leaf, 4));
+        __m512i slot[kVecGroups];
+        for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm512_setzero_si512();
+        int32_t d0 = 0;
+        if (top3)
+          top3_slots(thr, word, cols.data() + c * stride * kAvx512Chunk, feature_bits, default_left_bit, pass_left_bit,
+                     slot),
+              d0 = 3;
+        for (int32_t d = d0; d < depth; ++d)
+          for (size_t g = 0; g < kVecGroups; ++g) {
+            __m512 threshold;
+            __m512i w;
+            if (d < 4) {
+              threshold = _mm512_permutexvar_ps(slot[g], thr0);
+              w = _mm512_permutexvar_epi32(slot[g], word0);
+            } else if (d == 4) {
+              const __m512i k = _mm512_sub_epi32(slot[g], fifteen);
+              threshold = _mm512_permutexvar_ps(k, thr1);
+              w = _mm512_permutexvar_epi32(k, word1);
+            } else if (d == 5) {  // k in 0-31: bit 4 picks the second register
+              const __m512i k = _mm512_sub_epi32(slot[g], thirty_one);
+              threshold = _mm512_permutex2var_ps(thr2, k, thr3);
+              w = _mm512_permutex2var_epi32(word2, k, word3);
+            } else if (d < d_perm) {  // k in 0-63: bits 0-4 index a register pair, bit 5 picks the pair
+              const __m512i k = _mm512_sub_epi32(slot[g], sixty_three);
+              const __mmask16 upper = _mm512_test_epi32_mask(k, thirty_two);
+              threshold = _mm512_mask_blend_ps(upper, _mm512_permutex2var_ps(_mm512_loadu_ps(thr + 63), k, _mm512_loadu_ps(thr + 79)),
+                                               _mm512_permutex2var_ps(_mm512_loadu_ps(thr + 95), k, _mm512_loadu_ps(thr + 111)));
+              w = _mm512_mask_blend_epi32(upper, _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 63), k, _mm512_loadu_si512(word + 79)),
+                                          _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 95), k, _mm512_loadu_si512(word + 111)));
+            } else if (d < d_perm7) {  // level 7 (slots 127-254): four register pairs, bits 5-6 pick the pair
+              const __m512i k = _mm512_sub_epi32(slot[g], one_two_seven);
+              const __mmask16 b5 = _mm512_test_epi32_mask(k, thirty_two), b6 = _mm512_test_epi32_mask(k, sixty_four);
+              threshold = _mm512_castsi512_ps(permute128(reinterpret_cast<const int32_t*>(thr) + 127, k, b5, b6));
+              w = permute128(word + 127, k, b5, b6);
+            } else if (d < d_perm8) {  // level 8 (slots 255-510): sixteen registers an array, bits 5-7 pick one
+              const __m512i k = _mm512_sub_epi32(slot[g], two_five_five);
+              const __mmask16 b5 = _mm512_test_epi32_mask(k, thirty_two), b6 = _mm512_test_epi32_mask(k, sixty_four);
+              const __mmask16 b7 = _mm512_test_epi32_mask(k, one_two_eight);
+              const int32_t* q = reinterpret_cast<const int32_t*>(thr) + 255;
+              threshold = _mm512_castsi512_ps(
+                  _mm512_mask_blend_epi32(b7, permute128(q, k, b5, b6), permute128(q + 128, k, b5, b6)));
+              w = _mm512_mask_blend_epi32(b7, permute128(word + 255, k, b5, b6), permute128(word + 383, k, b5, b6));
+            } else {
+              threshold = _mm512_i32gather_ps(slot[g], thr, 4);
+              w = _mm512_i32gather_epi32(slot[g], word, 4);
+            }
+            const float* rows = x + (rc + g * kVec512Rows) * stride;
+            const __m512 v = _mm512_i32gather_ps(_mm512_add_epi32(row_off, _mm512_and_si512(w, feature_mask)), rows, 4);
+            const __mmask16 lt = _mm512_cmp_ps_mask(v, threshold, _CMP_LT_OQ);
+            const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+            const __mmask16 defl = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, default_left), default_left);
+            const __mmask16 pass = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, pass_left), pass_left);
+            const __mmask16 go_left = static_cast<__mmask16>(lt | pass | (nan & defl));
+            // 2 * slot + 2 (right), minus one where the lane goes left
+            const __m512i right_child = _mm512_add_epi32(_mm512_add_epi32(slot[g], slot[g]), two);
+            slot[g] = _mm512_mask_sub_epi32(right_child, go_left, right_child, one);
+          }
+        const float* leaf = leaves + t * leaf_count;
+        // The row's running sum plus this tree's leaf: the scalar walk's additions in tree order.
+        for (size_t g = 0; g < kVecGroups; ++g) {
+          float* o = out + rc + g * kVec512Rows;
+          _mm512_storeu_ps(o, _mm512_add_ps(_mm512_loadu_ps(o), _mm512_i32gather_ps(_mm512_sub_epi32(slot[g], inner_v), leaf, 4)));
+        }
+      }
     }
-    for (size_t g = 0; g < kVecGroups; ++g) _mm512_storeu_ps(out + r + g * kVec512Rows, acc[g]);
+    r += nc * kAvx512Chunk;
   }
   return r;
 }

@@ -87,7 +87,8 @@ TEST(LearnedForest, BatchedPackedAndXgboostAgreeOnCommittedModels) {
         ++checked;
       }
       // Batches whose last rows walk as a padded SIMD chunk (or scalar, below 12 rows): every row as predict().
-      for (size_t m : {1, 11, 12, 13, 31, 33, 45, 63, 77, 108}) {
+      // Also AVX-512 blocks of four chunks, whole and cut short (128, 200, 256, 320, 575 rows).
+      for (size_t m : {1, 11, 12, 13, 31, 33, 45, 63, 77, 108, 128, 200, 256, 320, 575}) {
         if (m > n) continue;
         std::vector<float> part(m);
         f.predict_batch(x.data() + (n - m) * cols, m, cols, part.data());
@@ -125,51 +126,56 @@ TEST(LearnedForest, BatchWithMissingValuesEqualsPredict) {
 
 // A synthetic forest whose splits default left or right at random, with leaves at every level (pass-left slots in
 // the top levels too), on rows with missing values and values equal to thresholds: every walk equals predict().
+// Depth 6, and depth 10 (the levels the AVX-512 walk permutes from registers, 6-8, and gathers, 9) over several
+// blocks of chunks and a tail.
 TEST(LearnedForest, SyntheticDefaultsAndShallowLeavesEqualPredict) {
-  uint32_t seed = 7;
-  auto next = [&seed] { return seed = seed * 1664525u + 1013904223u, seed >> 8; };
-  const int cols = 9;
-  std::string trees;
-  for (int t = 0; t < 60; ++t) {
-    std::vector<int> left, right, feat, defl;
-    std::vector<float> cond;
-    std::vector<int> depth_of;
-    // Breadth-first random tree of depth <= 6: a node splits with probability 3/4 (always at the root).
-    left.push_back(-1), right.push_back(-1), feat.push_back(0), defl.push_back(0), cond.push_back(0),
-        depth_of.push_back(0);
-    for (size_t i = 0; i < left.size(); ++i) {
-      if (depth_of[i] >= 6 || (i > 0 && next() % 4 == 0)) {
-        cond[i] = float(int(next() % 2001) - 1000) / 100.0f;  // leaf value
-        continue;
+  for (const int max_depth : {6, 10}) {
+    SCOPED_TRACE(max_depth);
+    uint32_t seed = 7;
+    auto next = [&seed] { return seed = seed * 1664525u + 1013904223u, seed >> 8; };
+    const int cols = 9;
+    std::string trees;
+    for (int t = 0; t < 60; ++t) {
+      std::vector<int> left, right, feat, defl;
+      std::vector<float> cond;
+      std::vector<int> depth_of;
+      // Breadth-first random tree of depth <= max_depth: a node splits with probability 3/4 (always at the root).
+      left.push_back(-1), right.push_back(-1), feat.push_back(0), defl.push_back(0), cond.push_back(0),
+          depth_of.push_back(0);
+      for (size_t i = 0; i < left.size(); ++i) {
+        if (depth_of[i] >= max_depth || (i > 0 && next() % 4 == 0)) {
+          cond[i] = float(int(next() % 2001) - 1000) / 100.0f;  // leaf value
+          continue;
+        }
+        feat[i] = int(next() % cols), defl[i] = int(next() % 2), cond[i] = float(int(next() % 21) - 10);
+        for (int c = 0; c < 2; ++c) {
+          (c == 0 ? left[i] : right[i]) = int(left.size());
+          left.push_back(-1), right.push_back(-1), feat.push_back(0), defl.push_back(0), cond.push_back(0),
+              depth_of.push_back(depth_of[i] + 1);
+        }
       }
-      feat[i] = int(next() % cols), defl[i] = int(next() % 2), cond[i] = float(int(next() % 21) - 10);
-      for (int c = 0; c < 2; ++c) {
-        (c == 0 ? left[i] : right[i]) = int(left.size());
-        left.push_back(-1), right.push_back(-1), feat.push_back(0), defl.push_back(0), cond.push_back(0),
-            depth_of.push_back(depth_of[i] + 1);
-      }
+      auto arr = [](const auto& v) {
+        std::string a = "[";
+        for (size_t i = 0; i < v.size(); ++i) a += (i ? "," : "") + std::to_string(v[i]);
+        return a + "]";
+      };
+      trees += std::string(t ? "," : "") + "{\"left_children\":" + arr(left) + ",\"right_children\":" + arr(right) +
+               ",\"split_indices\":" + arr(feat) + ",\"split_conditions\":" + arr(cond) +
+               ",\"default_left\":" + arr(defl) + "}";
     }
-    auto arr = [](const auto& v) {
-      std::string a = "[";
-      for (size_t i = 0; i < v.size(); ++i) a += (i ? "," : "") + std::to_string(v[i]);
-      return a + "]";
-    };
-    trees += std::string(t ? "," : "") + "{\"left_children\":" + arr(left) + ",\"right_children\":" + arr(right) +
-             ",\"split_indices\":" + arr(feat) + ",\"split_conditions\":" + arr(cond) +
-             ",\"default_left\":" + arr(defl) + "}";
+    const std::string json = "{\"learner\":{\"learner_model_param\":{\"base_score\":\"0.5\",\"num_feature\":\"" +
+                             std::to_string(cols) + "\"},\"gradient_booster\":{\"model\":{\"trees\":[" + trees + "]}}}}";
+    const loom::Forest f = loom::Forest::from_json(json);
+    const size_t n = max_depth == 6 ? 300 : 700;
+    std::vector<float> x(n * cols);
+    for (float& v : x) {
+      const uint32_t r = next();
+      v = r % 5 == 0 ? std::numeric_limits<float>::quiet_NaN() : float(int(r % 25) - 12);  // on thresholds, often
+    }
+    std::vector<float> batch(n);
+    f.predict_batch(x.data(), n, cols, batch.data());
+    for (size_t r = 0; r < n; ++r) ASSERT_EQ(f.predict(&x[r * cols]), batch[r]) << "row " << r;
   }
-  const std::string json = "{\"learner\":{\"learner_model_param\":{\"base_score\":\"0.5\",\"num_feature\":\"" +
-                           std::to_string(cols) + "\"},\"gradient_booster\":{\"model\":{\"trees\":[" + trees + "]}}}}";
-  const loom::Forest f = loom::Forest::from_json(json);
-  const size_t n = 300;
-  std::vector<float> x(n * cols);
-  for (float& v : x) {
-    const uint32_t r = next();
-    v = r % 5 == 0 ? std::numeric_limits<float>::quiet_NaN() : float(int(r % 25) - 12);  // on thresholds, often
-  }
-  std::vector<float> batch(n);
-  f.predict_batch(x.data(), n, cols, batch.data());
-  for (size_t r = 0; r < n; ++r) ASSERT_EQ(f.predict(&x[r * cols]), batch[r]) << "row " << r;
 }
 
 TEST(LearnedForest, PredictManyEqualsPredictRowByRow) {
