@@ -2,6 +2,7 @@
 #include "trace/kernel_dict.h"
 
 #include "core/error.h"
+#include "trace/name_tokens.h"
 
 namespace loom::trace_io {
 namespace {
@@ -54,9 +55,7 @@ void KernelDictReader::add_line(std::string_view line, const std::string& where,
 std::string KernelDictReader::resolve(std::string_view field) {
   std::string out;
   if (field.empty()) return out;
-  for (size_t start = 0;;) {
-    const size_t semi = field.find(';', start);
-    const std::string_view ref = field.substr(start, semi == std::string_view::npos ? semi : semi - start);
+  for (const std::string_view ref : name_tokens::split(field, ';')) {
     if (ref.empty() || ref[0] != '@')
       throw "kernels element " + quoted(ref) + " is not a reference '@<id>' (a '#loom-corpus 2' file names kernels " +
           "by the ids of its #kernel.<id> lines)";
@@ -69,8 +68,6 @@ std::string KernelDictReader::resolve(std::string_view field) {
     it->second.used = true;
     if (!out.empty()) out += ';';
     out += it->second.name;
-    if (semi == std::string_view::npos) break;
-    start = semi + 1;
   }
   return out;
 }
@@ -85,9 +82,7 @@ void KernelDictReader::check_all_used(const std::string& file) const {
 std::string KernelDictWriter::encode(std::string_view kernels) {
   std::string out;
   if (kernels.empty()) return out;
-  for (size_t start = 0;;) {
-    const size_t semi = kernels.find(';', start);
-    const std::string_view name = kernels.substr(start, semi == std::string_view::npos ? semi : semi - start);
+  for (const std::string_view name : name_tokens::split(kernels, ';')) {
     auto it = id_of_name_.find(name);
     if (it == id_of_name_.end()) {
       names_.emplace_back(name);
@@ -95,8 +90,6 @@ std::string KernelDictWriter::encode(std::string_view kernels) {
     }
     if (!out.empty()) out += ';';
     out += "@" + std::to_string(it->second);
-    if (semi == std::string_view::npos) break;
-    start = semi + 1;
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "input_error_util.h"
 #include "trace/trace.h"
 
 namespace loom {
@@ -29,16 +30,6 @@ const std::string kV1 = "#loom-corpus 1\n#gpu=NVIDIA H200\n#gpu_key=h200\n#sms=1
 const std::string kV2 = "#loom-corpus 2\n#gpu=NVIDIA H200\n#gpu_key=h200\n#sms=132\n#kernel.1=" + kGemm +
                         "\n#kernel.2=" + kReduce + "\n" + kHeader + row(1, "@1;@2") + row(2, "@2") + row(3, "");
 
-template <class F>
-void expect_error(F f, const std::string& where, const std::string& what) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError; expected '" << where << "' / '" << what << "'";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where(), where) << e.what();
-    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
-  }
-}
 
 // kV2 with `from` replaced by `to` (the first occurrence).
 std::string edit(const std::string& from, const std::string& to) {

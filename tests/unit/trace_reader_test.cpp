@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "core/error.h"
+#include "input_error_util.h"
 #include "trace/trace.h"
 #include "trace_test_util.h"
 
@@ -24,17 +25,6 @@ const char* kLct =
     "S\t510\t520\t0\t7\t13\t64\n"
     "#end records=4 dropped=2\n";
 
-// Expects an InputError whose message contains `where` and `what`.
-template <class F>
-void expect_error(F f, const std::string& where, const std::string& what) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError; expected '" << where << "' / '" << what << "'";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where(), where) << e.what();
-    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
-  }
-}
 
 TEST(TraceReader, LctRecordsAndMetadata) {
   LctTrace t = parse_lct(kLct, "a.lct");
