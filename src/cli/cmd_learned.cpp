@@ -39,6 +39,7 @@ Loaded load(const std::string& traces_dir) {
   l.measurements = load_measurements(traces_dir);
   p.finish(std::to_string(l.measurements.rows.size()) + " kernels from " + std::to_string(l.measurements.files.size()) +
            " files");
+  for (const auto& [why, n] : l.measurements.skipped) std::fprintf(stderr, "  skipped %d: %s\n", n, why.c_str());
   Catalog catalog = Catalog::load();
   Progress f("analysing kernels");
   l.dataset = build_dataset(l.measurements.rows, catalog, [&](size_t d, size_t t) { f.update(d, t); });

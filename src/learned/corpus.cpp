@@ -43,6 +43,14 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
     }
     for (const CorpusRow& r : c.rows) {
       if (r.family.rfind("e2e", 0) == 0) continue;  // whole-model runs are validated by `loom validate --e2e`
+      // A source that publishes rounded times (`#resolution_us`, e.g. Vidur's whole microseconds) cannot teach or
+      // judge a kernel much shorter than its rounding step: below kMinResolutionMultiple steps the rounding alone
+      // moves a row by more than 2.5%, more than the model's own error on such kernels.
+      if (c.resolution_us > 0 && r.median_us < kMinResolutionMultiple * c.resolution_us) {
+        set.skipped["median below " + std::to_string(static_cast<int>(kMinResolutionMultiple)) +
+                    "x the source's timing resolution (#resolution_us)"] += 1;
+        continue;
+      }
       Measurement m;
       m.gpu_key = key;
       m.sms = static_cast<int>(c.sms);

@@ -16,6 +16,9 @@ struct MeasurementSet {
   std::map<std::string, int> skipped;  ///< reason -> count (e.g. GPU not in the catalogue)
 };
 
+/// A row of a corpus with `#resolution_us=R` is used only when its median is at least this many R.
+inline constexpr double kMinResolutionMultiple = 20;
+
 /// Reads every corpus file under `traces_dir` (recursively). Throws InputError on unreadable/corrupt files.
 MeasurementSet load_measurements(const std::string& traces_dir);
 

@@ -63,7 +63,17 @@ Table read_preamble(LineReader& r, std::string_view magic, int max_version, cons
       continue;
     }
     if (line[0] == '#') {
-      if (auto kv = trace_io::parse_meta(line)) t.meta[kv->first] = kv->second;
+      if (auto kv = trace_io::parse_meta(line)) {
+        // The one metadata value readers act on besides the GPU's: training skips rows finer than it.
+        if (kv->first == "resolution_us") {
+          const auto res = trace_io::parse_f64(kv->second);
+          if (t.meta.count(kv->first)) throw InputError(r.where(), "#resolution_us given twice");
+          if (!res || !std::isfinite(*res) || *res <= 0 || *res > 1e6)
+            throw InputError(r.where(), "#resolution_us=" + kv->second.substr(0, 40) +
+                                            ": the timing resolution must be a number of microseconds in (0, 1e6]");
+        }
+        t.meta[kv->first] = kv->second;
+      }
       continue;
     }
     break;
@@ -193,6 +203,7 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
   co.gpu_key = trace_io::meta_get(co.meta, "gpu_key");
   if (auto s = trace_io::parse_i64(trace_io::meta_get(co.meta, "sms"))) co.sms = *s;
   if (auto s = trace_io::parse_f64(trace_io::meta_get(co.meta, "clock_mhz"))) co.clock_mhz = *s;
+  if (auto s = trace_io::parse_f64(trace_io::meta_get(co.meta, "resolution_us"))) co.resolution_us = *s;  // checked
   const auto& c = t.col;
   read_rows(r, t, opts, co.rows, co.skipped_records, co.messages, [&](const std::vector<std::string>& f, CorpusRow& row) {
     row.case_id = get_int(f, c[0], "case_id");

@@ -62,6 +62,8 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
   const std::map<std::string, std::string> meta = {
       {"timing", "Vidur CudaTimer (torch profiler kernel time) per op, median over repeats; p10/p90 hold min/max"},
       {"l2", "warm"},
+      // Vidur's CSVs hold milliseconds with three decimals: every time is a whole microsecond.
+      {"resolution_us", "1"},
       {"repository", "github.com/microsoft/vidur (MIT)"}};
   for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
     const int64_t heads = positive_int(f[c_head], "n_head", where), kv = positive_int(f[c_kv], "n_kv_head", where),

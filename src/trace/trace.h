@@ -101,6 +101,7 @@ struct Corpus {
   std::string gpu_key;  ///< catalogue key, e.g. "h200" ("" when unknown)
   int64_t sms = 0;      ///< SMs in use (partition size)
   double clock_mhz = 0;
+  double resolution_us = 0;  ///< the source's timing resolution (`#resolution_us`; 0 = finer than it matters)
   std::vector<CorpusRow> rows;
   int64_t skipped_records = 0;
   std::vector<std::string> messages;
