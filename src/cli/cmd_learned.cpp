@@ -39,14 +39,14 @@ Loaded load(const std::string& traces_dir) {
   l.measurements = load_measurements(traces_dir);
   p.finish(std::to_string(l.measurements.rows.size()) + " kernels from " + std::to_string(l.measurements.files.size()) +
            " files");
-  for (const auto& [why, n] : l.measurements.skipped) std::fprintf(stderr, "  skipped %d: %s\n", n, why.c_str());
+  for (const auto& [why, n] : l.measurements.skipped) progress_note("  skipped " + std::to_string(n) + ": " + why);
   Catalog catalog = Catalog::load();
   Progress f("analysing kernels");
   l.dataset = build_dataset(l.measurements.rows, catalog, [&](size_t d, size_t t) { f.update(d, t); });
   int skipped = 0;
   for (const auto& [why, n] : l.dataset.skipped) skipped += n;
   f.finish(std::to_string(l.dataset.samples.size()) + " usable, " + std::to_string(skipped) + " skipped");
-  for (const auto& [why, n] : l.dataset.skipped) std::fprintf(stderr, "  skipped %d: %s\n", n, why.c_str());
+  for (const auto& [why, n] : l.dataset.skipped) progress_note("  skipped " + std::to_string(n) + ": " + why);
   if (l.dataset.samples.empty()) throw InputError(traces_dir, "no usable measured kernels; see traces/README.md");
   return l;
 }

@@ -55,6 +55,8 @@ void flush_progress() {
 
 void drop_progress() { held().clear(); }
 
+void progress_note(const std::string& line) { say(line + "\n"); }
+
 Progress::Progress(std::string task) : task_(std::move(task)), tty_(isatty(STDERR_FILENO) != 0), start_s_(now_s()) {}
 
 void Progress::update(size_t done, size_t total, const std::string& label) {

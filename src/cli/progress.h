@@ -21,6 +21,8 @@ class Progress {
   double start_s_;
 };
 
+/// A note line among the progress lines (e.g. what a step skipped), in their order and held back like them.
+void progress_note(const std::string& line);
 /// Writes the progress lines held back so far (main, when a command has ended).
 void flush_progress();
 /// Forgets them (main, on a refusal: its one 'loom: ' line is then all that stderr says).
