@@ -154,8 +154,10 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
   if (anchor_raw) {
     if (auto sms = raw.values.find("sms"); sms != raw.values.end()) anchor_raw->values["sms"] = sms->second;
     GpuSpec anchor = build_gpu_spec(*anchor_raw, anchor_name, anchor_source);
+    // The node as given (its topology and size: a mesh's links are split over its peers) where the anchor's NVLink
+    // keys allow that topology: the measured fits of that node then serve the anchor.
     if (topology_consistent(g.topology, anchor.nvlink_bytes_per_s, anchor.nvlink_gpus)) {
-      anchor.topology = g.topology;
+      anchor.topology = g.topology, anchor.gpus_per_node = g.gpus_per_node;
       anchor.key_sources["interconnect.topology"] = g.key_sources["interconnect.topology"];
     }
     g.anchor = std::make_shared<const GpuSpec>(std::move(anchor));

@@ -96,7 +96,6 @@ bool topology_consistent(const std::string& topology, double nvlink_bytes_per_s,
   return nvlink && (topology != "nvlink-bridge" || nvlink_gpus >= 2);
 }
 
-
 namespace {
 
 // interconnect.topology: one of gpu_topologies(), and agreeing with the NVLink keys. Absent (or `none`), it is
