@@ -105,7 +105,7 @@ void check_topology(GpuSpec& g, const RawSpec& raw) {
   const auto it = raw.values.find("interconnect.topology");
   if (it == raw.values.end() || it->second.text == "none") {
     g.topology = infer_topology(g.nvlink_bytes_per_s, g.nvlink_gpus);
-    g.key_sources["interconnect.topology"] = "default: inferred from interconnect.nvlink and nvlink_gpus";
+    g.key_sources["interconnect.topology"] = "default";  // as every absent key's
     return;
   }
   const std::string wt = it->second.where;
@@ -117,7 +117,7 @@ void check_topology(GpuSpec& g, const RawSpec& raw) {
     auto k = raw.values.find(key);
     const std::string wk = k == raw.values.end() ? "" : k->second.where;
     const std::string at = wk.empty() || given_later(wk, wt) ? wt : wk;
-    throw InputError(at, "interconnect.topology " + g.topology + " (" + wt + ") " + what);
+    throw InputError(at, "interconnect.topology " + g.topology + (at == wt ? " " : " (" + wt + ") ") + what);
   };
   const bool nvlink = g.nvlink_bytes_per_s > 0;
   if (g.topology != "pcie" && !nvlink)
