@@ -7,7 +7,8 @@ Each iteration takes a random catalogue GPU and 30 random kernels of every famil
 decode, fused norms, collectives), drops the ones that GPU cannot run, and predicts the rest as one batch under every
 variant: boost, --clock sustained and auto, --set overrides (SM partition, clock, DRAM and L2 bandwidth: learned
 predictions anchored at the catalogue GPU), a GPU file that `extends:` the entry (as is, and with slower DRAM), and
---model analytical; NVLink edits (slower, a 2-way bridge) too. Besides the random kernels, every iteration tries
+--model analytical; NVLink edits (slower, a 2-way bridge, NVLink on a switch for PCIe cards, an NVLink mesh:
+interconnect.topology) too. Besides the random kernels, every iteration tries
 all_reduce / all_gather / reduce_scatter at 1 MiB, 64 MiB and 1 GiB on 2, 4 and 8 GPUs (pinned()); a GPU's own
 measured collective fit is held to the ceiling like any other prediction (NVLS-aware since round 9). Exit 4 with one
 `loom: ` line naming the first prediction below its ceiling (or not finite); 'ok N' after N predictions otherwise."""
@@ -90,7 +91,9 @@ def main():
     variants = [[], ["--clock", "sustained"], ["--clock", "auto"], ["--set", "sms=64"],
                 ["--set", "clock.sustained=1200MHz"], ["--set", "dram.bandwidth=1TB/s"], ["--set", "l2.bandwidth=20TB/s"],
                 ["--set", "sms=64", "--set", "dram.bandwidth=1TB/s", "--clock", "auto"],
-                ["--set", "interconnect.nvlink=100GB/s"], ["--set", "interconnect.nvlink_gpus=2"], ["--model", "analytical"],
+                ["--set", "interconnect.nvlink=100GB/s"], ["--set", "interconnect.nvlink_gpus=2"],
+                ["--set", "interconnect.nvlink=100GB/s", "--set", "interconnect.topology=nvswitch"],
+                ["--set", "interconnect.topology=nvlink-mesh"], ["--model", "analytical"],
                 ["--model", "analytical", "--clock", "sustained"], ["EXT"], ["EXT2"]]
     total = 0
     for _ in range(a.iters):

@@ -21,15 +21,23 @@ constexpr int kNcclChannels = 16;
 /// back: two hops whatever the GPU count.
 constexpr double kNvlsSteps = 2.0;
 
-/// Whether NCCL can run NVLS on `gpus` GPUs of this node: NVLink from the GPU to a switch that reduces (third-
-/// generation NVSwitch, Hopper and Blackwell), every GPU of the collective in one NVLink domain (nvlink_gpus 0 =
-/// the whole node; a 2-way bridge has no switch) and more than 2 GPUs (NCCL src/transport/nvls.cc turns NVLS off
-/// at <= 2). The YAML has no NVSwitch key: a Hopper/Blackwell GPU with NVLink and no bridge (h100-sxm, h200, h800,
-/// h20, b200) sits on an HGX board, as the collective fits assume (learned/collectives.cpp nvls_capable).
+/// Whether NCCL can run NVLS on `gpus` GPUs of this node: a switch that reduces (interconnect.topology nvswitch on
+/// Hopper or Blackwell: third-generation NVSwitch, GpuSpec::nvls_switch), every GPU of the collective in one NVLink
+/// domain (nvlink_gpus 0 = the whole node) and more than 2 GPUs (NCCL src/transport/nvls.cc turns NVLS off at <= 2).
+/// A GPU without the key is inferred an NVSwitch node when it has NVLink and no 2-way bridge (h100-sxm, h200, h800,
+/// h20 and b200 say so in their YAML), as the collective fits assume (learned/collectives.cpp nvls_capable).
 bool nvls_node(const GpuSpec& gpu, int gpus) {
-  const bool switch_arch = gpu.architecture == "hopper" || gpu.architecture == "blackwell";
   const bool one_domain = gpu.nvlink_gpus == 0 || gpus <= gpu.nvlink_gpus;
-  return switch_arch && gpu.nvlink_bytes_per_s > 0 && one_domain && gpus > 2;
+  return gpu.nvls_switch() && one_domain && gpus > 2;
+}
+
+/// The NVLink bandwidth a collective of `gpus` GPUs can use per GPU. On an NVLink mesh (no switch) a GPU's links are
+/// split evenly over its peers of the mesh (nvlink_gpus, or the node): a ring over g of its n GPUs reaches g-1 of
+/// the n-1 peers (HGX A100/H100 4-GPU boards: 4 / 6 links to each of 3 peers). A switch gives every GPU all of it.
+double nvlink_bw(const GpuSpec& gpu, int gpus) {
+  if (gpu.node_topology() != "nvlink-mesh") return gpu.nvlink_bytes_per_s;
+  const int peers = (gpu.nvlink_gpus > 0 ? gpu.nvlink_gpus : gpu.gpus_per_node) - 1;
+  return peers <= 0 ? gpu.nvlink_bytes_per_s : gpu.nvlink_bytes_per_s * std::min(gpus - 1, peers) / peers;
 }
 
 }  // namespace
@@ -48,7 +56,7 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
   const double g = double(s.gpus), bytes = double(s.bytes);
   // Past a 2-way bridge's pair (interconnect.nvlink_gpus) the ring crosses PCIe between the bridged pairs.
   const bool nvlink = gpu.nvlink_bytes_per_s > 0 && !(gpu.nvlink_gpus > 0 && s.gpus > gpu.nvlink_gpus);
-  const double bw = nvlink ? gpu.nvlink_bytes_per_s : gpu.pcie_bytes_per_s;
+  const double bw = nvlink ? nvlink_bw(gpu, int(s.gpus)) : gpu.pcie_bytes_per_s;
   const bool ar = s.family == Family::all_reduce, rs = s.family == Family::reduce_scatter,
              p2p = s.family == Family::send_recv;
   const double steps = p2p ? 1.0 : ar ? 2.0 * (g - 1) : g - 1;

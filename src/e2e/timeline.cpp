@@ -68,7 +68,7 @@ std::string gpu_fingerprint(const GpuSpec& g) {
   num(g.smem_per_sm_bytes), num(g.smem_per_block_bytes), num(g.max_threads_per_sm), num(g.max_warps_per_sm);
   num(g.max_ctas_per_sm), num(g.max_threads_per_block), num(g.l1_bytes_per_sm), num(g.l2_bytes), num(g.l2_bytes_per_s);
   num(g.l2_bytes_per_clk_per_sm), num(g.dram_bytes), num(g.dram_bytes_per_s), num(g.launch_overhead_us), num(g.graph_gap_us);
-  num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s), num(g.gpus_per_node), num(g.nvlink_gpus), num(g.tdp_w);
+  num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s), num(g.gpus_per_node), num(g.nvlink_gpus), text(g.topology), num(g.tdp_w);
   num(g.host_cpu_speed);
   // An edited GPU is predicted through its catalogue anchor (Predictor::predict_anchored): the same values with
   // another anchor, or none, are other costs.

@@ -120,7 +120,12 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
   // A GPU changed in more than its SM count (by --set, or a file that `extends:` a catalogue entry and changes its
   // hardware) keeps the GPU as measured as its anchor (GpuSpec::anchor): learned predictions start there. The
   // anchor takes the changed GPU's SM count: the corpus measures SM partitions, so the learned model knows them.
-  auto timing_key = [](const std::string& k) { return k != "sms" && k != "price" && k != "name"; };
+  // The node topology moves no kernel and no measured collective fit either: a GPU changed in it alone is predicted
+  // as itself (its collectives from the fits of its own topology, learned/collectives.cpp), and an anchor takes it
+  // where the anchor's NVLink keys allow.
+  auto timing_key = [](const std::string& k) {
+    return k != "sms" && k != "price" && k != "name" && k != "interconnect.topology";
+  };
   std::optional<RawSpec> anchor_raw;
   std::string anchor_name = name_or_path, anchor_source = source_file;
   if (!known) {
@@ -148,7 +153,14 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
   GpuSpec g = build_gpu_spec(raw, name_or_path, source_file);
   if (anchor_raw) {
     if (auto sms = raw.values.find("sms"); sms != raw.values.end()) anchor_raw->values["sms"] = sms->second;
-    g.anchor = std::make_shared<const GpuSpec>(build_gpu_spec(*anchor_raw, anchor_name, anchor_source));
+    GpuSpec anchor = build_gpu_spec(*anchor_raw, anchor_name, anchor_source);
+    // The node as given (its topology and size: a mesh's links are split over its peers) where the anchor's NVLink
+    // keys allow that topology: the measured fits of that node then serve the anchor.
+    if (topology_consistent(g.topology, anchor.nvlink_bytes_per_s, anchor.nvlink_gpus)) {
+      anchor.topology = g.topology, anchor.gpus_per_node = g.gpus_per_node;
+      anchor.key_sources["interconnect.topology"] = g.key_sources["interconnect.topology"];
+    }
+    g.anchor = std::make_shared<const GpuSpec>(std::move(anchor));
   }
   return g;
 }

@@ -124,6 +124,8 @@ const std::vector<FieldDef>& schema() {
        [](const GpuSpec& g) { return double(g.gpus_per_node); }},
       {"interconnect.nvlink_gpus", U::count, OPT, Sign::non_negative, true,
        [](GpuSpec& g, double v) { g.nvlink_gpus = int(v); }, [](const GpuSpec& g) { return double(g.nvlink_gpus); }},
+      text_field("interconnect.topology", OPT, [](GpuSpec& g, const std::string& v) { g.topology = v; },
+                 [](const GpuSpec& g) -> const std::string& { return g.topology; }),
       {"tdp", U::power, REQ, POS, false, [](GpuSpec& g, double v) { g.tdp_w = v; },
        [](const GpuSpec& g) { return g.tdp_w; }},
       {"price", U::money_rate, OPT, POS, false, [](GpuSpec& g, double v) { g.price_per_hour_usd = v; },

@@ -37,6 +37,11 @@ struct SpecField {
 std::vector<std::string> gpu_spec_keys();
 /// The architectures a GPU file may name (pascal ... blackwell), oldest first.
 const std::vector<std::string>& gpu_architectures();
+/// The node topologies interconnect.topology may name: nvswitch, nvlink-mesh, nvlink-bridge, pcie.
+const std::vector<std::string>& gpu_topologies();
+/// True when `topology` agrees with the NVLink keys: NVLink for every topology but pcie, none for pcie, and an
+/// nvlink-bridge's domain (nvlink_gpus) of at least 2 GPUs (the rules build_gpu_spec refuses a file for breaking).
+bool topology_consistent(const std::string& topology, double nvlink_bytes_per_s, int nvlink_gpus);
 /// Direct children of a group ("" = the document's top level), e.g. "clock" -> {"boost", "sustained"}.
 std::vector<std::string> gpu_spec_children(const std::string& group);
 /// True when `key` names a group (a YAML map such as "clock"), false for leaves and unknown keys.

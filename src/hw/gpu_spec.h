@@ -14,6 +14,14 @@
 
 namespace loom {
 
+/// The node topology of a GPU whose YAML does not give interconnect.topology, as loom inferred it before the key
+/// existed: no NVLink is "pcie", a 2-GPU NVLink domain (interconnect.nvlink_gpus 2) "nvlink-bridge", any other
+/// NVLink GPU "nvswitch" (an HGX/DGX board).
+inline std::string infer_topology(double nvlink_bytes_per_s, int nvlink_gpus) {
+  if (!(nvlink_bytes_per_s > 0)) return "pcie";
+  return nvlink_gpus == 2 ? "nvlink-bridge" : "nvswitch";
+}
+
 struct GpuSpec {
   // Identity.
   std::string name;          ///< catalogue key, e.g. "h100-sxm" (file stem, or the path given on the command line)
@@ -72,6 +80,10 @@ struct GpuSpec {
   double pcie_bytes_per_s = 0;     ///< per direction
   int gpus_per_node = 1;
   int nvlink_gpus = 0;             ///< GPUs one NVLink domain joins (2: a 2-way bridge); 0: all of the node's
+  /// How the node's GPUs are joined: "nvswitch" (every GPU of an NVLink domain on NVLink switches, HGX/DGX),
+  /// "nvlink-mesh" (direct NVLink between every pair, no switch), "nvlink-bridge" (NVLink bridges join groups of
+  /// nvlink_gpus, PCIe between them) or "pcie" (no NVLink). Absent from the YAML: inferred (infer_topology).
+  std::string topology;
   double tdp_w = 0;
   std::optional<double> price_per_hour_usd;
 
@@ -97,6 +109,15 @@ struct GpuSpec {
   /// The cost is the 15% slowdown measured with ECC on vs off on an A40 and an RTX 4090 (Chaos support,
   /// "ECC State for Nvidia GPUs", 2024), taken as bandwidth: 1 / 1.15.
   double effective_dram_bytes_per_s() const { return inline_ecc() ? dram_bytes_per_s / 1.15 : dram_bytes_per_s; }
+  /// True where NCCL can reduce in the switch (NVLS, NVLink SHARP): an NVSwitch node whose switch reduces, which
+  /// needs third-generation NVSwitch (NVLink multicast): Hopper and Blackwell. An A100 HGX board has NVSwitch
+  /// (second generation) without reduction (NCCL src/transport/nvls.cc: NVLS needs sm_90 or later).
+  bool nvls_switch() const {
+    return node_topology() == "nvswitch" && nvlink_bytes_per_s > 0 &&
+           (architecture == "hopper" || architecture == "blackwell");
+  }
+  /// interconnect.topology, or the inferred one for a spec built without it (build_gpu_spec always fills it).
+  std::string node_topology() const { return topology.empty() ? infer_topology(nvlink_bytes_per_s, nvlink_gpus) : topology; }
   /// Memory the software can allocate: in-band ECC reserves 1/16 (a 16 GB T4 shows 15 GB with ECC on).
   double usable_dram_bytes() const { return inline_ecc() ? double(dram_bytes) * 15.0 / 16.0 : double(dram_bytes); }
 };

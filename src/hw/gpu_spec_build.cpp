@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/units.h"
 #include "hw/gpu_schema.h"
 #include "hw/gpu_schema_table.h"
@@ -72,6 +73,11 @@ std::string quantity_text(double v, UnitKind kind) {
 
 const char* const kArchitectures[] = {"pascal", "volta", "turing", "ampere", "ada", "hopper", "blackwell"};
 
+// True when the value at `b` was given after the one at `a`: a --set beats a file, a user's file a catalogue entry.
+bool given_later(const std::string& a, const std::string& b) {
+  return b.rfind("--set", 0) == 0 || (a.rfind("--set", 0) != 0 && b.find("gpus/") == std::string::npos);
+}
+
 }  // namespace
 
 const std::vector<std::string>& gpu_architectures() {
@@ -79,10 +85,57 @@ const std::vector<std::string>& gpu_architectures() {
   return names;
 }
 
+const std::vector<std::string>& gpu_topologies() {
+  static const std::vector<std::string> names = {"nvswitch", "nvlink-mesh", "nvlink-bridge", "pcie"};
+  return names;
+}
+
+bool topology_consistent(const std::string& topology, double nvlink_bytes_per_s, int nvlink_gpus) {
+  const bool nvlink = nvlink_bytes_per_s > 0;
+  if (topology == "pcie") return !nvlink && nvlink_gpus == 0;
+  return nvlink && (topology != "nvlink-bridge" || nvlink_gpus >= 2);
+}
+
 namespace {
 
+// interconnect.topology: one of gpu_topologies(), and agreeing with the NVLink keys. Absent (or `none`), it is
+// inferred as loom did before the key existed, so no GPU without it changes. Each refusal names the value given
+// last of the two that disagree, and both.
+void check_topology(GpuSpec& g, const RawSpec& raw) {
+  const auto it = raw.values.find("interconnect.topology");
+  if (it == raw.values.end() || it->second.text == "none") {
+    g.topology = infer_topology(g.nvlink_bytes_per_s, g.nvlink_gpus);
+    g.key_sources["interconnect.topology"] = "default";  // as every absent key's
+    return;
+  }
+  const std::string wt = it->second.where;
+  const auto& names = gpu_topologies();
+  if (std::find(names.begin(), names.end(), g.topology) == names.end())
+    throw InputError(wt, "unknown interconnect.topology '" + g.topology + "'" + did_you_mean(g.topology, names) +
+                             "; expected one of: nvswitch, nvlink-mesh, nvlink-bridge, pcie (gpus/README.md)");
+  auto refuse = [&](const char* key, const std::string& what) {
+    auto k = raw.values.find(key);
+    const std::string wk = k == raw.values.end() ? "" : k->second.where;
+    const std::string at = wk.empty() || given_later(wk, wt) ? wt : wk;
+    throw InputError(at, "interconnect.topology " + g.topology + (at == wt ? " " : " (" + wt + ") ") + what);
+  };
+  const bool nvlink = g.nvlink_bytes_per_s > 0;
+  if (g.topology != "pcie" && !nvlink)
+    refuse("interconnect.nvlink", "joins GPUs by NVLink, but interconnect.nvlink is 0 or absent; give its bandwidth "
+                                  "or set interconnect.topology=pcie");
+  if (g.topology == "nvlink-bridge" && g.nvlink_gpus < 2)
+    refuse("interconnect.nvlink_gpus", "needs interconnect.nvlink_gpus, the GPUs one bridge joins (2 for a 2-way "
+                                       "bridge); give it or pick nvswitch or nvlink-mesh");
+  if (g.topology == "pcie" && nvlink)
+    refuse("interconnect.nvlink", "has no NVLink, but interconnect.nvlink is given; set interconnect.nvlink=0 or "
+                                  "pick nvswitch, nvlink-mesh or nvlink-bridge");
+  if (g.topology == "pcie" && g.nvlink_gpus > 0)
+    refuse("interconnect.nvlink_gpus", "has no NVLink domain, but interconnect.nvlink_gpus is given; set "
+                                       "interconnect.nvlink_gpus=0");
+}
+
 // Cross-field rules the unit parser cannot see; each error points at the value that breaks the rule.
-void check_consistency(const GpuSpec& g, const RawSpec& raw) {
+void check_consistency(GpuSpec& g, const RawSpec& raw) {
   auto where = [&](const char* key) {
     auto it = raw.values.find(key);
     return it == raw.values.end() ? std::string() : it->second.where;
@@ -102,10 +155,11 @@ void check_consistency(const GpuSpec& g, const RawSpec& raw) {
                                              "GDDR6, GDDR6X, GDDR7, LPDDR5, LPDDR5X");
   if (!g.dram_ecc.empty() && g.dram_ecc != "on" && g.dram_ecc != "off")
     throw InputError(where("dram.ecc"), "dram.ecc is '" + g.dram_ecc + "'; write on or off (the state the part ships in)");
+  check_topology(g, raw);
   // Two keys disagree: name the one the user set last (a --set, or the file that overrides the other), and both.
   auto clash = [&](const char* low, double low_mhz, const char* what) {
     const std::string wl = where(low), wb = where("clock.boost");
-    const bool boost_newer = wb.rfind("--set", 0) == 0 || (wl.rfind("--set", 0) != 0 && wb.find("gpus/") == std::string::npos);
+    const bool boost_newer = given_later(wl, wb);
     throw InputError(boost_newer ? wb : wl, std::string(low) + " (" + std::to_string(int(low_mhz)) + " MHz, " + wl + ") " +
                                                 what + " clock.boost (" + std::to_string(int(g.boost_clock_mhz)) +
                                                 " MHz, " + wb + "); lower " + low + " or raise clock.boost");
@@ -115,7 +169,7 @@ void check_consistency(const GpuSpec& g, const RawSpec& raw) {
   // The same for the SM's limits: `--set sm_limits.max_threads=64` on h200 was blamed on gpus/h100-sxm.yaml:39.
   auto exceeds = [&](const char* big, const char* limit, const std::string& what) {
     const std::string wb = where(big), wl = where(limit);
-    const bool limit_newer = wl.rfind("--set", 0) == 0 || (wb.rfind("--set", 0) != 0 && wl.find("gpus/") == std::string::npos);
+    const bool limit_newer = given_later(wb, wl);
     throw InputError(limit_newer ? wl : wb, std::string(big) + " (" + wb + ") exceeds " + limit + " (" + wl + "): " +
                                                 what + "; lower " + big + " or raise " + limit);
   };

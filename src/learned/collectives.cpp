@@ -64,11 +64,15 @@ std::string link_of(const std::string& topology, int gpus) {
 std::string yaml_link_of(const std::string& link) { return link == "pcie-p2p" ? "pcie" : link; }
 
 /// The per-direction bandwidth a ring of `gpus` GPUs can use on `link`; 0 when the YAML does not give it (the
-/// catalogue holds no NVLink bridge of PCIe boards). On a 4-GPU NVLink mesh each peer has a third of the links.
+/// catalogue holds no NVLink bridge of PCIe boards). On a 4-GPU NVLink mesh each peer has a third of the links; on
+/// a YAML's nvlink-mesh (interconnect.topology) each of the mesh's n-1 peers 1/(n-1) of them.
 double link_bw(const GpuSpec& g, const std::string& topology, const std::string& link, int gpus) {
   if (link == "pcie" || link == "pcie-p2p") return g.pcie_bytes_per_s;
   if (link != "nvlink") return 0;
-  return topology == "nvlink-4gpu" ? g.nvlink_bytes_per_s * std::min(gpus - 1, 3) / 3.0 : g.nvlink_bytes_per_s;
+  if (topology == "nvlink-4gpu") return g.nvlink_bytes_per_s * std::min(gpus - 1, 3) / 3.0;
+  const int peers = (g.nvlink_gpus > 0 ? g.nvlink_gpus : g.gpus_per_node) - 1;
+  if (topology == "nvlink-mesh" && peers > 0) return g.nvlink_bytes_per_s * std::min(gpus - 1, peers) / peers;
+  return g.nvlink_bytes_per_s;
 }
 
 /// NCCL's modelled latency of a ring of the Simple protocol (src/graph/tuning.cc: base 8.4 us plus, per step, 3.4 us
@@ -101,6 +105,7 @@ double break_scale(const std::string& op, const std::string& link, double link_b
 /// ncclNvlsInit: no NVLS at <= 2 GPUs); "nvswitch-nvls-off" is a node that ran with it off (loom's lent H200s).
 /// NVLS carries a large message as ~1x the bytes per GPU where a ring moves 2(g-1)/g, with its own latency: the
 /// 8-GPU Hopper fits reach 0.9-1.07 of NVLink (ring fits: 0.59-0.83), so ring and NVLS fits are pooled apart.
+/// A GPU's YAML topology maps onto these names in estimate_collective; NVLS stays a Hopper/Blackwell switch's.
 bool nvls_capable(const std::string& topology, const std::string& architecture, int gpus) {
   return topology == "nvswitch" && gpus > 2 && (architecture == "hopper" || architecture == "blackwell");
 }
@@ -237,7 +242,13 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
   const auto mine = [&](const CollectiveFit& f) { return f.impl == impl && f.op == op; };
   const bool any = std::any_of(m.fits.begin(), m.fits.end(), mine);
   if (!any || gpus <= 1) return std::nullopt;
-  const auto topo_rank = [](const std::string& t) { return t.rfind("nvswitch", 0) == 0 ? 0 : t == "pcie" ? 1 : 2; };
+  // The full-node topology first: the mesh's own ("nvlink-4gpu") on an NVLink mesh, the switch's elsewhere.
+  const std::string gpu_topology = gpu.node_topology();
+  const bool mesh = gpu_topology == "nvlink-mesh";
+  const auto topo_rank = [mesh](const std::string& t) {
+    if (mesh) return t == "nvlink-4gpu" ? 0 : t.rfind("nvswitch", 0) == 0 ? 1 : 2;
+    return t.rfind("nvswitch", 0) == 0 ? 0 : t == "pcie" ? 1 : 2;
+  };
   // NVLink carries the ring where every GPU of it shares one NVLink domain; past a 2-way bridge's pair the ring
   // alternates bridges and PCIe hops (peer to peer, as the bridged A100 PCIe node measured), so PCIe bounds it.
   const bool bridged = gpu.nvlink_bytes_per_s > 0 && gpu.nvlink_gpus > 0 && gpus > gpu.nvlink_gpus;
@@ -247,6 +258,9 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
     if (!mine(f)) continue;
     // A fit over a link the YAML lacks (an NVLink bridge on a PCIe board) describes another machine than this one.
     if (f.gpu_key != gpu.name || !(f.link_bytes_per_s > 0) || yaml_link_of(f.link) != yaml_link) continue;
+    // So does an NVLS fit (the switch reduced) for a GPU whose YAML puts no NVSwitch in its node
+    // (interconnect.topology): `--set interconnect.topology=nvlink-mesh` on h100-sxm leaves its ring fits.
+    if (gpu_topology != "nvswitch" && f.impl == "nccl" && nvls_capable(f.topology, f.architecture, f.gpus)) continue;
     // Closest GPU count first, then the full-node topology.
     auto score = [&](const CollectiveFit& x) { return std::abs(x.gpus - gpus) * 10 + topo_rank(x.topology); };
     if (!own || score(f) < score(*own)) own = &f;
@@ -268,9 +282,12 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
   std::vector<CollectiveFit> same_impl;
   for (const auto& x : m.fits)
     if (mine(x)) same_impl.push_back(x);
-  // A GPU with NVLink in its YAML is taken to sit on an NVSwitch board (HGX), a PCIe one in a PCIe box, a bridged one
-  // past its bridge in a box of bridged pairs.
-  const std::string topology = link == "nvlink" ? "nvswitch" : bridged ? "pairwise-nvlink" : "pcie";
+  // The YAML's interconnect.topology (inferred where absent: NVLink without a 2-way bridge is an NVSwitch board) as
+  // the fits name it: an NVSwitch board, an NVLink mesh, a box of bridged pairs (within a pair or past it), PCIe.
+  const std::string topology = link != "nvlink" ? (bridged ? "pairwise-nvlink" : "pcie")
+                               : gpu_topology == "nvlink-mesh"   ? "nvlink-mesh"
+                               : gpu_topology == "nvlink-bridge" ? "pairwise-nvlink"
+                                                                 : "nvswitch";
   CollectiveFit f = calibrated_fit(same_impl, gpu.architecture, link, link_bw(gpu, topology, link, gpus), gpus, topology);
   if (!(f.small.busbw_bytes_per_s > 0) || !(f.large.busbw_bytes_per_s > 0)) return std::nullopt;
   e.latency_us = f.latency_us(bytes);

@@ -22,7 +22,7 @@ std::string PredictMemo::gpu_key(const GpuSpec& g) {
   num(g.l1_bytes_per_sm), num(g.l2_bytes), num(g.l2_bytes_per_s), num(g.l2_bytes_per_clk_per_sm);
   num(g.dram_bytes), num(g.dram_bytes_per_s), text(g.dram_type), text(g.dram_ecc);
   num(g.launch_overhead_us), num(g.host_cpu_speed), num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s);
-  num(g.gpus_per_node), num(g.tdp_w), num(g.price_per_hour_usd.has_value());
+  num(g.gpus_per_node), num(g.nvlink_gpus), text(g.topology), num(g.tdp_w), num(g.price_per_hour_usd.has_value());
   if (g.price_per_hour_usd) num(*g.price_per_hour_usd);
   num(g.key_sources.size());
   for (const auto& [k, v] : g.key_sources) text(k), text(v);

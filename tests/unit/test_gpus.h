@@ -41,6 +41,7 @@ inline GpuSpec test_h100() {
   g.dram_bytes_per_s = 3.35e12;
   g.launch_overhead_us = 4;
   g.nvlink_bytes_per_s = 450e9;  // NVLink 4: 900 GB/s bidirectional per GPU
+  g.topology = "nvswitch";       // HGX H100 8-GPU board
   g.pcie_bytes_per_s = 64e9;     // PCIe Gen5 x16 per direction
   g.gpus_per_node = 8;
   return g;

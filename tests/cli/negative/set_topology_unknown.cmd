@@ -1,0 +1,1 @@
+predict --gpu h100-sxm --set interconnect.topology=nvlink_mesh --kernel "all_reduce bytes=67108864 gpus=8"

@@ -1,0 +1,1 @@
+gpus show tests/data/bad_gpus/nvswitch_no_nvlink.yaml
