@@ -199,7 +199,7 @@ def add_refs(c):
                             ("meta_gpu_key_unknown", ["#gpu_key=h999"], "bad*"), ("meta_empty_key", ["#=x"], "any"),
                             ("meta_no_eq", ["#just a comment"], "any")):
         t = v2(rows, extra_meta=extra)
-        if tag.startswith("meta_sms_") or tag.startswith("meta_clock") or tag == "meta_gpu_key_unknown":
+        if not tag.endswith("twice") and tag not in ("meta_empty_key", "meta_no_eq"):  # the value replaces the source's
             key = extra[0].split("=")[0] + "="
             t = "\n".join(l for l in t.split("\n") if not (l.startswith(key) and l != extra[0])) + ""
         readers(c, tag, t, None, exp.rstrip("*"), rewrite="any" if exp.endswith("*") else None)
