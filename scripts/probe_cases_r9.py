@@ -58,9 +58,10 @@ def add_train(c):
                        ("nul_like", "gemm=8\x01", "--max-depth"), ("unicode", "gemm=８", "--max-depth")):
         c(f"r9_train_depth_{n}", T + ["--max-depth", v], want=[want], files=small)
     c("r9_train_depth_flag_twice", T + ["--max-depth", "gemm=4", "--max-depth", "moe=4"], want=["--max-depth"], files=small)
-    # 38 kernels give no family the 200 training kernels of its forest: refused since round 10; 300 give attention_decode one
+    # 38 kernels give no family the 200 training kernels of its forest: refused since round 10; 330 give attention_prefill one
+    from probe_cases_r10 import pick, v1
     c("r9_train_depth_ok", ["train", "--traces", "{T}/tr9b", "--out", "{T}/tr9bout", "--max-depth", "attention_decode=3,gemm=2",
-                            "--rounds", "3"], "good", files={"tr9b/a.corpus.csv": corpus_head(322)})
+                            "--rounds", "3"], "good", files={"tr9b/a.corpus.csv": v1(pick(330, family="attention_prefill"))})
     c("r9_train_depth_max", T + ["--max-depth", "attention_decode=16"], "any", files=small)
     c("r9_train_global", T + ["--global", "--rounds", "3"], "good", files=small)
     c("r9_train_rounds_zero", T + ["--rounds", "0"], want=["--rounds"], files=small)
