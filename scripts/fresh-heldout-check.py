@@ -18,21 +18,38 @@ import sys
 import tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
-ap = argparse.ArgumentParser()
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, as loom's own refusals (not argparse's usage block)
+        print(f"loom: fresh-heldout-check.py: {message}; see --help", file=sys.stderr)
+        sys.exit(2)
+
+
+def refuse(message):
+    print("loom: " + message, file=sys.stderr)
+    sys.exit(2)
+
+
+ap = Parser()
 ap.add_argument("--loom", default=os.path.join(here, "..", "build", "loom"))
 ap.add_argument("--model-dir")
 ap.add_argument("--checks", default=os.path.join(here, "..", "traces", "checks", "heldout2"))
 a = ap.parse_args()
 files = sorted(glob.glob(os.path.join(a.checks, "*.heldout.csv.gz")))
 if not files:
-    sys.exit(f"loom: {a.checks}: no *.heldout.csv.gz files")
+    refuse(f"{a.checks}: no *.heldout.csv.gz files")
+if not (os.path.isfile(a.loom) and os.access(a.loom, os.X_OK)):
+    refuse(f"--loom: '{a.loom}' is not an executable file; build loom (bash scripts/build.sh) or pass --loom PATH")
 with tempfile.TemporaryDirectory() as tmp:
     for f in files:
         shutil.copy(f, os.path.join(tmp, os.path.basename(f).replace(".heldout.csv.gz", ".corpus.csv.gz")))
     cmd = [a.loom, "validate", "--traces", tmp, "--format", "json"] + (["--model-dir", a.model_dir] if a.model_dir else [])
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        sys.exit(r.stderr.strip() or f"loom validate exited {r.returncode}")
+        lines = [l for l in r.stderr.split("\n") if l.strip()]
+        refuse((lines[-1][6:] if lines and lines[-1].startswith("loom: ") else lines[-1] if lines else
+                f"loom validate exited {r.returncode}"))
 v = json.loads(r.stdout)
 print("| split | kernels | learned MAPE | analytical MAPE |")
 print("| --- | ---: | ---: | ---: |")

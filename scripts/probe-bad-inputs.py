@@ -79,6 +79,7 @@ def main():
     a = ap.parse_args()
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     loom = os.path.abspath(a.loom)
+    os.environ["LOOM_PROBE_BINARY"] = loom  # feature gates of cases written before their feature (probe_cases_r10b)
     with tempfile.TemporaryDirectory(prefix="loom-probe-") as tmp:
         cases = build_cases(tmp)
         tally = collections.Counter()

@@ -168,6 +168,7 @@ def build_cases(T):
     from probe_cases_r7 import add_round7
     from probe_cases_r8 import add_round8
     from probe_cases_r9 import add_round9
+    from probe_cases_r10 import add_round10
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -186,6 +187,7 @@ def build_cases(T):
     add_round7(c)
     add_round8(c)
     add_round9(c)
+    add_round10(c)
     return cs
 
 

@@ -68,12 +68,18 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
 std::string Args::get(const std::string& flag, const std::string& fallback) const {
   auto it = values_.find(flag);
   if (it == values_.end()) return fallback;
-  // A single-valued flag given twice with different values: which one was meant is unknowable (the last used to win
-  // silently, so `--clock bogus --clock boost` ran). Repeatable flags (--set, --lct, ...) are read with all().
-  for (const auto& v : it->second)
-    if (v != it->second.back())
-      throw InputError(flag, "given " + std::to_string(it->second.size()) + " times with different values ('" +
-                                 v.substr(0, 40) + "', '" + it->second.back().substr(0, 40) + "'); give it once");
+  // A single-valued flag given twice: with different values which one was meant is unknowable (the last used to win
+  // silently, so `--clock bogus --clock boost` ran); with the same value it is a pasted or generated command line
+  // that says one thing twice (`--requests a.csv --requests a.csv` ran once). Refused either way (round 10).
+  // Repeatable flags (--set, --lct, ...) are read with all().
+  if (it->second.size() > 1) {
+    const std::string times = it->second.size() == 2 ? "twice" : std::to_string(it->second.size()) + " times";
+    for (const auto& v : it->second)
+      if (v != it->second.back())
+        throw InputError(flag, "given " + times + " with different values ('" + v.substr(0, 40) + "', '" +
+                                   it->second.back().substr(0, 40) + "'); give it once");
+    throw InputError(flag, "given " + times + " (each '" + it->second.back().substr(0, 40) + "'); give it once");
+  }
   return it->second.back();
 }
 

@@ -20,7 +20,8 @@ class Args {
        const std::vector<std::string>& switches = {});
 
   bool has(const std::string& flag) const { return values_.count(flag) != 0; }
-  /// The last value of a flag, or `fallback`.
+  /// The value of a flag, or `fallback`; InputError naming it when it was given more than once (read repeatable
+  /// flags with all()).
   std::string get(const std::string& flag, const std::string& fallback = "") const;
   /// The output path of -o / --out (its aliases): `fallback` when neither is given; InputError when both are given with
   /// different values.

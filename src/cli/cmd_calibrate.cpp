@@ -7,6 +7,7 @@
 #include "cli/common.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/suggest.h"
 #include "hw/calibration.h"
 #include "hw/catalog.h"
 #include "trace/gpu_names.h"
@@ -24,9 +25,22 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
   const std::string body = read_input_file(file, "cannot read the calibration result");
   const CalibrationOverlay ov = calibration_overlay(body, file, key, base, catalog.get("h200"));
   // A result from another GPU model than --gpu names (traces/gpu_names.tsv) is refused, not blended in.
-  if (const auto measured = GpuNameTable::load_default().key_for(ov.device); measured && *measured != key)
+  const GpuNameTable names = GpuNameTable::load_default();
+  const auto measured = names.key_for(ov.device);
+  if (measured && *measured != key)
     throw InputError(file, "was measured on " + ov.device + " (" + *measured + "), not " + key + "; pass --gpu " +
                                *measured);
+  // A device name the table does not know is a new SKU (--gpu names the entry it extends, as for any result), unless
+  // it is within 2 edits of a known name: "NVIDIA H100 80GB HBM" evaded the check above and blended another GPU's
+  // measurements into --gpu (probe round 9). Refused with the name it is close to; a real SKU that close (an L40S
+  // beside the L40) gets its line in traces/gpu_names.tsv first, as a newly traced GPU does.
+  if (!measured) {
+    const std::string near = closest_match(ov.device, names.names(), 2);
+    if (!near.empty())
+      throw InputError(file, "'device.gpu' = '" + ov.device.substr(0, 80) + "' is not in " + names.path() +
+                                 " (did you mean '" + near + "', " + *names.key_for(near) +
+                                 "?); fix the name, or add a line for a new GPU");
+  }
   const std::string& y = ov.yaml;
   // The overlay must load: the same checks as any catalogue file.
   const std::string out = args.output();

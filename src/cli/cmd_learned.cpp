@@ -46,8 +46,22 @@ Loaded load(const std::string& traces_dir) {
   int skipped = 0;
   for (const auto& [why, n] : l.dataset.skipped) skipped += n;
   f.finish(std::to_string(l.dataset.samples.size()) + " usable, " + std::to_string(skipped) + " skipped");
+  // Nothing usable: one line with the commonest reason (the skip lines printed before the refusal made it several
+  // lines of stderr; probe round 10).
+  if (l.dataset.samples.empty()) {
+    std::string why_most;
+    int most = 0, all_skipped = skipped;
+    for (const auto& [why, n] : l.measurements.skipped) all_skipped += n;
+    for (const auto* reasons : {&l.measurements.skipped, &l.dataset.skipped})
+      for (const auto& [why, n] : *reasons)
+        if (n > most) most = n, why_most = why;
+    throw InputError(traces_dir, "no usable measured kernels" +
+                                     (most ? " (" + std::to_string(all_skipped) + " skipped; " + std::to_string(most) +
+                                                 ": " + why_most.substr(0, 200) + ")"
+                                           : std::string()) +
+                                     "; see traces/README.md");
+  }
   for (const auto& [why, n] : l.dataset.skipped) progress_note("  skipped " + std::to_string(n) + ": " + why);
-  if (l.dataset.samples.empty()) throw InputError(traces_dir, "no usable measured kernels; see traces/README.md");
   return l;
 }
 
@@ -164,6 +178,29 @@ std::string report_text(const ValidationReport& r) {
          "\nBy family x GPU x partition\n\n" + groups.text() + "\nWorst learned predictions\n\n" + worst.text();
 }
 
+// Per family, a family's forest needs min_family_samples training kernels (half for a family@impl forest); a corpus
+// where none reaches that trained no forest at all and wrote an analytical-only model with exit 0 (probe round 9,
+// left; refused in round 10). --global (one forest over every family, no minimum) is the way to train on it.
+void require_a_family_forest(const Dataset& ds, const std::vector<size_t>& rows, const TrainOptions& opt,
+                             const std::string& traces) {
+  if (!opt.per_family) return;
+  std::map<std::string, size_t> n;
+  for (size_t r : rows) n[model_key(ds.samples[r].m.family, impl_class(ds.samples[r].m.impl))] += 1;
+  for (const auto& [key, count] : n)
+    if (count >= (key.find('@') != std::string::npos ? opt.min_family_samples / 2 : opt.min_family_samples)) return;
+  std::vector<std::pair<size_t, std::string>> by_size;
+  for (const auto& [key, count] : n) by_size.push_back({count, key});
+  std::sort(by_size.rbegin(), by_size.rend());
+  std::string list;
+  for (size_t i = 0; i < by_size.size() && i < 6; ++i)
+    list += (list.empty() ? "" : ", ") + by_size[i].second + " " + std::to_string(by_size[i].first);
+  if (by_size.size() > 6) list += ", ... (" + std::to_string(by_size.size()) + " in all)";
+  throw InputError(traces, "no kernel family has the " + std::to_string(opt.min_family_samples) +
+                               " training kernels a family's forest needs (" + list +
+                               "): the model would be analytical only; give a larger corpus, or --global for one "
+                               "forest over every family");
+}
+
 }  // namespace
 
 int cmd_train(const Argv& argv) {
@@ -187,6 +224,7 @@ int cmd_train(const Argv& argv) {
   if (splits.empty() || splits[0].train.empty() || splits[0].test.empty())
     throw InputError(traces, std::to_string(l.dataset.samples.size()) + " usable kernels are too few to train on 4 in 5 "
                              "shapes and test on the rest; give a larger corpus (see traces/README.md)");
+  require_a_family_forest(l.dataset, splits[0].train, opt, traces);
   // Created only now: a refused corpus left an empty --out folder behind (probe round 9).
   std::filesystem::create_directories(out);
   Progress p("training (shapes split)");

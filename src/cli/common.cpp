@@ -22,9 +22,12 @@ std::vector<std::string> set_overrides(const Args& args) {
     const std::string scope = scoped ? s.substr(0, colon) : "";
     const std::string key = s.substr(scoped ? colon + 1 : 0, eq == std::string::npos ? std::string::npos
                                                                                        : eq - (scoped ? colon + 1 : 0));
-    if (auto [it, fresh] = seen.emplace(scope + "|" + key, s); !fresh && it->second != s)
-      throw InputError("--set", "'" + key.substr(0, 60) + "' given twice ('" + it->second.substr(0, 60) + "', '" +
-                                    s.substr(0, 60) + "'); give it once");
+    // Twice with one value is refused too, as any single-valued flag given twice is (round 10).
+    if (auto [it, fresh] = seen.emplace(scope + "|" + key, s); !fresh)
+      throw InputError("--set", "'" + key.substr(0, 60) + "' given twice (" +
+                                    (it->second != s ? "'" + it->second.substr(0, 60) + "', '" + s.substr(0, 60) + "'"
+                                                     : "each '" + s.substr(0, 60) + "'") +
+                                    "); give it once");
   }
   return sets;
 }

@@ -24,7 +24,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::string closest_match(const std::string& word, const std::vector<std::string>& options) {
+std::string closest_match(const std::string& word, const std::vector<std::string>& options, size_t max_edits) {
   if (word.empty() || word.size() > 256) return "";
   std::string best;
   size_t best_d = SIZE_MAX;
@@ -33,7 +33,7 @@ std::string closest_match(const std::string& word, const std::vector<std::string
     const size_t d = edit_distance(word, o);
     if (d < best_d) best_d = d, best = o;
   }
-  const size_t limit = std::max<size_t>(2, word.size() / 3);
+  const size_t limit = max_edits ? max_edits : std::max<size_t>(2, word.size() / 3);
   return best_d > 0 && best_d <= limit ? best : "";
 }
 

@@ -25,6 +25,7 @@ const std::vector<std::string> kCorpusColumns = {"case_id", "family",   "spec", 
 // A CSV file's preamble and column map: magic line, `#key=value` lines, then the header row.
 struct Table {
   std::map<std::string, std::string> meta;
+  std::map<std::string, std::string> meta_where;  // key -> FILE:LINE of its line
   std::vector<size_t> col;  // index in a row of each wanted column
   size_t width = 0;         // fields per row
   int version = 1;          // schema version from the magic line
@@ -63,16 +64,21 @@ Table read_preamble(LineReader& r, std::string_view magic, int max_version, cons
       continue;
     }
     if (line[0] == '#') {
+      // A key given twice: which value is meant is unknowable (the last won silently: `#gpu_key=h200` then
+      // `#gpu_key=h100-sxm` trained H200 rows as H100's). Round 10.
       if (auto kv = trace_io::parse_meta(line)) {
-        // The one metadata value readers act on besides the GPU's: training skips rows finer than it.
+        if (auto it = t.meta_where.find(kv->first); it != t.meta_where.end())
+          throw InputError(r.where(), "metadata '#" + kv->first.substr(0, 40) + "=' is given twice (first at " +
+                                          it->second + "); give it once");
+        // Training skips rows finer than a source's timing resolution: the value must be one it can use.
         if (kv->first == "resolution_us") {
           const auto res = trace_io::parse_f64(kv->second);
-          if (t.meta.count(kv->first)) throw InputError(r.where(), "#resolution_us given twice");
           if (!res || !std::isfinite(*res) || *res <= 0 || *res > 1e6)
             throw InputError(r.where(), "#resolution_us=" + kv->second.substr(0, 40) +
                                             ": the timing resolution must be a number of microseconds in (0, 1e6]");
         }
         t.meta[kv->first] = kv->second;
+        t.meta_where[kv->first] = r.where();
       }
       continue;
     }
@@ -201,8 +207,22 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
   co.meta = t.meta;
   co.gpu = trace_io::meta_get(co.meta, "gpu");
   co.gpu_key = trace_io::meta_get(co.meta, "gpu_key");
-  if (auto s = trace_io::parse_i64(trace_io::meta_get(co.meta, "sms"))) co.sms = *s;
-  if (auto s = trace_io::parse_f64(trace_io::meta_get(co.meta, "clock_mhz"))) co.clock_mhz = *s;
+  // `#sms=` and `#clock_mhz=` are read when present; a value that does not parse was dropped (the corpus then read as
+  // a whole GPU at no clock), so a bad one is an error of its line. Round 10.
+  if (co.meta.count("sms")) {
+    const auto s = trace_io::parse_i64(co.meta.at("sms"));
+    if (!s || *s < 1 || *s > 4096)
+      throw InputError(t.meta_where.at("sms"), "'#sms=" + co.meta.at("sms").substr(0, 40) +
+                                                   "' is not an SM count (a whole number, 1 to 4096)");
+    co.sms = *s;
+  }
+  if (co.meta.count("clock_mhz")) {
+    const auto s = trace_io::parse_f64(co.meta.at("clock_mhz"));
+    if (!s || !std::isfinite(*s) || *s < 1 || *s > 10000)
+      throw InputError(t.meta_where.at("clock_mhz"), "'#clock_mhz=" + co.meta.at("clock_mhz").substr(0, 40) +
+                                                         "' is not a clock in MHz (1 to 10000)");
+    co.clock_mhz = *s;
+  }
   if (auto s = trace_io::parse_f64(trace_io::meta_get(co.meta, "resolution_us"))) co.resolution_us = *s;  // checked
   const auto& c = t.col;
   read_rows(r, t, opts, co.rows, co.skipped_records, co.messages, [&](const std::vector<std::string>& f, CorpusRow& row) {

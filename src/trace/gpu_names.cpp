@@ -65,4 +65,10 @@ std::optional<std::string> GpuNameTable::key_for(const std::string& device_name)
   return std::nullopt;
 }
 
+std::vector<std::string> GpuNameTable::names() const {
+  std::vector<std::string> v;
+  for (const auto& [name, key] : by_name_) v.push_back(name);
+  return v;
+}
+
 }  // namespace loom

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace loom {
 
@@ -21,6 +22,8 @@ class GpuNameTable {
   std::optional<std::string> key_for(const std::string& device_name) const;
   /// The first device name (alphabetically) mapped to a catalogue key; nullopt when none is.
   std::optional<std::string> name_for(const std::string& key) const;
+  /// Every device name in the table, in order (for did-you-mean).
+  std::vector<std::string> names() const;
   /// Adds or replaces one entry.
   void add(const std::string& device_name, const std::string& key);
   const std::string& path() const { return path_; }

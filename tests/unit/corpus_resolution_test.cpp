@@ -40,7 +40,7 @@ TEST(CorpusResolution, ReadAndCheckedAtItsLine) {
     expect_error([&] { parse_corpus(corpus("#resolution_us=" + std::string(bad) + "\n"), "c.csv"); }, "c.csv:5",
                  "#resolution_us=" + std::string(bad) + ": the timing resolution must be a number of microseconds");
   expect_error([] { parse_corpus(corpus("#resolution_us=1\n#resolution_us=1\n"), "c.csv"); }, "c.csv:6",
-               "#resolution_us given twice");
+               "metadata '#resolution_us=' is given twice (first at c.csv:5)");
 }
 
 TEST(CorpusResolution, TrainingSkipsRowsBelowTwentySteps) {

@@ -1,0 +1,1 @@
+calibrate tests/data/calibrate/r10-device-new-sku.json --gpu h100-sxm

@@ -1,0 +1,1 @@
+calibrate tests/data/calibrate/r10-device-typo.json --gpu h100-sxm
