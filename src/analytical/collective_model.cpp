@@ -35,9 +35,7 @@ bool nvls_node(const GpuSpec& gpu, int gpus) {
 /// split evenly over its peers of the mesh (nvlink_gpus, or the node): a ring over g of its n GPUs reaches g-1 of
 /// the n-1 peers (HGX A100/H100 4-GPU boards: 4 / 6 links to each of 3 peers). A switch gives every GPU all of it.
 double nvlink_bw(const GpuSpec& gpu, int gpus) {
-  if (gpu.node_topology() != "nvlink-mesh") return gpu.nvlink_bytes_per_s;
-  const int peers = (gpu.nvlink_gpus > 0 ? gpu.nvlink_gpus : gpu.gpus_per_node) - 1;
-  return peers <= 0 ? gpu.nvlink_bytes_per_s : gpu.nvlink_bytes_per_s * std::min(gpus - 1, peers) / peers;
+  return gpu.node_topology() == "nvlink-mesh" ? gpu.mesh_nvlink_bytes_per_s(gpus) : gpu.nvlink_bytes_per_s;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // All rates are dense (no structured sparsity). Units live in the field names.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -115,6 +116,12 @@ struct GpuSpec {
   bool nvls_switch() const {
     return node_topology() == "nvswitch" && nvlink_bytes_per_s > 0 &&
            (architecture == "hopper" || architecture == "blackwell");
+  }
+  /// On an NVLink mesh (no switch) a GPU's links are split evenly over its peers (nvlink_gpus, or the node): the
+  /// share a collective over `gpus` of them can use is (gpus-1)/(peers) of it (HGX 4-GPU boards: 3 peers).
+  double mesh_nvlink_bytes_per_s(int gpus) const {
+    const int peers = (nvlink_gpus > 0 ? nvlink_gpus : gpus_per_node) - 1;
+    return peers <= 0 ? nvlink_bytes_per_s : nvlink_bytes_per_s * std::min(gpus - 1, peers) / peers;
   }
   /// interconnect.topology, or the inferred one for a spec built without it (build_gpu_spec always fills it).
   std::string node_topology() const { return topology.empty() ? infer_topology(nvlink_bytes_per_s, nvlink_gpus) : topology; }

@@ -70,9 +70,7 @@ double link_bw(const GpuSpec& g, const std::string& topology, const std::string&
   if (link == "pcie" || link == "pcie-p2p") return g.pcie_bytes_per_s;
   if (link != "nvlink") return 0;
   if (topology == "nvlink-4gpu") return g.nvlink_bytes_per_s * std::min(gpus - 1, 3) / 3.0;
-  const int peers = (g.nvlink_gpus > 0 ? g.nvlink_gpus : g.gpus_per_node) - 1;
-  if (topology == "nvlink-mesh" && peers > 0) return g.nvlink_bytes_per_s * std::min(gpus - 1, peers) / peers;
-  return g.nvlink_bytes_per_s;
+  return topology == "nvlink-mesh" ? g.mesh_nvlink_bytes_per_s(gpus) : g.nvlink_bytes_per_s;
 }
 
 /// NCCL's modelled latency of a ring of the Simple protocol (src/graph/tuning.cc: base 8.4 us plus, per step, 3.4 us

@@ -15,6 +15,11 @@ bool is_tune_sweep_tool(const std::string& tool) {
   return tool.rfind("moe_sweep.py", 0) == 0 || tool.rfind("gemm_sweep.py", 0) == 0;
 }
 
+namespace {
+const std::string kTooCoarse = "median below " + std::to_string(static_cast<int>(kMinResolutionMultiple)) +
+                               "x the source's timing resolution (#resolution_us)";
+}  // namespace
+
 MeasurementSet load_measurements(const std::string& traces_dir) {
   if (!std::filesystem::exists(traces_dir)) throw InputError(traces_dir, "no such directory; pass --traces DIR");
   MeasurementSet set;
@@ -47,8 +52,7 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
       // judge a kernel much shorter than its rounding step: below kMinResolutionMultiple steps the rounding alone
       // moves a row by more than 2.5%, more than the model's own error on such kernels.
       if (c.resolution_us > 0 && r.median_us < kMinResolutionMultiple * c.resolution_us) {
-        set.skipped["median below " + std::to_string(static_cast<int>(kMinResolutionMultiple)) +
-                    "x the source's timing resolution (#resolution_us)"] += 1;
+        ++set.skipped[kTooCoarse];
         continue;
       }
       Measurement m;
