@@ -43,10 +43,20 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
 
   // One k-iteration of one CTA.
   const double mma_flop = 2.0 * c.bm * c.bn * c.bk;
-  const double fill_bytes = double(c.bm + c.bn) * c.bk * b;  // A and B tiles, L2 -> smem (TMA / cp.async)
   const bool wgmma = c.mma == "wgmma", simt = c.mma == "simt";  // compared once (a GEMM row scores ~22 configs)
+  const bool tcgen05 = c.mma == "tcgen05";
+  // tcgen05 (sm_100) runs 64- and 128-row tiles as CTA pairs where the grid has two along M (cta_group::2, CUTLASS's
+  // 2SM kernels): the pair computes a (2 BM) x BN tile, each CTA holding its own BM rows of A and half of B, and one
+  // MMA reads each smem byte once for both SMs. (CUTLASS tcgen05 programming guide; PTX ISA, tcgen05.mma.)
+  const bool pair = tcgen05 && tm >= 2 && (c.bm == 64 || c.bm == 128);
+  const double b_cols = pair ? 0.5 * c.bn : double(c.bn);               // B columns this CTA's smem holds
+  const double fill_bytes = (double(c.bm) + b_cols) * c.bk * b;  // A and B tiles, L2 -> smem (TMA / cp.async)
   double smem_reads = 0;
-  if (wgmma) {  // each consumer warpgroup reads its A rows and the whole B tile from smem
+  if (tcgen05) {
+    // One instruction covers up to 128 rows (per CTA) x 256 columns with its accumulator in tensor memory, so A is
+    // read once per 256 columns and B once per 128 rows: no per-warpgroup re-reads as with wgmma.
+    smem_reads = double(c.bm) * c.bk * b * double(cdiv(c.bn, 256)) + b_cols * c.bk * b * double(cdiv(c.bm, 128));
+  } else if (wgmma) {  // each consumer warpgroup reads its A rows and the whole B tile from smem
     int warpgroups = std::max(1, c.warps / 4);
     smem_reads = double(c.bm) * c.bk * b + double(c.bn) * c.bk * b * warpgroups;
   } else {  // ldmatrix / LDS: each warp reads its warp tile's A rows and B columns (unique bytes per warp)
@@ -60,11 +70,19 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
   d.per_iter.l2 = fill_bytes;
   // Hopper wgmma tiles run in 2-CTA clusters along M (cuBLAS nvjet_sm90_..._1x2_... kernels): the B tile is
   // TMA-multicast to both CTAs of a cluster, so each CTA requests only half of it from L2.
-  const bool multicast = wgmma && tm >= 2;
+  // tcgen05 tiles too small to pair keep that cluster multicast (TMA multicast is sm_90+); a pair's CTAs already
+  // load half of B each (fill_bytes).
+  const bool multicast = (wgmma || (tcgen05 && !pair)) && tm >= 2;
   if (multicast) d.per_iter.l2 = double(c.bm) * c.bk * b + 0.5 * double(c.bn) * c.bk * b;
+  if (tcgen05 && notes)
+    d.notes.push_back(pair ? "tcgen05 (sm_100): run as CTA pairs (2SM, " + std::to_string(2 * c.bm) + "x" +
+                                 std::to_string(c.bn) + " per pair), each CTA loads and feeds half of B; accumulators "
+                                 "in tensor memory"
+                           : "tcgen05 (sm_100): accumulators in tensor memory; A read once per 256 columns, B once per "
+                             "128 rows");
   // ALU estimate: per k-iteration each thread issues ~16 integer/address/predicate/barrier ops (cp.async
   // addressing, stage index, loop); with TMA (wgmma tiles) one thread issues the copies: ~4 per thread.
-  d.per_iter.alu = double(c.threads) * (wgmma ? 4 : 16);
+  d.per_iter.alu = double(c.threads) * (wgmma || tcgen05 ? 4 : 16);
 
   // Epilogue of one CTA: the accumulator tile staged through smem and stored (fp32 partials under split-K);
   // ~1 FP32 op (alpha scaling) and ~3 integer ops (address, predicate, convert) per output element.

@@ -134,6 +134,11 @@ bool refuse(std::string* why, Message&& message) {
 
 }  // namespace
 
+bool tcgen05_gpu(const GpuSpec& gpu) {
+  const int cc = gpu.compute_capability;
+  return cc == 100 || cc == 101 || cc == 103;
+}
+
 const std::string& config_arch(const GpuSpec& gpu) {
   static const std::string ada = "ada";
   return gpu.architecture == "blackwell" && gpu.compute_capability >= 120 ? ada : gpu.architecture;
@@ -156,6 +161,9 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
       c.mma = (arch_v == "hopper" || arch_v == "blackwell") && c.bm % 64 == 0 ? "wgmma" : "mma_sync";
     else
       c.mma = e->mma;
+    // sm_100/sm_103 (B200, B300) have no wgmma: their warp-specialised GEMMs issue the same tiles as tcgen05.mma,
+    // one thread per CTA (or per CTA pair), accumulators in tensor memory (src/analytical/gemm_model.cpp).
+    if (naming == "tile" && tcgen05_gpu(gpu) && c.mma == "wgmma") c.mma = "tcgen05";
     if (naming == "tile") {
       if ((std::string_view(c.mma) == "simt") != (s.dtype == Dtype::fp32))
         return refuse(why, [&] {
@@ -167,7 +175,12 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
           return std::to_string(c.stages) + " stages need cp.async (sm_80+); '" + arch + "' allows " +
                  std::to_string(ms->second);
         });
-      c.regs_per_thread = table.regs_base + static_cast<int>(std::ceil(double(c.bm) * c.bn / c.threads));
+      // fp32 accumulators live in registers, except tcgen05's (tensor memory: 128 lanes x 512 columns of 32 bits a
+      // SM, PTX ISA "Tensor Memory"), which must fit there instead.
+      const bool tmem = c.mma == "tcgen05";
+      c.regs_per_thread = table.regs_base + (tmem ? 0 : static_cast<int>(std::ceil(double(c.bm) * c.bn / c.threads)));
+      if (tmem && double(c.bm) * c.bn * 4.0 > kTensorMemoryBytes)
+        return refuse(why, [&] { return std::string("the fp32 accumulator tile exceeds the SM's 256 KiB of tensor memory"); });
       c.smem_bytes = static_cast<int64_t>(std::ceil(double(c.stages) * (c.bm + c.bn) * c.bk * in_bytes));
       int64_t k = s.family == Family::moe ? (s.moe_w2 ? s.inter : s.hidden) : s.k;
       int64_t k_iters = (k + c.bk - 1) / c.bk;

@@ -33,7 +33,7 @@ struct TileConfig {
   int splits = 0;  ///< attention_decode KV splits (0 = choose by heuristic)
   int kv_stages = 1;
   int rows_per_cta = 1, elems_per_thread = 1;
-  std::string mma;  ///< resolved: wgmma | mma_sync | simt | "" (no MMA)
+  std::string mma;  ///< resolved: wgmma | tcgen05 | mma_sync | simt | "" (no MMA)
   int threads = 0;
   int regs_per_thread = 0;
   int64_t smem_bytes = 0;
@@ -78,6 +78,12 @@ const ConfigTable& config_table(Family f);
 /// sm_120/121 (RTX PRO / GeForce Blackwell) have warp-level mma.sync tensor cores (no wgmma, no tcgen05) and at most
 /// 99 KiB of shared memory per block, so they take Ada's tiles.
 const std::string& config_arch(const GpuSpec& gpu);
+
+/// True for the GPUs whose tensor cores take tcgen05.mma (sm_100, sm_101, sm_103: B200, B300): their GEMM tiles
+/// listed as wgmma run as tcgen05, the accumulator in tensor memory.
+bool tcgen05_gpu(const GpuSpec& gpu);
+/// Tensor memory per SM on those GPUs: 128 lanes x 512 columns x 4 bytes (PTX ISA, "Tensor Memory").
+constexpr double kTensorMemoryBytes = 128.0 * 512 * 4;
 
 /// Canonical name of a config under the table's naming scheme.
 std::string config_name(const ConfigTable& table, const TileConfig& c);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "analytical/demand.h"
 #include "core/error.h"
 #include "kernels/config_space.h"
 #include "kernels/gemm_paths.h"
@@ -184,6 +185,41 @@ TEST(ConfigSpace, CandidateMemoServesFreshLists) {
   const std::string after = list_text(candidate_configs(s, g));
   EXPECT_NE(after, before);
   EXPECT_EQ(after, fresh(s, g));
+}
+
+
+TEST(ConfigSpace, Sm100TilesRunAsTcgen05) {
+  // B200-class GPUs (sm_100) have no wgmma: the same tiles run as tcgen05.mma with tensor-memory accumulators, and
+  // 128-row tiles pair up (2SM) where the grid has two along M, each CTA holding half of B.
+  GpuSpec h = test::test_h100(), b = h;
+  b.architecture = "blackwell", b.compute_capability = 100, b.tensor_flops_per_clk_per_sm[static_cast<int>(Dtype::bf16)] = 8192;
+  const ConfigTable& t = config_table(Family::gemm);
+  KernelShape s = parse_shape(parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=bf16"), b);
+  TileConfig ch = parse_config(t, Family::gemm, "128x256x64_s4_w8", "test"), cb = ch;
+  ASSERT_TRUE(config_fits(ch, t, s, h, nullptr));
+  ASSERT_TRUE(config_fits(cb, t, s, b, nullptr));
+  EXPECT_EQ(ch.mma, "wgmma");
+  EXPECT_EQ(cb.mma, "tcgen05");
+  EXPECT_LT(cb.regs_per_thread, ch.regs_per_thread);  // no accumulator registers
+  const double bytes = 2.0, bk = 64;
+  Demand dh = gemm_demand(h, s, ch, false), db = gemm_demand(b, s, cb, false);
+  // wgmma: fill (A + B) + A once + B per warpgroup (2); tcgen05 pair: fill (A + B/2) + A + B/2, read once.
+  EXPECT_DOUBLE_EQ(dh.per_iter.smem, (128 + 256) * bk * bytes + (128 + 2 * 256) * bk * bytes);
+  EXPECT_DOUBLE_EQ(db.per_iter.smem, 2 * (128 + 128) * bk * bytes);
+  EXPECT_DOUBLE_EQ(db.per_iter.l2, (128 + 128) * bk * bytes);
+  // One tile row: nothing to pair with, so B is whole (and multicast has no partner either).
+  KernelShape one = parse_shape(parse_kernel_spec("gemm m=128 n=4096 k=4096 dtype=bf16"), b);
+  Demand d1 = gemm_demand(b, one, cb, false);
+  EXPECT_DOUBLE_EQ(d1.per_iter.smem, 2 * (128 + 256) * bk * bytes);
+  // A 256-row tile is two 128-row instructions: B read twice, A once.
+  TileConfig c256 = parse_config(t, Family::gemm, "256x128x64_s4_w8", "test");
+  ASSERT_TRUE(config_fits(c256, t, s, b, nullptr));
+  EXPECT_DOUBLE_EQ(gemm_demand(b, s, c256, false).per_iter.smem, (256 + 128) * bk * bytes + (256 + 2 * 128) * bk * bytes);
+  // sm_120 keeps Ada's mma.sync tiles, and Hopper is untouched (above).
+  GpuSpec rtx = b;
+  rtx.compute_capability = 120;
+  EXPECT_FALSE(tcgen05_gpu(rtx));
+  EXPECT_TRUE(tcgen05_gpu(b));
 }
 
 }  // namespace
