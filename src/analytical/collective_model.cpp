@@ -51,6 +51,10 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
     if (notes) d.notes.push_back("gpus=1: nothing to reduce, no kernel is launched");
     return d;
   }
+  if (s.engine_nccl && notes)
+    d.notes.push_back("impl=custom: vLLM and SGLang run their custom all-reduce on 2, 4, 6, 8 or 16 GPUs and above 2 "
+                      "only when every pair is NVLink-connected; on this node (" + gpu.node_topology() + ", " +
+                      std::to_string(s.gpus) + " GPUs) they fall back to NCCL, predicted here");
   const double g = double(s.gpus), bytes = double(s.bytes);
   // Past a 2-way bridge's pair (interconnect.nvlink_gpus) the ring crosses PCIe between the bridged pairs.
   const bool nvlink = gpu.nvlink_bytes_per_s > 0 && !(gpu.nvlink_gpus > 0 && s.gpus > gpu.nvlink_gpus);

@@ -123,6 +123,19 @@ struct GpuSpec {
     const int peers = (nvlink_gpus > 0 ? nvlink_gpus : gpus_per_node) - 1;
     return peers <= 0 ? nvlink_bytes_per_s : nvlink_bytes_per_s * std::min(gpus - 1, peers) / peers;
   }
+  /// Whether vLLM's and SGLang's custom all-reduce runs over `gpus` GPUs of this node
+  /// (vllm/distributed/device_communicators/custom_all_reduce.py; SGLang's copy of it): world sizes 2, 4, 6, 8 and
+  /// 16, and above 2 GPUs only where NVML reports every pair NVLink-connected (an NVSwitch node, or an NVLink mesh
+  /// within its peers). More than two PCIe GPUs, or pairs joined by 2-way bridges, fall back to NCCL ("Custom
+  /// allreduce is disabled because it's not supported on more than two PCIe-only GPUs"). Two PCIe GPUs keep it where
+  /// peer access works, which the YAML does not record: taken as working.
+  bool engine_custom_all_reduce(int gpus) const {
+    if (gpus != 2 && gpus != 4 && gpus != 6 && gpus != 8 && gpus != 16) return false;
+    if (gpus == 2) return true;
+    const std::string t = node_topology();
+    if (t == "nvswitch") return true;
+    return t == "nvlink-mesh" && gpus <= (nvlink_gpus > 0 ? nvlink_gpus : gpus_per_node);
+  }
   /// interconnect.topology, or the inferred one for a spec built without it (build_gpu_spec always fills it).
   std::string node_topology() const { return topology.empty() ? infer_topology(nvlink_bytes_per_s, nvlink_gpus) : topology; }
   /// Memory the software can allocate: in-band ECC reserves 1/16 (a 16 GB T4 shows 15 GB with ECC on).

@@ -200,6 +200,8 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       Params p(spec, p2p ? KeyList{"bytes"} : KeyList{"bytes", "gpus"});
       s.bytes = p.size("bytes"), s.gpus = p2p ? 2 : p.size("gpus");
       if (auto it = spec.params.find("impl"); it != spec.params.end()) s.impl = it->second;  // nccl | custom
+      if (s.impl == "custom" && !gpu.engine_custom_all_reduce(int(std::min<int64_t>(s.gpus, 1 << 20))))
+        s.impl = "nccl", s.engine_nccl = true;  // as the engines fall back (GpuSpec::engine_custom_all_reduce)
       if (s.gpus > gpu.gpus_per_node && gpu.gpus_per_node > 0)
         throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + " exceeds the " +
                                          std::to_string(gpu.gpus_per_node) + " GPUs of one '" + gpu.name +

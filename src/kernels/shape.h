@@ -40,6 +40,7 @@ struct KernelShape {
   // gemm (C[m,n] = A[m,k] B[k,n], `batch` independent problems)
   int64_t m = 0, n = 0, k = 0, batch = 1;
   std::string impl = "library";  ///< gemm: library (cuBLASLt), torch, loom, cutlass (vLLM's w8a8 scaled GEMM)
+  bool engine_nccl = false;       ///< all_reduce impl=custom where the engines disable it: NCCL runs (impl=nccl)
   std::string scales = "tensor";  ///< gemm dtype=fp8: dequantisation scales, tensor | rowwise | block
   int align_bytes = 16;           ///< gemm: largest power-of-two byte alignment shared by K and N (<= 16)
   std::optional<GemmPathChoice> path;  ///< gemm impl=library: the code path cuBLAS was traced taking (learned)

@@ -133,10 +133,8 @@ bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const Kernel
   const std::string& op = p.analysis->family;
   if (!collectives_ || (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter" && op != "send_recv"))
     return false;
-  const auto it = spec.params.find("impl");
-  const bool custom = it != spec.params.end() && it->second == "custom";
-  const KernelShape s = parse_shape(spec, gpu);
-  p.collective = estimate_collective(*collectives_, gpu, op, int(s.gpus), s.bytes, custom ? "custom" : "nccl");
+  const KernelShape s = parse_shape(spec, gpu);  // impl=custom where the engines run NCCL is nccl here
+  p.collective = estimate_collective(*collectives_, gpu, op, int(s.gpus), s.bytes, s.impl == "custom" ? "custom" : "nccl");
   if (!p.collective) return false;
   p.model = "collective-fit";
   p.latency_us = p.collective->latency_us;

@@ -160,5 +160,28 @@ TEST_F(Topology, LearnedCollectivesLeaveNvlsFitsOffAMesh) {
   EXPECT_GT(me.latency_us, sw.latency_us);
 }
 
+
+TEST_F(Topology, EnginesCustomAllReduceOnlyWhereVllmRunsIt) {
+  // vLLM / SGLang: world sizes 2, 4, 6, 8, 16; above 2 GPUs only when every pair is NVLink-connected.
+  const GpuSpec h100 = get("h100-sxm"), l40 = get("l40"), a40 = get("a40");
+  EXPECT_TRUE(h100.engine_custom_all_reduce(2) && h100.engine_custom_all_reduce(8));
+  EXPECT_FALSE(h100.engine_custom_all_reduce(3));
+  EXPECT_TRUE(l40.engine_custom_all_reduce(2));   // two PCIe GPUs: kept (peer access taken as working)
+  EXPECT_FALSE(l40.engine_custom_all_reduce(4));  // more than two PCIe-only GPUs: NCCL
+  EXPECT_TRUE(a40.engine_custom_all_reduce(2));
+  EXPECT_FALSE(a40.engine_custom_all_reduce(4));  // 2-way bridges are not a full mesh
+  EXPECT_TRUE(get("h100-sxm", {"interconnect.topology=nvlink-mesh", "interconnect.nvlink_gpus=4"}).engine_custom_all_reduce(4));
+  // impl=custom on such a node is predicted as the NCCL all-reduce it falls back to, and says so.
+  const KernelSpec custom = parse_kernel_spec("all_reduce gpus=4 bytes=16384 impl=custom", "test");
+  const KernelSpec nccl = parse_kernel_spec("all_reduce gpus=4 bytes=16384 impl=nccl", "test");
+  const Predictor pred("learned");
+  const Prediction pc = pred.predict(l40, custom), pn = pred.predict(l40, nccl);
+  EXPECT_DOUBLE_EQ(pc.latency_us, pn.latency_us);
+  bool said = false;
+  for (const auto& n : pc.analysis->notes) said = said || n.find("fall back to NCCL") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_LT(pred.predict(h100, custom).latency_us, pred.predict(h100, nccl).latency_us);
+}
+
 }  // namespace
 }  // namespace loom
