@@ -1,7 +1,8 @@
 """Probe cases (see probe_cases.py), eleventh round: the metadata `trace import` carries from a sweep's case list and
 its collector trace (.lct) into the corpus it writes (`#sms=`, `#clock_mhz=`, `#resolution_us=` odd, repeated, or
 disagreeing between the case lists of one import; a case list joined twice to one trace), `interconnect.topology`
-under the commands that price collectives, `--help` beside other flags, and `#resolution_us=` on case lists."""
+under the commands that price collectives, TP degrees beyond an edited node, `--help` beside other flags, and
+`#resolution_us=` on case lists."""
 import gzip
 import os
 
@@ -43,6 +44,7 @@ def add_round11(c):
     add_case_meta(c)
     add_two_lists(c)
     add_topology(c)
+    add_node_tp(c)
     add_help(c)
 
 
@@ -156,6 +158,29 @@ def add_topology(c):
     yaml = "extends: l40\nname: bridge probe\ninterconnect:\n  topology: nvlink-bridge\n"
     c("r11_topo_yaml_bridge_nolink", ["predict", "--gpu", "{T}/t11/b.yaml", "--kernel", "gemm m=64 n=64 k=64 dtype=bf16"],
       want=["b.yaml:"], files={"t11/b.yaml": yaml})
+
+
+def add_node_tp(c):
+    """A TP degree beyond the GPUs of an edited node (interconnect.gpus_per_node): a bad --tp, named as such."""
+    node4 = ["--set", "interconnect.gpus_per_node=4"]
+    W = ["whatif", "--model", "llama-3-8b", "--batch", "8", "--input-len", "512", "--output-len", "64", "--gpus", "h200"]
+    for n, argv, want in (
+            ("e2e", E + ["--gpu", "h200", "--tp", "8"] + node4, ["--tp", "4 GPUs"]),
+            ("e2e_l4", E + ["--gpu", "l4", "--tp", "8"] + node4, ["--tp", "4 GPUs"]),
+            ("e2e_prefill", ["e2e", "--gpu", "h200", "--model", "llama-3-8b", "--phase", "prefill", "--batch", "1",
+                             "--seq", "512", "--tp", "8"] + node4, ["--tp", "4 GPUs"]),
+            ("simulate", ["simulate", "--gpu", "h200", "--model", "llama-3-8b", "--tp", "8", "--rate", "2",
+                          "--num-requests", "20"] + node4, ["--tp", "4 GPUs"]),
+            ("simulate_pp", ["simulate", "--gpu", "h200", "--model", "llama-3-8b", "--tp", "8", "--pp", "2", "--rate",
+                             "2", "--num-requests", "20"] + node4, ["--tp", "4 GPUs"]),
+            ("whatif", W + ["--tp", "8"] + node4, ["4 GPUs"]),
+            ("whatif_cap", ["whatif", "--model", "llama-3-8b", "--gpus", "h200", "--rate", "2", "--tp", "8"] + node4,
+             ["4 GPUs"]),
+            ("yaml", E + ["--gpu", "{T}/n11/node2.yaml", "--tp", "4"], ["--tp", "2 GPUs"])):
+        c(f"r11_node_tp_{n}", argv, want=want, files={"n11/node2.yaml": "extends: h200\nname: node of two\n"
+                                                                         "interconnect:\n  gpus_per_node: 2\n"})
+    c("r11_node_tp_whatif_auto", W + node4 + ["--format", "csv"], "any")  # automatic TP stops at 4
+    c("r11_node_tp_fits", E + ["--gpu", "h200", "--tp", "4", "--format", "json"] + node4, "any")
 
 
 def add_help(c):

@@ -6,6 +6,11 @@
 #include <string>
 
 #include "core/error.h"
+#include "e2e/memory.h"
+#include "e2e/model_config.h"
+#include "e2e/op_graph.h"
+#include "e2e/profile.h"
+#include "hw/catalog.h"
 #include "input_error_util.h"
 #include "trace/gpu_names.h"
 #include "trace/import.h"
@@ -87,6 +92,17 @@ TEST(JoinMeta, ZeroIsNotRecordedAndNeverWritten) {
   const std::string text = format_corpus(co, 2);
   EXPECT_EQ(text.find("#clock_mhz="), std::string::npos);
   EXPECT_EQ(parse_corpus(text, "c.csv").rows.size(), 1u);  // what import writes reads back
+}
+
+// A TP degree beyond an (edited) node was refused by the first all-reduce's shape check, naming the model file.
+TEST(NodeTp, DegreeBeyondTheNodeIsABadTp) {
+  GpuSpec gpu = Catalog::load().get("h200");
+  gpu.gpus_per_node = 4;
+  const ModelConfig m = load_model("llama-3-8b");
+  const ServingProfile p = load_profile("vllm");
+  expect_error([&] { memory_fit(gpu, m, p, decode_workload(8, {1024}, 8)); }, "--tp",
+               "tensor-parallel degree 8 exceeds the 4 GPUs of one 'h200' node");
+  EXPECT_TRUE(memory_fit(gpu, m, p, decode_workload(8, {1024}, 4)).fits);
 }
 
 }  // namespace
