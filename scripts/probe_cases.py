@@ -169,6 +169,7 @@ def build_cases(T):
     from probe_cases_r8 import add_round8
     from probe_cases_r9 import add_round9
     from probe_cases_r10 import add_round10
+    from probe_cases_r11 import add_round11
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -188,6 +189,7 @@ def build_cases(T):
     add_round8(c)
     add_round9(c)
     add_round10(c)
+    add_round11(c)
     return cs
 
 

@@ -55,9 +55,9 @@ StepPrediction predict_step(const GpuSpec& gpu, const ModelConfig& model, const 
   p.model = model.name;
   p.profile = profile.name;
   p.work = work;
+  p.memory = memory_fit(gpu, model, profile, work);  // first: it checks the TP degree against the node
   p.timing = simulate_step(gpu, build_op_graph(model, profile, work), profile, mode_for(profile, work.phase, mode),
                            model.is_moe(), predictor);
-  p.memory = memory_fit(gpu, model, profile, work);
   p.by_family = group_by(p.timing, true);
   p.by_op = group_by(p.timing, false);
   p.tokens_per_s = p.timing.wall_time_us > 0 ? static_cast<double>(work.tokens()) / (p.timing.wall_time_us * 1e-6) : 0;

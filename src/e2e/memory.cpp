@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+
+#include "core/error.h"
 
 namespace loom {
 
@@ -12,6 +15,13 @@ double kv_bytes_per_token(const ModelConfig& m, int tp) {
 }
 
 MemoryFit memory_fit(const GpuSpec& gpu, const ModelConfig& m, const ServingProfile& p, const Workload& w) {
+  // Tensor parallelism stays in one node (its all-reduces run over NVLink or PCIe; multi-node collectives are not
+  // modelled). A degree beyond an edited node (`--set interconnect.gpus_per_node=4`) was refused by the first
+  // all-reduce's shape check, naming the model file instead of --tp. Round 11.
+  if (w.tp > std::max(1, gpu.gpus_per_node))
+    throw InputError("--tp", "tensor-parallel degree " + std::to_string(w.tp) + " exceeds the " +
+                                 std::to_string(gpu.gpus_per_node) + " GPUs of one '" + gpu.name +
+                                 "' node (interconnect.gpus_per_node); multi-node tensor parallelism is not modelled");
   const Shards s = shard(m, w.tp);
   const double bytes = dtype_bytes(m.dtype);
   MemoryFit f;

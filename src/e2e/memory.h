@@ -24,7 +24,9 @@ struct MemoryFit {
 /// Bytes of K and V that one token occupies on one GPU (all layers) under tensor parallelism `tp`.
 double kv_bytes_per_token(const ModelConfig& model, int tp);
 
-/// Per-GPU memory need of `work` on `gpu` under `profile`.
+/// Per-GPU memory need of `work` on `gpu` under `profile`. Throws InputError("--tp", ...) when work.tp exceeds the
+/// GPUs of one node (interconnect.gpus_per_node): every command that puts a model on GPUs (e2e, whatif, simulate)
+/// asks this first.
 MemoryFit memory_fit(const GpuSpec& gpu, const ModelConfig& model, const ServingProfile& profile, const Workload& work);
 
 }  // namespace loom

@@ -58,6 +58,7 @@ WhatIfRow whatif_row(const GpuSpec& gpu, int tp, const ModelConfig& model, const
   };
   const StepGraph& pre = graph(graphs.pre, [&] { return prefill_workload(req.batch, {req.input_len}, {}, tp); },
                                model, profile);
+  const MemoryFit first = memory_fit(gpu, model, profile, pre.work);  // first: it checks the TP degree
   r.ttft_us = wall_us(pre);
   // Decode step k (1..N-1) runs with input_len + k - 1 tokens in the cache; its cost is close to linear in the
   // context, so the step at the middle context stands for the average.
@@ -71,7 +72,6 @@ WhatIfRow whatif_row(const GpuSpec& gpu, int tp, const ModelConfig& model, const
     r.tokens_per_dollar = r.tokens_per_s * 3600.0 / (*gpu.price_per_hour_usd * tp);
   const MemoryFit last = memory_fit(gpu, model, profile,
                                     decode_workload(req.batch, {req.input_len + req.output_len - 1}, tp));
-  const MemoryFit first = memory_fit(gpu, model, profile, pre.work);
   r.memory_bytes = std::max(last.total_bytes, first.total_bytes);
   r.usable_bytes = last.usable_bytes;
   r.fits = last.fits && first.fits;

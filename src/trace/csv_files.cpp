@@ -64,22 +64,10 @@ Table read_preamble(LineReader& r, std::string_view magic, int max_version, cons
       continue;
     }
     if (line[0] == '#') {
-      // A key given twice: which value is meant is unknowable (the last won silently: `#gpu_key=h200` then
-      // `#gpu_key=h100-sxm` trained H200 rows as H100's). Round 10.
-      if (auto kv = trace_io::parse_meta(line)) {
-        if (auto it = t.meta_where.find(kv->first); it != t.meta_where.end())
-          throw InputError(r.where(), "metadata '#" + kv->first.substr(0, 40) + "=' is given twice (first at " +
-                                          it->second + "); give it once");
-        // Training skips rows finer than a source's timing resolution: the value must be one it can use.
-        if (kv->first == "resolution_us") {
-          const auto res = trace_io::parse_f64(kv->second);
-          if (!res || !std::isfinite(*res) || *res <= 0 || *res > 1e6)
-            throw InputError(r.where(), "#resolution_us=" + kv->second.substr(0, 40) +
-                                            ": the timing resolution must be a number of microseconds in (0, 1e6]");
-        }
-        t.meta[kv->first] = kv->second;
-        t.meta_where[kv->first] = r.where();
-      }
+      // A case list's `#sms=0` / `#clock_mhz=0` is a sweep's "not recorded" (its device query failed); loom writes
+      // no such corpus line.
+      if (auto kv = trace_io::parse_meta(line))
+        trace_io::add_meta(t.meta, t.meta_where, *kv, r.where(), magic != "#loom-corpus");
       continue;
     }
     break;
@@ -207,23 +195,10 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
   co.meta = t.meta;
   co.gpu = trace_io::meta_get(co.meta, "gpu");
   co.gpu_key = trace_io::meta_get(co.meta, "gpu_key");
-  // `#sms=` and `#clock_mhz=` are read when present; a value that does not parse was dropped (the corpus then read as
-  // a whole GPU at no clock), so a bad one is an error of its line. Round 10.
-  if (co.meta.count("sms")) {
-    const auto s = trace_io::parse_i64(co.meta.at("sms"));
-    if (!s || *s < 1 || *s > 4096)
-      throw InputError(t.meta_where.at("sms"), "'#sms=" + co.meta.at("sms").substr(0, 40) +
-                                                   "' is not an SM count (a whole number, 1 to 4096)");
-    co.sms = *s;
-  }
-  if (co.meta.count("clock_mhz")) {
-    const auto s = trace_io::parse_f64(co.meta.at("clock_mhz"));
-    if (!s || !std::isfinite(*s) || *s < 1 || *s > 10000)
-      throw InputError(t.meta_where.at("clock_mhz"), "'#clock_mhz=" + co.meta.at("clock_mhz").substr(0, 40) +
-                                                         "' is not a clock in MHz (1 to 10000)");
-    co.clock_mhz = *s;
-  }
-  if (auto s = trace_io::parse_f64(trace_io::meta_get(co.meta, "resolution_us"))) co.resolution_us = *s;  // checked
+  // `#sms=`, `#clock_mhz=` and `#resolution_us=` were checked as read (trace_io::check_meta_value).
+  if (co.meta.count("sms")) co.sms = *trace_io::parse_i64(co.meta.at("sms"));
+  if (co.meta.count("clock_mhz")) co.clock_mhz = *trace_io::parse_f64(co.meta.at("clock_mhz"));
+  if (co.meta.count("resolution_us")) co.resolution_us = *trace_io::parse_f64(co.meta.at("resolution_us"));
   const auto& c = t.col;
   read_rows(r, t, opts, co.rows, co.skipped_records, co.messages, [&](const std::vector<std::string>& f, CorpusRow& row) {
     row.case_id = get_int(f, c[0], "case_id");
@@ -333,6 +308,9 @@ std::string format_corpus(const Corpus& co, int version) {
   std::map<std::string, std::string> meta = co.meta;
   if (!co.gpu.empty()) meta["gpu"] = co.gpu;
   meta["gpu_key"] = co.gpu_key;
+  // The fields are the truth: a case list's `#sms=0` / `#clock_mhz=0` ("not recorded"), copied with its metadata,
+  // is no corpus line (no reader takes it).
+  meta.erase("sms"), meta.erase("clock_mhz");
   if (co.sms > 0) meta["sms"] = std::to_string(co.sms);
   if (co.clock_mhz > 0) meta["clock_mhz"] = fmt_num(co.clock_mhz);
   if (version >= 2 && !dictionary_fits(co, meta)) version = 1;

@@ -170,6 +170,48 @@ std::string join_case(const CaseRow& c, const LctIndex& ix, CorpusRow& row, Join
 
 std::string base_name(const std::string& p) { return std::filesystem::path(p).filename().string(); }
 
+// What a case list (with its trace) says of the partition it measured: the list's values win, the trace's fill in
+// (both checked as read, trace_io::check_meta_value); `0` for sms or clock is a writer's "not recorded".
+struct ListMeta {
+  std::string gpu, clock_mhz, resolution_us;
+  int64_t sms = 0;
+};
+ListMeta list_meta(const CaseList& cl, const LctTrace& t) {
+  ListMeta m;
+  const std::string lct_gpu = meta_get(t.meta, "gpu");
+  m.gpu = meta_get(cl.meta, "gpu");
+  if (m.gpu.empty()) m.gpu = lct_gpu;
+  if (!lct_gpu.empty() && trimmed(lct_gpu) != trimmed(m.gpu))
+    throw InputError(cl.path, "case list says gpu '" + m.gpu + "' but " + t.path + " says '" + lct_gpu +
+                                  "'; these files come from different runs");
+  m.sms = trace_io::parse_i64(meta_get(cl.meta, "sms")).value_or(0);
+  if (m.sms <= 0) m.sms = trace_io::parse_i64(meta_get(t.meta, "sms")).value_or(0);
+  auto recorded = [](const std::string& v) { return trimmed(v) == "0" ? std::string() : trimmed(v); };
+  m.clock_mhz = recorded(meta_get(cl.meta, "clock_mhz"));
+  if (m.clock_mhz.empty()) m.clock_mhz = recorded(meta_get(t.meta, "clock_mhz"));
+  m.resolution_us = trimmed(meta_get(cl.meta, "resolution_us"));
+  return m;
+}
+
+// A corpus holds one partition at one clock and one timing resolution. The clock and resolution of a second list
+// were dropped for the first's (its rows then read at the first's clock, or trained below their resolution): they
+// must agree too since round 11.
+void check_same_partition(const std::string& first_path, const ListMeta& first, const std::string& path,
+                          const ListMeta& m) {
+  if (trimmed(m.gpu) != trimmed(first.gpu) || m.sms != first.sms)
+    throw InputError(path, "gpu '" + m.gpu + "' sms=" + std::to_string(m.sms) + " differs from " + first_path +
+                               " (gpu '" + first.gpu + "' sms=" + std::to_string(first.sms) +
+                               "); a corpus holds one partition: import them separately");
+  using trace_io::parse_f64;
+  const bool by_clock = parse_f64(m.clock_mhz) != parse_f64(first.clock_mhz);
+  if (!by_clock && parse_f64(m.resolution_us) == parse_f64(first.resolution_us)) return;
+  auto shown = [](const std::string& v) { return v.empty() ? std::string("none") : v.substr(0, 40); };
+  throw InputError(path, std::string(by_clock ? "#clock_mhz=" : "#resolution_us=") +
+                             shown(by_clock ? m.clock_mhz : m.resolution_us) + " differs from " + first_path + " (" +
+                             shown(by_clock ? first.clock_mhz : first.resolution_us) +
+                             "); a corpus holds one clock and one timing resolution: import them separately");
+}
+
 }  // namespace
 
 double quantile(std::vector<double> v, double q) {
@@ -192,24 +234,17 @@ Corpus join_traces(const std::vector<LctTrace>& lcts, const std::vector<CaseList
   std::vector<bool> used(ixs.size(), false);
   std::vector<std::string> sources;
   std::set<int64_t> listed_ids;
+  std::map<std::pair<size_t, int64_t>, std::string> joined;  // (trace, case id) -> the case list that read it
+  ListMeta first;                                             // the first list's (with its trace's)
   for (const auto& cl : lists) {
     const size_t li = pick_lct(cl, ixs);
     const LctIndex& ix = ixs[li];
-    std::string gpu = meta_get(cl.meta, "gpu"), lct_gpu = meta_get(ix.t->meta, "gpu");
-    if (gpu.empty()) gpu = lct_gpu;
-    if (!lct_gpu.empty() && trimmed(lct_gpu) != trimmed(gpu))
-      throw InputError(cl.path, "case list says gpu '" + gpu + "' but " + ix.t->path + " says '" + lct_gpu +
-                                    "'; these files come from different runs");
-    int64_t sms = trace_io::parse_i64(meta_get(cl.meta, "sms")).value_or(0);
-    if (sms <= 0) sms = trace_io::parse_i64(meta_get(ix.t->meta, "sms")).value_or(0);
+    const ListMeta m = list_meta(cl, *ix.t);
     if (&cl == &lists[0]) {
-      co.gpu = gpu, co.sms = sms;
-      co.clock_mhz = trace_io::parse_f64(meta_get(cl.meta, "clock_mhz"))
-                         .value_or(trace_io::parse_f64(meta_get(ix.t->meta, "clock_mhz")).value_or(0));
-    } else if (trimmed(gpu) != trimmed(co.gpu) || sms != co.sms) {
-      throw InputError(cl.path, "gpu '" + gpu + "' sms=" + std::to_string(sms) + " differs from " + lists[0].path +
-                                    " (gpu '" + co.gpu + "' sms=" + std::to_string(co.sms) +
-                                    "); a corpus holds one partition: import them separately");
+      first = m;
+      co.gpu = m.gpu, co.sms = m.sms, co.clock_mhz = trace_io::parse_f64(m.clock_mhz).value_or(0);
+    } else {
+      check_same_partition(lists[0].path, first, cl.path, m);
     }
     if (!used[li]) {
       used[li] = true;
@@ -224,6 +259,12 @@ Corpus join_traces(const std::vector<LctTrace>& lcts, const std::vector<CaseList
     for (const auto& c : cl.cases) {
       ++st.cases_in;
       listed_ids.insert(c.case_id);
+      // Two case lists joined to one trace with a case id in common read the same range twice: the same list under
+      // two names gave every kernel two rows (counted twice in training). Round 11.
+      if (auto [it, fresh] = joined.emplace(std::make_pair(li, c.case_id), cl.path); !fresh)
+        throw InputError(cl.path, "case " + std::to_string(c.case_id) + " is also in " + it->second + ", and both " +
+                                      "read it from " + ix.t->path + " (the same case list twice?); give each run's "
+                                      "case list once");
       CorpusRow row;
       std::string why = join_case(c, ix, row, st);
       if (why.empty()) {

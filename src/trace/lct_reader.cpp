@@ -101,6 +101,7 @@ LctTrace read(LineReader& r, const ReadOptions& opts) {
   if (line != "#loom-cupti 1")
     throw InputError(r.where(), "unknown schema version '" + line.substr(0, 40) +
                                     "'; this loom reads '#loom-cupti 1': upgrade loom or re-collect");
+  std::map<std::string, std::string> meta_where;  // `#key=` -> FILE:LINE (a key twice is refused: round 11)
   bool ended = false;
   int64_t end_records = 0;
   std::string end_where;
@@ -126,7 +127,7 @@ LctTrace read(LineReader& r, const ReadOptions& opts) {
       }
       if (line.rfind(kMagic, 0) == 0)
         throw InputError(r.where(), "a second '#loom-cupti' header (files concatenated?); keep one trace per file");
-      if (auto kv = trace_io::parse_meta(line)) t.meta[kv->first] = kv->second;
+      if (auto kv = trace_io::parse_meta(line)) trace_io::add_meta(t.meta, meta_where, *kv, r.where(), true);  // 0: not recorded
       continue;  // other '#' lines are comments
     }
     ++t.records;

@@ -224,6 +224,40 @@ std::string meta_get(const std::map<std::string, std::string>& meta, const std::
   return it == meta.end() ? std::string() : it->second;
 }
 
+// The numbers a corpus's readers use were checked only in the corpus: a case list's or a collector trace's `#sms=abc`
+// or `#clock_mhz=nan` was dropped by `trace import` (a whole GPU at no clock), and `#clock_mhz=99999` was written
+// into a corpus that no reader then took. Round 11: one check, in every reader of these lines.
+void check_meta_value(const std::string& key, const std::string& value, const std::string& where, bool zero_unrecorded) {
+  const std::string shown = value.substr(0, 40);
+  if (zero_unrecorded && (key == "sms" || key == "clock_mhz") && value == "0") return;
+  if (key == "sms") {
+    const auto v = parse_i64(value);
+    if (!v || *v < 1 || *v > 4096)
+      throw InputError(where, "'#sms=" + shown + "' is not an SM count (a whole number, 1 to 4096)");
+  } else if (key == "clock_mhz") {
+    const auto v = parse_f64(value);
+    if (!v || !std::isfinite(*v) || *v < 1 || *v > 10000)
+      throw InputError(where, "'#clock_mhz=" + shown + "' is not a clock in MHz (1 to 10000)");
+  } else if (key == "resolution_us") {  // training skips rows finer than a source's timing resolution
+    const auto v = parse_f64(value);
+    if (!v || !std::isfinite(*v) || *v <= 0 || *v > 1e6)
+      throw InputError(where, "#resolution_us=" + shown +
+                                  ": the timing resolution must be a number of microseconds in (0, 1e6]");
+  }
+}
+
+// A key given twice: which value is meant is unknowable (the last won silently: `#gpu_key=h200` then
+// `#gpu_key=h100-sxm` trained H200 rows as H100's). Round 10 for corpora and case lists, round 11 for .lct files.
+void add_meta(std::map<std::string, std::string>& meta, std::map<std::string, std::string>& meta_where,
+              const std::pair<std::string, std::string>& kv, const std::string& where, bool zero_unrecorded) {
+  if (auto it = meta_where.find(kv.first); it != meta_where.end())
+    throw InputError(where, "metadata '#" + kv.first.substr(0, 40) + "=' is given twice (first at " + it->second +
+                                "); give it once");
+  check_meta_value(kv.first, kv.second, where, zero_unrecorded);
+  meta[kv.first] = kv.second;
+  meta_where[kv.first] = where;
+}
+
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }

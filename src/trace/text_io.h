@@ -85,6 +85,18 @@ std::optional<std::pair<std::string, std::string>> parse_meta(std::string_view l
 /// Gets metadata value or "" .
 std::string meta_get(const std::map<std::string, std::string>& meta, const std::string& key);
 
+/// Checks the value of a metadata key loom reads as a number: `#sms=` a whole number 1 to 4096, `#clock_mhz=` 1 to
+/// 10000 MHz, `#resolution_us=` in (0, 1e6] us; other keys pass. With `zero_unrecorded`, `#sms=0` and `#clock_mhz=0`
+/// pass too (what the collector and the sweeps write when the device query failed: not recorded). Throws
+/// InputError(where, ...).
+void check_meta_value(const std::string& key, const std::string& value, const std::string& where,
+                      bool zero_unrecorded = false);
+
+/// Adds one `#key=value` line (at `where`, "FILE:LINE") to `meta`, its line to `meta_where`: a key given twice or a
+/// value check_meta_value refuses throws InputError(where, ...). Every reader of `#key=value` preambles uses it.
+void add_meta(std::map<std::string, std::string>& meta, std::map<std::string, std::string>& meta_where,
+              const std::pair<std::string, std::string>& kv, const std::string& where, bool zero_unrecorded = false);
+
 /// Writes text to `path`, gzip-compressed when `path` ends in ".gz". Throws InputError(path, ...) on failure.
 void write_text(const std::string& path, const std::string& text);
 

@@ -20,6 +20,7 @@ GpuSpec memory_only_gpu(double gb) {
   GpuSpec g;
   g.name = "test";
   g.dram_bytes = static_cast<int64_t>(gb * 1e9);
+  g.gpus_per_node = 8;  // TP stays in one node: memory_fit refuses a degree beyond it
   return g;
 }
 
