@@ -1,4 +1,4 @@
-// The per-config decision loop over tile groups (see lanes.h).
+// The per-config decision loop over tile groups, transposed (see lanes.h).
 #include "wave/lanes.h"
 
 #include <algorithm>
@@ -52,11 +52,6 @@ inline __attribute__((always_inline)) I8 load(const int32_t* p) {
 }
 inline __attribute__((always_inline)) F8 splat(float x) { return F8{x, x, x, x, x, x, x, x}; }
 
-// Every group's lanes, then a running argmin per lane position (value, then config index). kPairBytes: feature 4 per
-// tile pair (BytesFeature::tiles), else the shape's; kRows: the row-repeat term (gemm shapes with M below some BM).
-// The latency of a lane is, term for term and in this order (the expression decisions have used since tune4):
-//   x = G / slots, W = max(1, ceil(x)), xf = max(G, floor) / slots
-//   T = max(0.1, w0 W L + w1 W + w2 xf L + w3 + w4 B + w5 L [+ w6 x L max(0, BM/M - 1)])
 inline __attribute__((always_inline)) F8 fabs8(F8 x) { return (F8)((I8)x & 0x7fffffff); }  // std::fabs, bit for bit
 
 // Every lane, then a running argmin per lane position (value, then config index). kPairBytes: feature 4 per tile
