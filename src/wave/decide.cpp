@@ -2,6 +2,7 @@
 #include "wave/decide.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -22,6 +23,11 @@ double bucket_center(int b) {
 }
 
 inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+// cdiv for a >= 0 and a tile size b: a shift when b is a power of two (every tile of the Triton grids), a 64-bit
+// division (tens of cycles, a dozen per decision) otherwise.
+inline int64_t cdiv_tile(int64_t a, int64_t b) {
+  return (b & (b - 1)) == 0 ? (a + b - 1) >> std::countr_zero(uint64_t(b)) : (a + b - 1) / b;
+}
 
 }  // namespace
 
@@ -98,18 +104,23 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
     if (pair == c.pair_m.size()) c.pair_m.push_back(pc.im), c.pair_n.push_back(pc.in);
     pc.mn = uint8_t(pair);
     c.per_config.push_back(pc);
-    // A pruned config (never near-best on a sample: 1e9 us intercept, config_model.h) can never be the argmin, so it
-    // gets no lane: decisions are unchanged and tables that prune most configs decide that much faster.
-    if (pc.w[3] == kPrunedIntercept) continue;
-    auto& L = c.lanes;
-    L.config.push_back(uint16_t(i));
-    L.im.push_back(pc.im), L.in.push_back(pc.in), L.ik.push_back(pc.ik), L.inv_slots.push_back(float(pc.inv_slots));
-    L.mn.push_back(uint8_t(pair));
-    L.w0.push_back(float(pc.w[0])), L.w1.push_back(float(pc.w[1])), L.w2.push_back(float(pc.w[2]));
-    L.w3.push_back(float(pc.w[3])), L.w4.push_back(float(pc.w[4])), L.w5.push_back(float(pc.w[5]));
-    L.w6.push_back(float(pc.w[6])), L.bm.push_back(float(tc.bm));
   }
-  if (!c.per_config.empty() && c.lanes.config.empty())
+  // Lanes grouped by tile (BM x BN x BK: the same G, L and tile bytes for every shape; lanes.h), groups in order of
+  // their first config. A pruned config (never near-best on a sample: 1e9 us intercept, config_model.h) can never be
+  // the argmin, so it gets no lane: decisions are unchanged and tables that prune most configs decide that much faster.
+  std::vector<Lanes::Group> groups;
+  std::vector<double> inv;
+  for (size_t i = 0; i < c.per_config.size(); ++i) {
+    const auto& pc = c.per_config[i];
+    inv.push_back(pc.inv_slots);
+    if (pc.w[3] == kPrunedIntercept) continue;
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const Lanes::Group& x) { return x.mn == pc.mn && x.ik == pc.ik; });
+    if (g == groups.end()) g = groups.insert(groups.end(), Lanes::Group{pc.mn, pc.ik, pc.bm, {}});
+    g->configs.push_back(int32_t(i));
+  }
+  c.lanes.build(groups, inv, t.config_model.coef);
+  if (!c.per_config.empty() && c.lanes.real == 0)
     throw InputError(t.gpu + "-" + t.family, "every config of the per-config model is pruned; refit the tables");
   if (c.per_config.size() > 512)
     throw InputError(t.gpu + "-" + t.family, "more than 512 configs; the per-config model supports 512");
@@ -190,11 +201,11 @@ ShapeTiles shape_tiles(const CompiledTables& t, const TuneShape& s) {
                                                : weights / 1e8;
   for (size_t i = 0; i < t.tile_m.size(); ++i) {
     const int bm = t.tile_m[i];
-    st.mt[i] = double(t.moe ? r * cdiv(q + 1, bm) + (s.experts - r) * cdiv(q, bm) : cdiv(s.m, bm));
+    st.mt[i] = double(t.moe ? r * cdiv_tile(q + 1, bm) + (s.experts - r) * cdiv_tile(q, bm) : cdiv_tile(s.m, bm));
     st.rr[i] = !t.moe && s.m > 0 && s.m < bm ? double(bm) / double(s.m) - 1.0 : 0.0;
   }
-  for (size_t i = 0; i < t.tile_n.size(); ++i) st.nt[i] = double(cdiv(n, t.tile_n[i]));
-  for (size_t i = 0; i < t.tile_k.size(); ++i) st.l[i] = double(cdiv(k, t.tile_k[i]));
+  for (size_t i = 0; i < t.tile_n.size(); ++i) st.nt[i] = double(cdiv_tile(n, t.tile_n[i]));
+  for (size_t i = 0; i < t.tile_k.size(); ++i) st.l[i] = double(cdiv_tile(k, t.tile_k[i]));
   return st;
 }
 
@@ -207,65 +218,54 @@ inline double config_us(const CompiledTables::Config& c, const ShapeTiles& st) {
   return us > 0.1 ? us : 0.1;  // a fit may dip below zero far outside its samples; never a free kernel
 }
 
-// Every config's latency over contiguous float lanes. kPairBytes: feature 4 per lane (bs, BytesFeature::tiles), else
-// the shape's `bytes`; kRows: the row-repeat term (gemm shapes with M below some BM), else left out (its value is 0):
-// each decision runs only the gathers and terms it needs. The first six terms sum in the order they were first summed.
-template <bool kPairBytes, bool kRows>
-inline __attribute__((always_inline)) void lane_costs(const CompiledTables::Lanes& L, const float* __restrict gs,
-                                                      const float* __restrict ls, const float* __restrict bs,
-                                                      float bytes, float inv_m, float floor, size_t lanes,
-                                                      float* __restrict us) {
-  // __restrict: with 13 arrays GCC's run-time alias checks would exceed its limit (10) and the loop stay scalar (3x).
-  const float* __restrict inv = L.inv_slots.data();
-  const float *__restrict w0 = L.w0.data(), *__restrict w1 = L.w1.data(), *__restrict w2 = L.w2.data(),
-              *__restrict w3 = L.w3.data(), *__restrict w4 = L.w4.data(), *__restrict w5 = L.w5.data(),
-              *__restrict w6 = L.w6.data(), *__restrict bm = L.bm.data();
-  for (size_t i = 0; i < lanes; ++i) {
-    const float g = gs[i], l = ls[i], x = g * inv[i];
-    const float tr = float(int(x));  // x > 0: ceil without SSE4.1's roundps
-    const float w = std::max(1.0f, tr + (tr < x - 1e-6f ? 1.0f : 0.0f));
-    // The work term's CTAs, max(G, floor) without a compare (GCC 12 leaves a second select unvectorised); exact when
-    // floor is 0 (g + g halved).
-    const float xf = 0.5f * (g + floor + std::fabs(g - floor)) * inv[i];
-    float v = w0[i] * w * l + w1[i] * w + w2[i] * xf * l + w3[i] + w4[i] * (kPairBytes ? bs[i] : bytes) + w5[i] * l;
-    if constexpr (kRows) {
-      const float r = bm[i] * inv_m - 1.0f;  // row_repeats: BM/M - 1 when M < BM, else 0 (max without a compare)
-      v = v + w6[i] * x * l * (0.5f * (r + std::fabs(r)));
-    }
-    us[i] = std::max(v, 0.1f);
-  }
-}
 
-// The lanes' latencies, then the argmin (ties: lowest index). Compiled twice: AVX2 (8 floats a step, where the CPU has
-// it; no FMA, so the sums round exactly as the SSE2 build's) and the baseline.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-size_t lane_argmin(const CompiledTables::Lanes& L, const float* gs, const float* ls, const float* bs, float bytes,
-                   float inv_m, float floor, size_t lanes, float* us, bool pair_bytes, bool rows) {
-  if (pair_bytes && rows) lane_costs<true, true>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
-  else if (pair_bytes) lane_costs<true, false>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
-  else if (rows) lane_costs<false, true>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
-  else lane_costs<false, false>(L, gs, ls, bs, bytes, inv_m, floor, lanes, us);
-  // The argmin without a loop-carried index: 8 independent lanes keep their minimum and its first index.
-  const size_t padded = (lanes + 7) / 8 * 8;
-  for (size_t i = lanes; i < padded; ++i) us[i] = std::numeric_limits<float>::infinity();
-  float m8[8];
-  int32_t i8[8];
-  for (int j = 0; j < 8; ++j) m8[j] = us[j], i8[j] = j;
-  for (size_t i = 8; i < padded; i += 8)
-    for (int j = 0; j < 8; ++j) {
-      const bool lt = us[i + size_t(j)] < m8[j];  // strict: a lane keeps its earliest minimum
-      m8[j] = lt ? us[i + size_t(j)] : m8[j];
-      i8[j] = lt ? int32_t(i) + j : i8[j];
-    }
-  size_t arg = size_t(i8[0]);
-  for (int j = 1; j < 8; ++j)
-    if (m8[j] < us[arg] || (m8[j] == us[arg] && size_t(i8[j]) < arg)) arg = size_t(i8[j]);
-  return arg;
+// The float inputs of the lanes: per (BM, BN) pair G (and tile bytes), per BK L, and whether the row-repeat term is on.
+struct ShapeFloats {
+  float gp[256], bp[256], lk[16];
+  bool rows = false;  // some tile taller than M (gemm): the row-repeat term is not 0
+  float inv_m = 0;
+};
+
+void shape_floats(const CompiledTables& t, const TuneShape& s, const ShapeTiles& st, ShapeFloats& f) {
+  float mt[16], nt[16];
+  for (size_t i = 0; i < t.tile_m.size(); ++i) mt[i] = float(st.mt[i]), f.rows = f.rows || st.rr[i] != 0;
+  for (size_t i = 0; i < t.tile_n.size(); ++i) nt[i] = float(st.nt[i]);
+  for (size_t i = 0; i < t.tile_k.size(); ++i) f.lk[i] = float(st.l[i]);
+  for (size_t p = 0; p < t.pair_m.size(); ++p) {
+    f.gp[p] = mt[t.pair_m[p]] * nt[t.pair_n[p]];
+    if (st.per_pair) f.bp[p] = float(st.pair_bytes(st.mt[t.pair_m[p]], st.nt[t.pair_n[p]]));
+  }
+  f.inv_m = f.rows ? float(1.0 / double(s.m)) : 0.0f;
 }
 
 }  // namespace
+
+int decide_reference(const CompiledTables& t, const TuneShape& s) {
+  if (t.per_config.empty()) return -1;
+  const ShapeTiles st = shape_tiles(t, s);
+  ShapeFloats f;
+  shape_floats(t, s, st, f);
+  int arg = -1;
+  float best = std::numeric_limits<float>::infinity();
+  for (size_t i = 0; i < t.per_config.size(); ++i) {
+    const auto& c = t.per_config[i];
+    if (c.w[3] == kPrunedIntercept) continue;
+    const float g = f.gp[c.mn], l = f.lk[c.ik], inv = float(c.inv_slots), x = g * inv, floor = float(st.work_floor);
+    const float w0 = float(c.w[0]), w1 = float(c.w[1]), w2 = float(c.w[2]), w3 = float(c.w[3]), w4 = float(c.w[4]),
+                w5 = float(c.w[5]), w6 = float(c.w[6]);
+    const float tr = float(int(x));
+    const float w = std::max(1.0f, tr + (tr < x - 1e-6f ? 1.0f : 0.0f));
+    const float xf = 0.5f * (g + floor + std::fabs(g - floor)) * inv;
+    float v = w0 * w * l + w1 * w + w2 * xf * l + w3 + w4 * (st.per_pair ? f.bp[c.mn] : float(st.bytes)) + w5 * l;
+    if (f.rows) {
+      const float r = float(c.bm) * f.inv_m - 1.0f;
+      v = v + w6 * x * l * (0.5f * (r + std::fabs(r)));
+    }
+    const float us = std::max(v, 0.1f);
+    if (us < best || arg < 0) best = us, arg = int(i);
+  }
+  return arg;
+}
 
 double predict_config(const CompiledTables& t, size_t i, const TuneShape& s) {
   return config_us(t.per_config[i], shape_tiles(t, s));
@@ -273,39 +273,22 @@ double predict_config(const CompiledTables& t, size_t i, const TuneShape& s) {
 
 Choice decide(const CompiledTables& t, const TuneShape& s) {
   if (!t.per_config.empty()) {
-    Choice best;
-    best.predicted_us = std::numeric_limits<double>::infinity();
-    // Float lanes: every config's latency in one branch-free loop, then the argmin (ties: lowest index); the chosen
+    // Float lanes grouped by tile (lanes.h): every config's latency, then the argmin (ties: lowest index); the chosen
     // config's latency is then recomputed in double.
     const ShapeTiles st = shape_tiles(t, s);
-    const auto& L = t.lanes;
-    const size_t n = L.w0.size();
-    float mt[16], nt[16], lk[16];
-    for (int i = 0; i < 16; ++i) mt[i] = float(st.mt[i]), nt[i] = float(st.nt[i]), lk[i] = float(st.l[i]);
-    // Two passes: the tile-count gathers alone, then the arithmetic over contiguous arrays, which the compiler
-    // vectorises (4 floats a lane with SSE2).
-    alignas(32) float gs[512], ls[512], bs[512], us[512];
-    const size_t lanes = std::min<size_t>(n, 512);
-    float gp[256], bp[256];
-    bool rows = false;  // some tile taller than M (gemm): the row-repeat term is not 0
-    for (size_t i = 0; i < t.tile_m.size(); ++i) rows = rows || st.rr[i] != 0;
-    for (size_t p = 0; p < t.pair_m.size(); ++p) {
-      gp[p] = mt[t.pair_m[p]] * nt[t.pair_n[p]];
-      if (st.per_pair) bp[p] = float(st.pair_bytes(st.mt[t.pair_m[p]], st.nt[t.pair_n[p]]));
-    }
-    if (st.per_pair)  // one pass for both gathers of the pair
-      for (size_t i = 0; i < lanes; ++i) gs[i] = gp[L.mn[i]], bs[i] = bp[L.mn[i]], ls[i] = lk[L.ik[i]];
-    else
-      for (size_t i = 0; i < lanes; ++i) gs[i] = gp[L.mn[i]], ls[i] = lk[L.ik[i]];
-    const float inv_m = rows ? float(1.0 / double(s.m)) : 0.0f;
-    const size_t arg = lane_argmin(L, gs, ls, bs, float(st.bytes), inv_m, float(st.work_floor), lanes, us, st.per_pair,
-                                   rows);
-    best.config = int(L.config[arg]);  // lanes skip pruned configs
-    best.predicted_us = config_us(t.per_config[size_t(best.config)], st);
+    ShapeFloats f;
+    shape_floats(t, s, st, f);
+    const LaneInputs in{f.gp, f.bp, f.lk, float(st.bytes), f.inv_m, float(st.work_floor), st.per_pair, f.rows};
+    Choice best;
+    best.config = lane_argmin(t.lanes, in);  // lanes skip pruned configs
     const auto& c = t.per_config[size_t(best.config)];
-    const GridMap g = map_grid(s, c.bm, c.bn, c.bk);
-    best.ctas = g.ctas, best.loop_iters = g.loop_iters, best.waves = std::max<int64_t>(1, cdiv(g.ctas, c.slots));
-    best.bucket = wave_bucket(best.waves), best.anchor = l_anchor(best.loop_iters);
+    best.predicted_us = config_us(c, st);
+    // G and L as map_grid counts them (the tile counts are exact integers in double).
+    best.ctas = int64_t(st.mt[c.im] * st.nt[c.in]), best.loop_iters = int64_t(st.l[c.ik]);
+    best.waves = std::max<int64_t>(1, cdiv(best.ctas, c.slots));
+    best.bucket = best.waves < int64_t(t.bucket_of_wave.size()) ? t.bucket_of_wave[size_t(best.waves)]
+                                                                 : wave_bucket(best.waves);
+    best.anchor = l_anchor(best.loop_iters);
     return best;
   }
   Choice best;

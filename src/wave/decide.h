@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "wave/lanes.h"
 #include "wave/tables.h"
 
 namespace loom::wave {
@@ -51,14 +52,8 @@ struct CompiledTables {
   std::vector<Config> per_config;  ///< empty: decisions use the macro tables
   std::vector<int> tile_m, tile_n, tile_k;  ///< distinct BM, BN, BK of per_config (G and L computed once per tile)
   std::vector<uint8_t> pair_m, pair_n;      ///< distinct (im, in) pairs of per_config (G computed once per pair)
-  /// The same model as flat float arrays, one lane per config, for the decision loop (SIMD-friendly).
-  struct Lanes {
-    std::vector<uint16_t> config;  ///< the lane's config index (pruned configs have no lane)
-    std::vector<uint8_t> im, in, ik;
-    std::vector<uint8_t> mn;  ///< index into pair_m / pair_n: the config's (BM, BN) pair (G = M tiles x N tiles)
-    std::vector<float> inv_slots, w0, w1, w2, w3, w4, w5, w6;
-    std::vector<float> bm;  ///< BM (row repeats computed in the lanes, no gather)
-  } lanes;
+  /// The same model as float lanes grouped by tile, for the decision loop (lanes.h; pruned configs have no lane).
+  Lanes lanes;
   std::vector<uint8_t> bucket_of_wave;  ///< dense lookup for waves < size(); larger waves use the last bucket
 };
 
@@ -78,6 +73,9 @@ double predict_config(const CompiledTables& t, size_t i, const TuneShape& s);
 /// Picks a config for a shape of the tables' family (no allocation, no exceptions): the per-config model's argmin
 /// when the tables have one, else the macro tables' choice.
 Choice decide(const CompiledTables& t, const TuneShape& s);
+/// The per-config decision computed the plain way: every unpruned config's float latency in config order, strict
+/// argmin. decide() must choose exactly this (tests/unit/wave_decide_test.cpp); -1 without a per-config model.
+int decide_reference(const CompiledTables& t, const TuneShape& s);
 /// Predicted latency of one macro (index into t.macros) for a shape; fills G, L, waves, bucket.
 double predict_macro(const CompiledTables& t, size_t macro, const TuneShape& s, Choice* info = nullptr);
 

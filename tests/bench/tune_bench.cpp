@@ -2,6 +2,8 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "hw/catalog.h"
 #include "kernels/kernel_spec.h"
@@ -109,6 +111,39 @@ void BM_TuneDecisionGemmTritonSmallM(benchmark::State& state) {
   const TuneShape s = parse_tune_shape(loom::parse_kernel_spec("gemm m=16 n=6144 k=4096 dtype=bf16 impl=triton"));
   for (auto _ : state) benchmark::DoNotOptimize(decide(t, s));
 }
+// Distinct shapes, one decision each, as `loom tune --validate` times them over its held-out shapes (there each shape
+// is repeated 2,000 times): 64 shapes cycled, M / tokens from 1 to 4096, so no branch or cache sees one shape only.
+void decide_shapes_bench(benchmark::State& state, const char* gpu, const char* family) {
+  using namespace loom::wave;
+  const std::string path = tables_path(gpu, family);
+  if (!std::filesystem::exists(path)) return state.SkipWithError("tables not committed");
+  const CompiledTables t = compile_tables(load_tables(path, gpu, family));
+  std::vector<TuneShape> shapes;
+  const char* dtype = target_dtype(family) == "fp8" ? "fp8" : "bf16";
+  for (int i = 0; i < 64; ++i) {
+    const int64_t m = int64_t(1) << (i % 13), n = 1024 * (1 + i % 7), k = 2048 * (1 + i % 3);
+    const std::string spec =
+        base_family(family) == "gemm"
+            ? "gemm m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+                  " dtype=bf16 impl=triton"
+            : "moe tokens=" + std::to_string(m) + " experts=" + std::to_string(i % 2 ? 128 : 8) + " topk=" +
+                  std::to_string(i % 2 ? 8 : 2) + " hidden=" + std::to_string(k) + " inter=" + std::to_string(n / 2 + 256) +
+                  " dtype=" + dtype + " impl=triton stage=" + (i % 4 < 2 ? "w13" : "w2");
+    shapes.push_back(parse_tune_shape(loom::parse_kernel_spec(spec)));
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(decide(t, shapes[i]));
+    i = (i + 1) & 63;
+  }
+}
+void BM_TuneDecisionShapes(benchmark::State& state) {
+  const char* gpus[] = {"h100-sxm", "h200"};
+  const char* families[] = {"moe-triton", "moe-triton-fp8", "gemm-triton"};
+  state.SetLabel(std::string(gpus[state.range(0)]) + " " + families[state.range(1)]);
+  decide_shapes_bench(state, gpus[state.range(0)], families[state.range(1)]);
+}
+BENCHMARK(BM_TuneDecisionShapes)->ArgsProduct({{0, 1}, {0, 1, 2}});
 BENCHMARK(BM_TuneDecisionGemm);
 BENCHMARK(BM_TuneDecisionMoe);
 BENCHMARK(BM_TuneDecisionMoeTriton);
