@@ -316,8 +316,10 @@ PYBIND11_MODULE(loom, m) {
         const loom::GpuSpec g = catalog().get(gpu);  // validates the name
         const loom::KernelSpec ks = loom::parse_kernel_spec(spec, "spec");
         const loom::wave::TuneShape shape = loom::wave::parse_tune_request(ks, g);
+        // The shape's tuning target (moe-triton, gemm-triton, ... as `loom tune --kernel` takes it), not its family.
+        const std::string target = loom::wave::target_of(shape);
         const auto ct = loom::wave::compile_tables(
-            loom::wave::load_tables(loom::wave::tables_path(gpu, ks.family), gpu, ks.family));
+            loom::wave::load_tables(loom::wave::tables_path(gpu, target), gpu, target));
         const loom::wave::Choice c = loom::wave::decide(ct, shape);
         if (c.config < 0) throw loom::InputError("spec", "no tile config fits this shape");
         py::dict d;

@@ -127,12 +127,14 @@ int loom_tune(loom_handle* h, const char* gpu, const char* kernel, char* config,
     const loom::GpuSpec& g = gpu_of(h, gpu);  // validates the GPU name
     const loom::KernelSpec spec = loom::parse_kernel_spec(kernel, "kernel");
     const loom::wave::TuneShape shape = loom::wave::parse_tune_request(spec, g);
-    const std::string key = std::string(gpu) + "/" + spec.family;
+    // The shape's tuning target (moe-triton, gemm-triton, ... as `loom tune --kernel` takes it), not its family.
+    const std::string target = loom::wave::target_of(shape);
+    const std::string key = std::string(gpu) + "/" + target;
     auto it = h->tune_tables.find(key);
     if (it == h->tune_tables.end())
       it = h->tune_tables
-               .emplace(key, loom::wave::compile_tables(loom::wave::load_tables(
-                                 loom::wave::tables_path(gpu, spec.family), gpu, spec.family)))
+               .emplace(key, loom::wave::compile_tables(
+                                 loom::wave::load_tables(loom::wave::tables_path(gpu, target), gpu, target)))
                .first;
     const loom::wave::Choice c = loom::wave::decide(it->second, shape);
     if (c.config < 0) throw loom::InputError("kernel", "no tile config fits this shape");

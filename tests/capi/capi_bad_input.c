@@ -55,6 +55,9 @@ int main(void) {
           "tune shape beyond DRAM", "DRAM");
   expect(loom_tune(h, "h200", tk, NULL, 0, &us) == LOOM_OK && us > 0, "tune latency only", loom_last_error(h));
   expect(loom_tune(h, "h200", tk, cfg, sizeof cfg, NULL) == LOOM_OK && strlen(cfg) > 4, "tune config", cfg);
+  /* impl=triton is decided from the Triton tables (their configs end in _g<GROUP_SIZE_M>), as `loom tune` does. */
+  expect(loom_tune(h, "h200", "moe tokens=256 experts=64 topk=8 hidden=2048 inter=1408 dtype=bf16 impl=triton", cfg,
+                   sizeof cfg, NULL) == LOOM_OK && strstr(cfg, "_g") != NULL, "tune impl=triton from its tables", cfg);
   expect(loom_last_error(h)[0] == '\0', "message cleared after a success", loom_last_error(h));
   loom_close(h);
   loom_close(NULL);

@@ -120,6 +120,12 @@ class LoomModuleTest(unittest.TestCase):
         self.assertGreater(s["wall_time_us"], s["gpu_time_us"] * 0.5)
         t = loom.tune("h200", "gemm m=3000 n=6144 k=4096 dtype=bf16")
         self.assertIn("x", t["config"])
+        # impl=triton decides from the Triton tables (configs carry GROUP_SIZE_M: _g<N>), as `loom tune --kernel`
+        # does; it was decided from loom-bench's tables of the family.
+        t = loom.tune("h200", "moe tokens=256 experts=64 topk=8 hidden=2048 inter=1408 dtype=bf16 impl=triton")
+        self.assertRegex(t["config"], r"_g[0-9]+$")
+        self.assertNotRegex(loom.tune("h200", "moe tokens=256 experts=64 topk=8 hidden=2048 inter=1408 dtype=bf16")["config"],
+                            r"_g[0-9]+$")
 
     def test_round8(self):  # issue 17, eighth probe: answered kernels no GPU holds, impl= of another family, no warnings
         for call, name in ((lambda: loom.diagnose("h200", "gemm m=1000000 n=1000000 k=1000000 dtype=bf16"), "spec: "),
