@@ -45,32 +45,28 @@ def batches(seed, rows):
     return out
 
 
-def run(binary, args, refusal_ok=False):
+def run(binary, args):
     r = subprocess.run([binary] + args, capture_output=True, text=True)
-    if r.returncode == 2 and refusal_ok:
-        return None
     if r.returncode != 0:
         fail(f"{binary} {' '.join(args)}: exit {r.returncode}: {r.stderr.strip().splitlines()[-1:] or ''}")
     return r.stdout
 
 
 def runnable(binary, gpu, path, out_path):
-    """The batch without the rows `binary` refuses on `gpu` (dtype, memory): (path, rows dropped), or None."""
+    """The rows of the batch `binary` does not refuse on `gpu` (dtype, memory; header first), or None if none."""
     with open(path) as f:
         lines = f.read().splitlines()
-    dropped = 0
     while len(lines) > 1:
         with open(out_path, "w") as f:
             f.write("\n".join(lines) + "\n")
         r = subprocess.run([binary, "predict", "--gpu", gpu, "--batch", out_path, "--format", "csv"],
                            capture_output=True, text=True)
         if r.returncode == 0:
-            return out_path, dropped
+            return lines
         m = re.search(re.escape(out_path) + r":(\d+):", r.stderr)
         if r.returncode != 2 or not m or not 2 <= int(m.group(1)) <= len(lines):
             fail(f"{binary} predict --gpu {gpu} --batch {out_path}: {r.stderr.strip()}")
         del lines[int(m.group(1)) - 1]
-        dropped += 1
     return None
 
 
@@ -101,27 +97,32 @@ def main():
         print(f"{'gpu':32} {'family':8} {'rows':>5} {'changed':>7} {'min':>6} {'median':>6} {'max':>6}  (rows: those the GPU runs)")
         for g in gpus:
             for fam, path in files.items():
-                dropped = runnable(a.after, g, path, os.path.join(tmp, f"{g}.{fam}.csv"))
-                if dropped is None:
-                    print(f"{g:32} {fam:8} {'':5} no row runs on this GPU")
+                # Rows each binary refuses are dropped; rows only one of them refuses are a change too.
+                keep = [runnable(b, g, path, os.path.join(tmp, f"{g}.{fam}.{i}.csv"))
+                        for i, b in enumerate((a.before, a.after))]
+                if keep[0] is None and keep[1] is None:
+                    print(f"{g:32} {fam:8} {'':5} no row runs on this GPU (both binaries)")
                     continue
-                path, dropped = dropped
-                texts = [run(b, ["predict", "--gpu", g, "--batch", path, "--format", "csv"], refusal_ok=True)
-                         for b in (a.before, a.after)]
-                if None in texts:
-                    print(f"{g:32} {fam:8} {'':5} refused by the before binary only")
-                    continue
+                before_rows, after_rows = set(keep[0] or []), set(keep[1] or [])
+                only = len(before_rows - after_rows), len(after_rows - before_rows)
+                common = [r for r in (keep[1] or []) if r in before_rows]
+                path = os.path.join(tmp, f"{g}.{fam}.common.csv")
+                with open(path, "w") as f:
+                    f.write("\n".join(common) + "\n")
+                texts = [run(b, ["predict", "--gpu", g, "--batch", path, "--format", "csv"])
+                         for b in (a.before, a.after)] if len(common) > 1 else ["", ""]
+                refusals = f"  refused by after only: {only[0]}, by before only: {only[1]}" if any(only) else ""
                 out = [list(csv.DictReader(io.StringIO(t))) for t in texts]
                 ratios = [float(y["latency_us"]) / float(x["latency_us"]) for x, y in zip(*out)
                           if x.get("latency_us") and y.get("latency_us")]
                 changed = sum(1 for x, y in zip(*out) if x != y)
-                if changed == 0 and len(out[0]) == len(out[1]):
+                if changed == 0 and len(out[0]) == len(out[1]) and not any(only):
                     print(f"{g:32} {fam:8} {len(out[1]):5} {'identical':>7}")
                     continue
                 ratios.sort()
                 mid = ratios[len(ratios) // 2] if ratios else float("nan")
                 lo, hi = (ratios[0], ratios[-1]) if ratios else (float("nan"), float("nan"))
-                print(f"{g:32} {fam:8} {len(out[1]):5} {changed:7} {lo:6.3f} {mid:6.3f} {hi:6.3f}")
+                print(f"{g:32} {fam:8} {len(out[1]):5} {changed:7} {lo:6.3f} {mid:6.3f} {hi:6.3f}{refusals}")
 
 
 if __name__ == "__main__":

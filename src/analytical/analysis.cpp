@@ -99,7 +99,7 @@ void compute_loads(const GpuSpec& gpu, const KernelShape& s, const Demand& d, co
   PipeWork busiest, total;
   if (d.ctas > 0) {
     const Occupancy occ =
-        occ_in ? *occ_in : occupancy(gpu, d.config.threads, d.config.regs_per_thread, d.config.smem_bytes);
+        occ_in ? *occ_in : occupancy(gpu, d.config.threads, d.config.regs_per_thread, d.config.smem_bytes, d.config.tmem_cols);
     L.ctas_per_sm = occ.ctas_per_sm;
     L.occupancy = occ.occupancy;
     out.occ_limit = d.ctas < sms ? "grid" : occ.limit.data();  // string literals (occupancy.cpp)
@@ -222,7 +222,7 @@ Analysis finish(const GpuSpec& gpu, const KernelShape& s, const Demand& d, Detai
 }
 
 bool resident(const GpuSpec& gpu, const TileConfig& c) {
-  return c.threads == 0 || occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes).ctas_per_sm > 0;
+  return c.threads == 0 || occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes, c.tmem_cols).ctas_per_sm > 0;
 }
 
 std::string default_rule(const KernelShape& s) {
@@ -316,7 +316,7 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec, bool with_text) {
     for (const std::vector<TileConfig>* list : lists) {
       for (const auto& c : *list) {
         // resident()'s occupancy, reused by the score when the demand keeps the config's launch shape.
-        const Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes);
+        const Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes, c.tmem_cols);
         if (c.threads != 0 && occ.ctas_per_sm <= 0) continue;
         const Demand d = build(gpu, s, c, false);
         const bool same = d.config.threads == c.threads && d.config.regs_per_thread == c.regs_per_thread &&

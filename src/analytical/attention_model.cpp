@@ -91,7 +91,7 @@ Demand attention_prefill_demand(const GpuSpec& gpu, const KernelShape& s, const 
   const int64_t group = s.heads / s.kv_heads;
   d.min_dram_bytes = q_bytes + kv_bytes + o_bytes;
   const double l2_eff = kL2UsableFraction * gpu.l2_bytes;
-  Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes);
+  Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes, c.tmem_cols);
   const double wave = double(gpu.sms) * std::max(1, occ.ctas_per_sm);
   const bool fa3 = c.mma == "wgmma";
   const double reuse_ctas = fa3 ? double(group) * m_blocks : double(group - 1) * s.batch * m_blocks + m_blocks;

@@ -70,8 +70,10 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
   d.per_iter.l2 = fill_bytes;
   // Hopper wgmma tiles run in 2-CTA clusters along M (cuBLAS nvjet_sm90_..._1x2_... kernels): the B tile is
   // TMA-multicast to both CTAs of a cluster, so each CTA requests only half of it from L2.
-  // tcgen05 tiles too small to pair keep that cluster multicast (TMA multicast is sm_90+); a pair's CTAs already
-  // load half of B each (fill_bytes).
+  // tcgen05 tiles that do not pair (under 64 or over 128 rows; the 256-row ones run as two 128-row instructions in
+  // one CTA here, where CUTLASS may run them as cta_group::2) keep that cluster multicast (TMA multicast is sm_90+);
+  // a pair's CTAs already load half of B each (fill_bytes). smem_bytes still counts all of B for a pair
+  // (config_fits does not know the grid): a conservative stage count.
   const bool multicast = (wgmma || (tcgen05 && !pair)) && tm >= 2;
   if (multicast) d.per_iter.l2 = double(c.bm) * c.bk * b + 0.5 * double(c.bn) * c.bk * b;
   if (tcgen05 && notes)
@@ -98,7 +100,7 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
 
   // DRAM: compulsory traffic, plus re-reads when operands reused across waves do not survive in L2.
   const double l2_eff = kL2UsableFraction * gpu.l2_bytes;
-  Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes);
+  Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes, c.tmem_cols);
   const int64_t wave = std::min<int64_t>(d.ctas, int64_t(gpu.sms) * std::max(1, occ.ctas_per_sm));
   const double a_sub = double(m) * k_split * b, b_sub = double(k_split) * n * b;
   double a_reads = a_sub, b_reads = b_sub;

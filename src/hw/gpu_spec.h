@@ -23,6 +23,10 @@ inline std::string infer_topology(double nvlink_bytes_per_s, int nvlink_gpus) {
   return nvlink_gpus == 2 ? "nvlink-bridge" : "nvswitch";
 }
 
+/// Tensor memory per SM on tcgen05 GPUs (sm_100/103): 128 lanes x 512 columns of 32 bits (PTX ISA, "Tensor
+/// Memory"). An fp32 accumulator of BM x BN rows x columns takes ceil(BM / 128) x BN columns.
+inline constexpr int kTensorMemoryColumns = 512;
+
 struct GpuSpec {
   // Identity.
   std::string name;          ///< catalogue key, e.g. "h100-sxm" (file stem, or the path given on the command line)
@@ -117,24 +121,13 @@ struct GpuSpec {
     return node_topology() == "nvswitch" && nvlink_bytes_per_s > 0 &&
            (architecture == "hopper" || architecture == "blackwell");
   }
+  /// The GPUs one NVLink domain joins: interconnect.nvlink_gpus, or the node.
+  int nvlink_group() const { return nvlink_gpus > 0 ? nvlink_gpus : gpus_per_node; }
   /// On an NVLink mesh (no switch) a GPU's links are split evenly over its peers (nvlink_gpus, or the node): the
   /// share a collective over `gpus` of them can use is (gpus-1)/(peers) of it (HGX 4-GPU boards: 3 peers).
   double mesh_nvlink_bytes_per_s(int gpus) const {
-    const int peers = (nvlink_gpus > 0 ? nvlink_gpus : gpus_per_node) - 1;
+    const int peers = nvlink_group() - 1;
     return peers <= 0 ? nvlink_bytes_per_s : nvlink_bytes_per_s * std::min(gpus - 1, peers) / peers;
-  }
-  /// Whether vLLM's and SGLang's custom all-reduce runs over `gpus` GPUs of this node
-  /// (vllm/distributed/device_communicators/custom_all_reduce.py; SGLang's copy of it): world sizes 2, 4, 6, 8 and
-  /// 16, and above 2 GPUs only where NVML reports every pair NVLink-connected (an NVSwitch node, or an NVLink mesh
-  /// within its peers). More than two PCIe GPUs, or pairs joined by 2-way bridges, fall back to NCCL ("Custom
-  /// allreduce is disabled because it's not supported on more than two PCIe-only GPUs"). Two PCIe GPUs keep it where
-  /// peer access works, which the YAML does not record: taken as working.
-  bool engine_custom_all_reduce(int gpus) const {
-    if (gpus != 2 && gpus != 4 && gpus != 6 && gpus != 8 && gpus != 16) return false;
-    if (gpus == 2) return true;
-    const std::string t = node_topology();
-    if (t == "nvswitch") return true;
-    return t == "nvlink-mesh" && gpus <= (nvlink_gpus > 0 ? nvlink_gpus : gpus_per_node);
   }
   /// interconnect.topology, or the inferred one for a spec built without it (build_gpu_spec always fills it).
   std::string node_topology() const { return topology.empty() ? infer_topology(nvlink_bytes_per_s, nvlink_gpus) : topology; }

@@ -179,8 +179,12 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
       // SM, PTX ISA "Tensor Memory"), which must fit there instead.
       const bool tmem = c.mma == "tcgen05";
       c.regs_per_thread = table.regs_base + (tmem ? 0 : static_cast<int>(std::ceil(double(c.bm) * c.bn / c.threads)));
-      if (tmem && double(c.bm) * c.bn * 4.0 > kTensorMemoryBytes)
-        return refuse(why, [&] { return std::string("the fp32 accumulator tile exceeds the SM's 256 KiB of tensor memory"); });
+      c.tmem_cols = tmem ? (c.bm + 127) / 128 * c.bn : 0;
+      if (c.tmem_cols > kTensorMemoryColumns)
+        return refuse(why, [&] {
+          return "the fp32 accumulator needs " + std::to_string(c.tmem_cols) + " tensor-memory columns, above the SM's " +
+                 std::to_string(kTensorMemoryColumns);
+        });
       c.smem_bytes = static_cast<int64_t>(std::ceil(double(c.stages) * (c.bm + c.bn) * c.bk * in_bytes));
       int64_t k = s.family == Family::moe ? (s.moe_w2 ? s.inter : s.hidden) : s.k;
       int64_t k_iters = (k + c.bk - 1) / c.bk;
@@ -265,6 +269,7 @@ struct CandidateKey {
   const ConfigTable* table = nullptr;
   const std::vector<TileConfig>* list = nullptr;
   std::string arch;
+  bool tcgen05 = false;  // config_fits resolves wgmma tiles to tcgen05 by compute capability, not by arch
   int max_threads_per_block = 0, max_regs_per_thread = 0;
   int64_t smem_per_block_bytes = 0;
   Dtype dtype = Dtype::fp32;
@@ -276,7 +281,7 @@ struct CandidateKey {
 CandidateKey candidate_key(const ConfigTable& table, const std::vector<TileConfig>& list, const KernelShape& s,
                            const GpuSpec& gpu) {
   CandidateKey key;
-  key.table = &table, key.list = &list, key.arch = config_arch(gpu);
+  key.table = &table, key.list = &list, key.arch = config_arch(gpu), key.tcgen05 = tcgen05_gpu(gpu);
   key.max_threads_per_block = gpu.max_threads_per_block, key.max_regs_per_thread = gpu.max_regs_per_thread;
   key.smem_per_block_bytes = gpu.smem_per_block_bytes;
   key.dtype = s.dtype, key.family = s.family;

@@ -37,6 +37,7 @@ struct TileConfig {
   int threads = 0;
   int regs_per_thread = 0;
   int64_t smem_bytes = 0;
+  int tmem_cols = 0;  ///< tcgen05: tensor-memory columns of the accumulator (0: registers)
 };
 
 /// A family's config space as read from kernels/<family>.yaml.
@@ -82,8 +83,6 @@ const std::string& config_arch(const GpuSpec& gpu);
 /// True for the GPUs whose tensor cores take tcgen05.mma (sm_100, sm_101, sm_103: B200, B300): their GEMM tiles
 /// listed as wgmma run as tcgen05, the accumulator in tensor memory.
 bool tcgen05_gpu(const GpuSpec& gpu);
-/// Tensor memory per SM on those GPUs: 128 lanes x 512 columns x 4 bytes (PTX ISA, "Tensor Memory").
-constexpr double kTensorMemoryBytes = 128.0 * 512 * 4;
 
 /// Canonical name of a config under the table's naming scheme.
 std::string config_name(const ConfigTable& table, const TileConfig& c);

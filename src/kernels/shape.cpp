@@ -8,6 +8,13 @@
 #include "kernels/shape_params.h"
 
 namespace loom {
+
+bool engines_run_custom_all_reduce(const GpuSpec& gpu, int64_t gpus) {
+  if (gpus != 2 && gpus != 4 && gpus != 6 && gpus != 8 && gpus != 16) return false;
+  if (gpus == 2) return true;
+  const std::string t = gpu.node_topology();
+  return t == "nvswitch" || (t == "nvlink-mesh" && gpus <= gpu.nvlink_group());
+}
 namespace {
 
 using shape_detail::join;
@@ -200,8 +207,8 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       Params p(spec, p2p ? KeyList{"bytes"} : KeyList{"bytes", "gpus"});
       s.bytes = p.size("bytes"), s.gpus = p2p ? 2 : p.size("gpus");
       if (auto it = spec.params.find("impl"); it != spec.params.end()) s.impl = it->second;  // nccl | custom
-      if (s.impl == "custom" && !gpu.engine_custom_all_reduce(int(std::min<int64_t>(s.gpus, 1 << 20))))
-        s.impl = "nccl", s.engine_nccl = true;  // as the engines fall back (GpuSpec::engine_custom_all_reduce)
+      if (s.impl == "custom" && !engines_run_custom_all_reduce(gpu, s.gpus))
+        s.impl = "nccl", s.engine_nccl = true;  // as the engines fall back
       if (s.gpus > gpu.gpus_per_node && gpu.gpus_per_node > 0)
         throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + " exceeds the " +
                                          std::to_string(gpu.gpus_per_node) + " GPUs of one '" + gpu.name +

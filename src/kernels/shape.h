@@ -85,4 +85,12 @@ void check_spec_sizes(const KernelSpec& spec);
 /// beyond kMaxElements, dtypes the family or `gpu` cannot run) and returns the typed shape. Throws InputError.
 KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu);
 
+/// Whether vLLM's and SGLang's custom all-reduce runs over `gpus` GPUs of `gpu`'s node
+/// (vllm/distributed/device_communicators/custom_all_reduce.py; SGLang's copy of it): world sizes 2, 4, 6, 8 and 16,
+/// and above 2 GPUs only where NVML reports every pair NVLink-connected (an NVSwitch node, or an NVLink mesh within
+/// its domain). More than two PCIe GPUs, or pairs joined by 2-way bridges, fall back to NCCL ("Custom allreduce is
+/// disabled because it's not supported on more than two PCIe-only GPUs"). Two PCIe GPUs keep it where peer access
+/// works, which the YAML does not record: taken as working. parse_shape turns `impl=custom` into nccl elsewhere.
+bool engines_run_custom_all_reduce(const GpuSpec& gpu, int64_t gpus);
+
 }  // namespace loom

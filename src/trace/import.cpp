@@ -186,7 +186,7 @@ ListMeta list_meta(const CaseList& cl, const LctTrace& t) {
                                   "'; these files come from different runs");
   m.sms = trace_io::parse_i64(meta_get(cl.meta, "sms")).value_or(0);
   if (m.sms <= 0) m.sms = trace_io::parse_i64(meta_get(t.meta, "sms")).value_or(0);
-  auto recorded = [](const std::string& v) { return trimmed(v) == "0" ? std::string() : trimmed(v); };
+  auto recorded = [](const std::string& v) { return v == "0" ? std::string() : v; };  // checked as read: no padding
   m.clock_mhz = recorded(meta_get(cl.meta, "clock_mhz"));
   if (m.clock_mhz.empty()) m.clock_mhz = recorded(meta_get(t.meta, "clock_mhz"));
   m.resolution_us = trimmed(meta_get(cl.meta, "resolution_us"));

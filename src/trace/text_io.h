@@ -93,7 +93,8 @@ void check_meta_value(const std::string& key, const std::string& value, const st
                       bool zero_unrecorded = false);
 
 /// Adds one `#key=value` line (at `where`, "FILE:LINE") to `meta`, its line to `meta_where`: a key given twice or a
-/// value check_meta_value refuses throws InputError(where, ...). Every reader of `#key=value` preambles uses it.
+/// value check_meta_value refuses throws InputError(where, ...). The corpus, case-list and .lct readers use it (the
+/// cuBLASLt sweep reader, wave/lt_sweep.cpp, still reads its own `#` lines).
 void add_meta(std::map<std::string, std::string>& meta, std::map<std::string, std::string>& meta_where,
               const std::pair<std::string, std::string>& kv, const std::string& where, bool zero_unrecorded = false);
 

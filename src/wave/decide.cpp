@@ -281,6 +281,9 @@ Choice decide(const CompiledTables& t, const TuneShape& s) {
     const LaneInputs in{f.gp, f.bp, f.lk, float(st.bytes), f.inv_m, float(st.work_floor), st.per_pair, f.rows};
     Choice best;
     best.config = lane_argmin(t.lanes, in);  // lanes skip pruned configs
+    // Every lane NaN (only with pathological coefficients): the first unpruned config, as the plain loop picks.
+    if (best.config < 0) best.config = decide_reference(t, s);
+    if (best.config < 0) return Choice{};
     const auto& c = t.per_config[size_t(best.config)];
     best.predicted_us = config_us(c, st);
     // G and L as map_grid counts them (the tile counts are exact integers in double).

@@ -74,7 +74,8 @@ double predict_config(const CompiledTables& t, size_t i, const TuneShape& s);
 /// when the tables have one, else the macro tables' choice.
 Choice decide(const CompiledTables& t, const TuneShape& s);
 /// The per-config decision computed the plain way: every unpruned config's float latency in config order, strict
-/// argmin. decide() must choose exactly this (tests/unit/wave_decide_test.cpp); -1 without a per-config model.
+/// argmin (the first unpruned config if every latency is NaN). The oracle decide() is tested against
+/// (tests/unit/wave_decide_test.cpp), and its fallback for that NaN case; -1 without a per-config model.
 int decide_reference(const CompiledTables& t, const TuneShape& s);
 /// Predicted latency of one macro (index into t.macros) for a shape; fills G, L, waves, bucket.
 double predict_macro(const CompiledTables& t, size_t macro, const TuneShape& s, Choice* info = nullptr);

@@ -9,6 +9,7 @@
 #include "analytical/analysis.h"
 #include "core/error.h"
 #include "hw/catalog.h"
+#include "kernels/shape.h"
 #include "learned/predictor.h"
 #include "scratch_dir.h"
 
@@ -164,13 +165,17 @@ TEST_F(Topology, LearnedCollectivesLeaveNvlsFitsOffAMesh) {
 TEST_F(Topology, EnginesCustomAllReduceOnlyWhereVllmRunsIt) {
   // vLLM / SGLang: world sizes 2, 4, 6, 8, 16; above 2 GPUs only when every pair is NVLink-connected.
   const GpuSpec h100 = get("h100-sxm"), l40 = get("l40"), a40 = get("a40");
-  EXPECT_TRUE(h100.engine_custom_all_reduce(2) && h100.engine_custom_all_reduce(8));
-  EXPECT_FALSE(h100.engine_custom_all_reduce(3));
-  EXPECT_TRUE(l40.engine_custom_all_reduce(2));   // two PCIe GPUs: kept (peer access taken as working)
-  EXPECT_FALSE(l40.engine_custom_all_reduce(4));  // more than two PCIe-only GPUs: NCCL
-  EXPECT_TRUE(a40.engine_custom_all_reduce(2));
-  EXPECT_FALSE(a40.engine_custom_all_reduce(4));  // 2-way bridges are not a full mesh
-  EXPECT_TRUE(get("h100-sxm", {"interconnect.topology=nvlink-mesh", "interconnect.nvlink_gpus=4"}).engine_custom_all_reduce(4));
+  EXPECT_TRUE(engines_run_custom_all_reduce(h100, 2) && engines_run_custom_all_reduce(h100, 8));
+  EXPECT_FALSE(engines_run_custom_all_reduce(h100, 3));
+  EXPECT_TRUE(engines_run_custom_all_reduce(l40, 2));   // two PCIe GPUs: kept (peer access taken as working)
+  EXPECT_FALSE(engines_run_custom_all_reduce(l40, 4));  // more than two PCIe-only GPUs: NCCL
+  EXPECT_TRUE(engines_run_custom_all_reduce(a40, 2));
+  EXPECT_FALSE(engines_run_custom_all_reduce(a40, 4));  // 2-way bridges are not a full mesh
+  const GpuSpec mesh4 = get("h100-sxm", {"interconnect.topology=nvlink-mesh", "interconnect.nvlink_gpus=4"});
+  EXPECT_TRUE(engines_run_custom_all_reduce(mesh4, 4));
+  EXPECT_FALSE(engines_run_custom_all_reduce(mesh4, 8));  // past the mesh's 4 GPUs: not every pair linked
+  EXPECT_TRUE(engines_run_custom_all_reduce(h100, 6));
+  EXPECT_FALSE(engines_run_custom_all_reduce(h100, 5));
   // impl=custom on such a node is predicted as the NCCL all-reduce it falls back to, and says so.
   const KernelSpec custom = parse_kernel_spec("all_reduce gpus=4 bytes=16384 impl=custom", "test");
   const KernelSpec nccl = parse_kernel_spec("all_reduce gpus=4 bytes=16384 impl=nccl", "test");

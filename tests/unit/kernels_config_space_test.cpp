@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "analytical/demand.h"
+#include "analytical/occupancy.h"
 #include "core/error.h"
 #include "kernels/config_space.h"
 #include "kernels/gemm_paths.h"
@@ -220,6 +221,26 @@ TEST(ConfigSpace, Sm100TilesRunAsTcgen05) {
   rtx.compute_capability = 120;
   EXPECT_FALSE(tcgen05_gpu(rtx));
   EXPECT_TRUE(tcgen05_gpu(b));
+  // Tensor memory bounds residency: a 128x256 fp32 accumulator takes 256 of the 512 columns, so 2 CTAs a SM even
+  // where shared memory would hold 3 (fp8 128x256x32, 6 stages: 73.7 KiB).
+  KernelShape f8 = parse_shape(parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=fp8"), b);
+  TileConfig c8 = parse_config(t, Family::gemm, "128x256x32_s6_w8", "test");
+  b.tensor_flops_per_clk_per_sm[static_cast<int>(Dtype::fp8)] = 16384;
+  ASSERT_TRUE(config_fits(c8, t, f8, b, nullptr));
+  EXPECT_EQ(c8.tmem_cols, 256);
+  const Occupancy o = occupancy(b, c8.threads, c8.regs_per_thread, c8.smem_bytes, c8.tmem_cols);
+  EXPECT_EQ(o.by_tmem, 2);
+  EXPECT_GE(o.by_smem, 3);
+  EXPECT_EQ(o.ctas_per_sm, 2);
+  EXPECT_EQ(o.limit, "tmem");
+  // The candidate list is memoised per GPU limits and architecture: a "blackwell" GPU of another compute capability
+  // (a file extending b200 with compute_capability 90) must not be handed b200's tcgen05 list, nor the reverse.
+  GpuSpec b90 = b;
+  b90.compute_capability = 90;
+  ASSERT_FALSE(candidate_configs(s, b).empty());
+  for (const TileConfig& c : candidate_configs(s, b)) EXPECT_NE(c.mma, "wgmma") << c.name;
+  for (const TileConfig& c : candidate_configs(s, b90)) EXPECT_NE(c.mma, "tcgen05") << c.name;
+  for (const TileConfig& c : candidate_configs(s, b)) EXPECT_NE(c.mma, "wgmma") << c.name;
 }
 
 }  // namespace
