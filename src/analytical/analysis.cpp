@@ -365,7 +365,8 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec, bool with_text) {
               " candidates";
         break;
       case Family::attention_prefill:
-        why = std::string(config_arch(gpu) == "hopper" || config_arch(gpu) == "blackwell" ? "FlashAttention-3"
+        why = std::string(chosen->mma == "tcgen05" ? "FlashAttention-4"
+                          : config_arch(gpu) == "hopper" || config_arch(gpu) == "blackwell" ? "FlashAttention-3"
                                                                                           : "FlashAttention-2") +
               "-like: lowest predicted time of " + std::to_string(n) + " tiles for head_dim " +
               std::to_string(s.head_dim);

@@ -27,6 +27,8 @@ PipeWork kv_block_work(const TileConfig& c, double d, double b, bool decode) {
   if (decode) reads = kv_tile;  // warps split the keys (FlashInfer / flash-decoding): each element read once
   else if (c.mma == "wgmma")    // FA3: Q read from smem by QK^T wgmma, K and V read by each consumer warpgroup
     reads = c.bm * d * b + kv_tile * std::max(1, c.warps / 4);
+  else if (c.mma == "tcgen05")  // FA4 (sm_100): S = QK^T and O += PV per 128-row slice, P from tensor memory, so
+    reads = c.bm * d * b + kv_tile * ((c.bm + 127) / 128);  // Q once, K and V once per slice
   else  // FA2: Q in registers, every warp reads the whole K and V tiles (ldmatrix)
     reads = kv_tile * c.warps;
   w.smem = kv_tile + reads;
@@ -93,7 +95,7 @@ Demand attention_prefill_demand(const GpuSpec& gpu, const KernelShape& s, const 
   const double l2_eff = kL2UsableFraction * gpu.l2_bytes;
   Occupancy occ = occupancy(gpu, c.threads, c.regs_per_thread, c.smem_bytes, c.tmem_cols);
   const double wave = double(gpu.sms) * std::max(1, occ.ctas_per_sm);
-  const bool fa3 = c.mma == "wgmma";
+  const bool fa3 = c.mma == "wgmma" || c.mma == "tcgen05";  // FA3 and FA4 order the grid alike
   const double reuse_ctas = fa3 ? double(group) * m_blocks : double(group - 1) * s.batch * m_blocks + m_blocks;
   double kv_reads = kv_bytes;
   if (kv_bytes > l2_eff && reuse_ctas > wave) {

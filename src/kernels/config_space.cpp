@@ -161,9 +161,13 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
       c.mma = (arch_v == "hopper" || arch_v == "blackwell") && c.bm % 64 == 0 ? "wgmma" : "mma_sync";
     else
       c.mma = e->mma;
-    // sm_100/sm_103 (B200, B300) have no wgmma: their warp-specialised GEMMs issue the same tiles as tcgen05.mma,
-    // one thread per CTA (or per CTA pair), accumulators in tensor memory (src/analytical/gemm_model.cpp).
-    if (naming == "tile" && tcgen05_gpu(gpu) && c.mma == "wgmma") c.mma = "tcgen05";
+    // sm_100/sm_103 (B200, B300) have no wgmma: their warp-specialised GEMMs and attention kernels (FlashAttention-4,
+    // cuDNN, FlashInfer's sm100 path) issue the same tiles as tcgen05.mma, one thread per CTA (or per CTA pair),
+    // accumulators in tensor memory (src/analytical/gemm_model.cpp, attention_model.cpp). A tile listed as tcgen05
+    // runs only there.
+    if (tcgen05_gpu(gpu) && c.mma == "wgmma") c.mma = "tcgen05";
+    if (c.mma == "tcgen05" && !tcgen05_gpu(gpu))
+      return refuse(why, [] { return std::string("tcgen05 tiles need compute capability 10.x (tensor memory)"); });
     if (naming == "tile") {
       if ((std::string_view(c.mma) == "simt") != (s.dtype == Dtype::fp32))
         return refuse(why, [&] {
@@ -194,7 +198,17 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
         });
     } else {
       const double d = static_cast<double>(s.head_dim);
-      c.regs_per_thread = table.regs_base + static_cast<int>(std::ceil((c.bm * d + double(c.bm) * c.bn) / c.threads));
+      // tcgen05 (FlashAttention-4's layout): S/P and the O accumulator of each 128-row slice live in tensor memory
+      // (BN + d columns a slice); softmax threads still load a row chunk of S into registers.
+      const bool tmem = c.mma == "tcgen05";
+      c.regs_per_thread = table.regs_base + static_cast<int>(std::ceil(((tmem ? 0.0 : c.bm * d) + double(c.bm) * c.bn) /
+                                                                        c.threads));
+      c.tmem_cols = tmem ? (c.bm + 127) / 128 * static_cast<int>(c.bn + s.head_dim) : 0;
+      if (c.tmem_cols > kTensorMemoryColumns)
+        return refuse(why, [&] {
+          return "S and O need " + std::to_string(c.tmem_cols) + " tensor-memory columns, above the SM's " +
+                 std::to_string(kTensorMemoryColumns);
+        });
       c.smem_bytes = static_cast<int64_t>(std::ceil((c.bm * d + 2.0 * c.kv_stages * c.bn * d) * in_bytes));
       if (c.splits > 0 && c.splits > (s.seq_kv + c.bn - 1) / c.bn)
         return refuse(why, [&] { return "more splits than KV blocks (" + std::to_string((s.seq_kv + c.bn - 1) / c.bn) + ")"; });

@@ -118,8 +118,8 @@ TileEntry read_tile(const std::string& file, const YAML::Node& n, const std::str
   t.bm = parts[0], t.bn = parts[1], t.bk = want == 3 ? parts[2] : 0;
   t.warps = to_int(file, n["warps"], "warps");
   t.mma = n["mma"].as<std::string>();
-  if (t.mma != "wgmma" && t.mma != "mma_sync" && t.mma != "simt" && t.mma != "auto")
-    throw InputError(at(file, n["mma"]), "unknown mma '" + t.mma + "'; use wgmma, mma_sync, simt or auto");
+  if (t.mma != "wgmma" && t.mma != "tcgen05" && t.mma != "mma_sync" && t.mma != "simt" && t.mma != "auto")
+    throw InputError(at(file, n["mma"]), "unknown mma '" + t.mma + "'; use wgmma, tcgen05, mma_sync, simt or auto");
   if (n["kv_stages"]) t.kv_stages = to_int(file, n["kv_stages"], "kv_stages");
   t.archs = string_list(file, n["archs"], "archs");
   for (const auto& a : t.archs) check_arch(file, n["archs"], a);

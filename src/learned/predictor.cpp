@@ -85,7 +85,11 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
 }
 
 double Predictor::transfer_weight(const std::string& family, const GpuSpec& gpu) const {
-  return transfer_ ? transfer_->weight_for(family, gpu.architecture) : 1.0;
+  // A GPU of an architecture the family's corpus lacks: the family's chosen weight (a family measured on one
+  // architecture: 0.5, the middle of the grid, where a whole new tensor-core path is met, e.g. B200 attention).
+  if (!transfer_) return 1.0;
+  const std::string arch = measured_architecture(family, gpu);
+  return arch == gpu.architecture ? transfer_->weight_for(family, arch) : transfer_->weight_or_prior(family, arch);
 }
 
 double Predictor::transferred(Prediction& p, double w, double log_ratio) {

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "kernels/config_space.h"
 #include "core/json_strict.h"
 #include "hw/gpu_schema.h"  // gpu_architectures
 #include "kernels/shape.h"  // family_names
@@ -36,6 +37,17 @@ double TransferWeights::weight_for(const std::string& family, const std::string&
   auto a = architectures.find(family);
   if (a != architectures.end() && a->second.count(architecture)) return 1.0;
   return w->second;
+}
+
+double TransferWeights::weight_or_prior(const std::string& family, const std::string& architecture) const {
+  auto a = architectures.find(family);
+  if (a != architectures.end() && a->second.size() == 1 && !a->second.count(architecture)) return 0.5;
+  return weight_for(family, architecture);
+}
+
+std::string measured_architecture(const std::string& family, const GpuSpec& gpu) {
+  const bool tensor_family = family == "gemm" || family == "moe" || family == "attention_prefill";
+  return tensor_family && tcgen05_gpu(gpu) ? gpu.architecture + "-tcgen05" : gpu.architecture;
 }
 
 void TransferWeights::save(const std::string& dir) const {

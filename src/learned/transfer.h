@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 
+#include "hw/gpu_spec.h"
 #include "learned/validate.h"
 
 namespace loom {
@@ -26,6 +27,9 @@ struct TransferWeights {
   /// The learned model's weight for `family` on a GPU of `architecture`: 1 where that architecture was measured
   /// for the family (or nothing is known), else the family's chosen weight.
   double weight_for(const std::string& family, const std::string& architecture) const;
+  /// weight_for, except that a family measured on a single architecture (no held-out architecture to choose its
+  /// weight from) gets 0.5, the middle of the grid, on an architecture it was not measured on.
+  double weight_or_prior(const std::string& family, const std::string& architecture) const;
   /// Reads <dir>/transfer.json; a directory without one (a model from before this file) gives every weight 1.
   /// Throws InputError(FILE, ...) when the file is malformed.
   static TransferWeights load(const std::string& dir);
@@ -33,6 +37,11 @@ struct TransferWeights {
   static TransferWeights from_text(const std::string& text, const std::string& path);
   void save(const std::string& dir) const;
 };
+
+/// The architecture a family's kernels on `gpu` count as for transfer weights and uncertainty: gpu.architecture,
+/// except the tensor-core families (gemm, moe, attention_prefill) on sm_100/sm_103, whose tcgen05 instruction path
+/// no "blackwell" corpus row ran (those are sm_120 RTX PRO 6000 kernels, mma.sync): "blackwell-tcgen05".
+std::string measured_architecture(const std::string& family, const GpuSpec& gpu);
 
 /// The weight grid's best weight per family over the arch: split points of `rep` (each architecture counted
 /// once, not by kernel count), leaving out the architecture `except` ("" = none). Families seen in fewer than one

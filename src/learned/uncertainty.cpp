@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "learned/transfer.h"
 #include "core/json_strict.h"
 #include "kernels/shape.h"  // family_names
 #include "learned/model.h"
@@ -173,8 +174,9 @@ Uncertainty assess_prediction(const Coverage* cov, const Prediction& p, const Gp
                                 : "note: measured " + p.analysis->family + " (" + p.collective->basis + "), band = its mean error"};
     return u;
   }
-  if (cov && p.model == "learned") return assess(*cov, p.analysis->family, gpu.architecture, gpu.name, impl, p.latency_us);
-  Uncertainty u = assess(Coverage{}, p.analysis->family, gpu.architecture, gpu.name, impl, p.latency_us);
+  const std::string arch = measured_architecture(p.analysis->family, gpu);
+  if (cov && p.model == "learned") return assess(*cov, p.analysis->family, arch, gpu.name, impl, p.latency_us);
+  Uncertainty u = assess(Coverage{}, p.analysis->family, arch, gpu.name, impl, p.latency_us);
   u.reasons = {"extrapolated: no learned model for " + p.analysis->family + " (analytical model only)"};
   return u;
 }

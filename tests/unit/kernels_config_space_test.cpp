@@ -243,6 +243,37 @@ TEST(ConfigSpace, Sm100TilesRunAsTcgen05) {
   for (const TileConfig& c : candidate_configs(s, b)) EXPECT_NE(c.mma, "wgmma") << c.name;
 }
 
+TEST(ConfigSpace, Sm100AttentionRunsAsTcgen05) {
+  // FlashAttention-4's layout on sm_100: S/P and O of each 128-row slice in tensor memory, P fed to PV from there,
+  // so K and V are read once per slice (FA3 on Hopper: once per consumer warpgroup) and O takes no registers.
+  GpuSpec h = test::test_h100(), b = h;
+  b.architecture = "blackwell", b.compute_capability = 100;
+  const ConfigTable& t = config_table(Family::attention_prefill);
+  const std::string spec = "attention_prefill batch=1 heads=32 kv_heads=8 seq=4096 head_dim=128 causal=1 dtype=bf16";
+  KernelShape s = parse_shape(parse_kernel_spec(spec), b);
+  TileConfig ch = parse_config(t, Family::attention_prefill, "128x128_w8", "test"), cb = ch;
+  ASSERT_TRUE(config_fits(ch, t, s, h, nullptr));
+  ASSERT_TRUE(config_fits(cb, t, s, b, nullptr));
+  EXPECT_EQ(ch.mma, "wgmma");
+  EXPECT_EQ(cb.mma, "tcgen05");
+  EXPECT_EQ(cb.tmem_cols, 128 + 128);  // S (BN columns) + O (head_dim columns)
+  EXPECT_LT(cb.regs_per_thread, ch.regs_per_thread);
+  const double kv_tile = 2.0 * 128 * 128 * 2, q_tile = 128.0 * 128 * 2;
+  EXPECT_DOUBLE_EQ(attention_prefill_demand(h, s, ch, false).per_iter.smem, kv_tile + q_tile + 2 * kv_tile);
+  EXPECT_DOUBLE_EQ(attention_prefill_demand(b, s, cb, false).per_iter.smem, kv_tile + q_tile + kv_tile);
+  // The two-slice FA4 tile (listed as tcgen05) runs only where tensor memory exists; its 512 columns are the SM's.
+  TileConfig fa4 = parse_config(t, Family::attention_prefill, "256x128_w16", "test"), on_h = fa4;
+  ASSERT_TRUE(config_fits(fa4, t, s, b, nullptr));
+  EXPECT_EQ(fa4.tmem_cols, 512);
+  std::string why;
+  EXPECT_FALSE(config_fits(on_h, t, s, h, &why));
+  KernelShape d256 = parse_shape(parse_kernel_spec("attention_prefill batch=1 heads=8 kv_heads=8 seq=512 head_dim=256 causal=1 dtype=bf16"), b);
+  TileConfig big = parse_config(t, Family::attention_prefill, "256x128_w16", "test");
+  EXPECT_FALSE(config_fits(big, t, d256, b, &why));  // 2 x (128 + 256) columns
+  EXPECT_NE(why.find("tensor-memory"), std::string::npos) << why;
+  for (const TileConfig& c : candidate_configs(s, b)) EXPECT_NE(c.mma, "wgmma") << c.name;
+}
+
 }  // namespace
 }  // namespace loom
 

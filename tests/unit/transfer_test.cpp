@@ -74,6 +74,21 @@ TEST(Transfer, WeightAppliesOnlyWhereTheArchitectureWasNotMeasured) {
   EXPECT_EQ(t.weight_for("moe", "blackwell"), 1.0);
 }
 
+TEST(Transfer, Sm100TensorFamiliesAreTheirOwnArchitectureWithAPriorWhereNothingChoseAWeight) {
+  TransferWeights t;
+  t.weight["attention_prefill"] = 1.0, t.architectures["attention_prefill"] = {"hopper"};
+  t.weight["moe"] = 1.0, t.architectures["moe"] = {"hopper", "blackwell"};
+  EXPECT_EQ(t.weight_or_prior("attention_prefill", "hopper"), 1.0);
+  EXPECT_EQ(t.weight_or_prior("attention_prefill", "blackwell-tcgen05"), 0.5);  // one architecture: no choice made
+  EXPECT_EQ(t.weight_or_prior("moe", "blackwell-tcgen05"), 1.0);                // chosen over held-out architectures
+  GpuSpec b200, rtx;
+  b200.architecture = rtx.architecture = "blackwell";
+  b200.compute_capability = 100, rtx.compute_capability = 120;
+  EXPECT_EQ(measured_architecture("moe", b200), "blackwell-tcgen05");  // RTX PRO 6000's rows are sm_120 mma.sync
+  EXPECT_EQ(measured_architecture("moe", rtx), "blackwell");
+  EXPECT_EQ(measured_architecture("rms_norm", b200), "blackwell");  // no tensor cores: the architecture is the key
+}
+
 TEST(Transfer, FileRoundTripsAndIsOptional) {
   const test::ScratchDir scratch;
   const std::filesystem::path& dir = scratch.path();
