@@ -146,8 +146,12 @@ Uncertainty assess(const Coverage& cov, const std::string& family, const std::st
   if (!f.architectures.count(architecture)) {
     u.extrapolated = true;
     u.reasons.push_back("extrapolated: no measured " + architecture + " " + family + " kernels");
-    // Errors seen when a whole architecture was held out; at least as wide as the in-distribution band.
-    if (f.unseen_arch.n > 0) b = {f.unseen_arch.n, std::min(b.lo, f.unseen_arch.lo), std::max(b.hi, f.unseen_arch.hi)};
+    // Errors seen when a whole architecture was held out; at least as wide as the in-distribution band. A family
+    // measured on one architecture only was held out whole by its arch: split (no kernel of it left to train on),
+    // which says nothing of its forest on another architecture: the no-data band (x0.5-x2) instead.
+    if (f.architectures.size() == 1) b = {b.n, std::min(b.lo, std::log(0.5)), std::max(b.hi, std::log(2.0))};
+    else if (f.unseen_arch.n > 0)
+      b = {f.unseen_arch.n, std::min(b.lo, f.unseen_arch.lo), std::max(b.hi, f.unseen_arch.hi)};
   } else if (!f.gpus.count(gpu_key)) {
     u.reasons.push_back("note: no measured " + family + " kernels on " + gpu_key + " (its architecture is)");
   }
