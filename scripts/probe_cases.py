@@ -170,6 +170,7 @@ def build_cases(T):
     from probe_cases_r9 import add_round9
     from probe_cases_r10 import add_round10
     from probe_cases_r11 import add_round11
+    from probe_cases_r12 import add_round12
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -190,6 +191,7 @@ def build_cases(T):
     add_round9(c)
     add_round10(c)
     add_round11(c)
+    add_round12(c)
     return cs
 
 

@@ -7,6 +7,7 @@
 #include "cli/common.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/output_path.h"
 #include "core/suggest.h"
 #include "hw/calibration.h"
 #include "hw/catalog.h"
@@ -44,7 +45,7 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
   const std::string& y = ov.yaml;
   // The overlay must load: the same checks as any catalogue file.
   const std::string out = args.output();
-  if (out.empty()) {
+  if (out.empty() || is_stdout_path(out)) {
     emit(y);
   } else {
     write_file(out, y);

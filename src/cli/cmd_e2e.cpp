@@ -11,6 +11,7 @@
 #include "cli/table.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/output_path.h"
 #include "e2e/chrome_trace.h"
 #include "e2e/e2e.h"
 #include "e2e/replay.h"
@@ -295,6 +296,7 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   }
   if (args.has("--trace-out")) {
     const std::string path = args.get("--trace-out");
+    refuse_stdout_output("--trace-out", path, "also receives the answer; give a file");
     write_file(path, chrome_trace(step).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
   const std::string format = args.format();

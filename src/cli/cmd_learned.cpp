@@ -17,6 +17,7 @@
 #include "cli/table.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/output_path.h"
 #include "kernels/shape.h"
 #include "learned/corpus.h"
 #include "learned/predictor.h"
@@ -212,6 +213,8 @@ int cmd_train(const Argv& argv) {
     throw InputError("--out", "train writes a model directory: give --out DIR, or --force to overwrite the committed "
                               "model (" + default_model_dir() + ")");
   const std::string out = args.get("--out", default_model_dir());
+  refuse_stdout_output("--out", out, "cannot hold a model folder; give a folder");
+  refuse_control_bytes_in_path(out);
   TrainOptions opt = options_from(args);
   // A bad --out is refused now, not after minutes of training (`--out /dev/null` trained, then failed to save).
   std::error_code ec;
@@ -286,6 +289,10 @@ int cmd_validate(const Argv& argv) {
   if (std::find(argv.begin(), argv.end(), "--serving") != argv.end()) return cmd_validate_serving(argv);
   if (std::find(argv.begin(), argv.end(), "--collectives") != argv.end()) return cmd_validate_collectives(argv);
   Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check", "--leave-one-gpu-out"});
+  if (args.has("--out")) {
+    refuse_stdout_output("--out", args.get("--out"), "also receives the validation table (use --format json for its JSON)");
+    check_output_file(args.get("--out"));
+  }
   args.no_positionals("validate");
   const std::optional<double> max_mape = args.number("--max-mape");  // checked before minutes of retraining
   if (max_mape && *max_mape <= 0) throw InputError("--max-mape", "must be a percentage > 0");

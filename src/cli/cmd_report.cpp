@@ -10,6 +10,7 @@
 #include "cli/report_from_analysis.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/output_path.h"
 #include "report/loom_json.h"
 #include "report/report.h"
 #include "report/report_json.h"
@@ -147,6 +148,9 @@ int cmd_report(const std::vector<std::string>& argv) {
   if (args.has("--measured-us") && !args.has("--kernel"))
     throw InputError("--measured-us", "is the measured time of --kernel SPEC; give it with --gpu G --kernel SPEC");
 
+  // `-` is stdout for -o and --json-out (round 12), but one of them: the page and the JSON would be one stream.
+  if (args.has("--json-out") && (args.output().empty() || is_stdout_path(args.output())))
+    refuse_stdout_output("--json-out", args.get("--json-out"), "also receives the HTML page; give -o FILE.html too");
   report::Report rep;
   if (sample) {
     rep = report::sample_report();
@@ -161,7 +165,7 @@ int cmd_report(const std::vector<std::string>& argv) {
   if (args.has("--json-out")) write_file(args.get("--json-out"), report::report_to_json(rep).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   const std::string out = args.output();
   std::string html = report::render_html(rep);
-  if (out.empty()) {
+  if (out.empty() || is_stdout_path(out)) {
     std::cout << html;
   } else {
     write_file(out, html);

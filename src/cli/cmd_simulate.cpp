@@ -9,6 +9,7 @@
 #include "cli/serving_args.h"
 #include "cli/table.h"
 #include "core/error.h"
+#include "core/output_path.h"
 #include "serving/engine.h"
 #include "serving/metrics.h"
 
@@ -76,6 +77,10 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   const std::vector<serving::Request> requests = requests_from(args);
   const std::vector<std::string> warnings = stream_warnings(model, requests);
   cfg.record_trace = args.has("--trace-out");
+  if (cfg.record_trace) {  // before the run: a path that cannot be written is said at once
+    refuse_stdout_output("--trace-out", args.get("--trace-out"), "also receives the answer; give a file");
+    check_output_file(args.get("--trace-out"));
+  }
   if (!args.has("--requests")) cfg.requests_from = "--prompt-len/--output-len";
   Progress progress("simulate");
   const bool show = !args.has("--quiet") && requests.size() >= 2000;

@@ -11,6 +11,7 @@
 #include "cli/table.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/output_path.h"
 #include "trace/chrome_trace.h"
 #include "trace/import.h"
 #include "trace/gemm_path_table.h"
@@ -97,6 +98,11 @@ int import_run_cmd(const Args& args) {
   const std::string out_path = args.has("-o") ? args.output() : args.require("--out");
   check_output_file(out_path);
   if (args.has("--dataset")) {  // a data set with its own protocol (loom validate's dataset:NAME split)
+    // A control byte would end the corpus's `#dataset=` line (a newline was written as a space): refused, as in paths.
+    const std::string& d = args.get("--dataset");
+    if (std::any_of(d.begin(), d.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
+      throw InputError("--dataset", "'" + d.substr(0, 80) + "' holds a control character (a newline, tab or escape; "
+                                    "shown as '?'); give a name without them");
     opts.extra_meta["dataset"] = args.get("--dataset");
     opts.extra_meta["dataset_split"] = args.get("--split");
   }
@@ -116,6 +122,8 @@ int import_run_cmd(const Args& args) {
 int import_public_cmd(const Args& args) {
   const std::string source = args.get("--from");
   const std::string out_dir = args.has("-o") ? args.output() : args.require("--out");
+  refuse_stdout_output(args.has("-o") ? "-o" : "--out", out_dir, "cannot hold a folder of corpora; give a folder");
+  refuse_control_bytes_in_path(out_dir);
   const std::string format = args.format();  // checked before anything is written
   const auto& pos = args.positional();
   if (pos.size() < 2) throw InputError("trace import --from " + source, "give the input CSV file(s) after the options");

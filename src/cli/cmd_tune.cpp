@@ -17,6 +17,7 @@
 #include "cli/tune_views.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/output_path.h"
 #include "hw/catalog.h"
 #include "kernels/kernel_spec.h"
 #include "trace/trace.h"
@@ -125,7 +126,7 @@ int run_plan(const Args& args) {
                      (known.empty() ? "; registers assumed 128/thread" : "; registers from the committed tables") +
                      "\n# run: loom-bench --plan FILE\n";
   for (const auto& l : lines) text += l + "\n";
-  if (args.has("--out")) {
+  if (args.has("--out") && !is_stdout_path(args.get("--out"))) {
     write_file(args.get("--out"), text);
     std::printf("%zu plan points (%zu shapes) written to %s\n", st.points, st.shapes, args.get("--out").c_str());
   } else {
@@ -272,6 +273,8 @@ int cmd_tune(const std::vector<std::string>& argv) {
   if (args.has("--export-moe-configs")) {
     args.only("`loom tune --export-moe-configs`", {"--export-moe-configs", "--gpu", "--model", "--tp", "--dtype",
                                                     "--tables"});
+    refuse_stdout_output("--export-moe-configs", args.get("--export-moe-configs"),
+                         "cannot hold a folder of config files; give a folder");
     return run_export_moe_configs(args);
   }
   for (const char* f : {"--model", "--tp", "--dtype"})
@@ -292,6 +295,10 @@ int cmd_tune(const std::vector<std::string>& argv) {
   // --plan writes loom-bench's plan file and --fit/--export write tables: each has one text output.
   if (args.has("--plan")) args.format("`loom tune --plan` (loom-bench's plan file, one kernel a line)", {"table"});
   if (args.has("--fit") || args.has("--export")) args.format("`loom tune --fit/--export`", {"table"});
+  // `--out -` is stdout where the mode writes one file and prints nothing else (--plan); --fit prints its summary
+  // there, and --export writes a header and its JSON.
+  if (args.has("--fit")) refuse_stdout_output("--out", args.get("--out"), "also receives the fit summary; give a file");
+  if (args.has("--export")) refuse_stdout_output("--out", args.get("--out"), "cannot hold the exported files; give a folder");
   // cuBLASLt's algorithm configs have their own model and sweep format (cmd_tune_cublaslt.cpp).
   if (args.get("--family") == "gemm-cublaslt") return run_tune_cublaslt(args);
   if (args.has("--partial-shapes")) throw InputError("--partial-shapes", "only with --family gemm-cublaslt");

@@ -11,6 +11,8 @@
 #include <string>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
 #include "cli/commands_e2e.h"
 #include "cli/commands_serving.h"
@@ -88,7 +90,8 @@ common options:
   --set key=value             override a GPU field, e.g. --set dram.bandwidth=4.8TB/s (repeatable); GPU:key=value
                               overrides one of the named GPUs only (--set h200:sms=66)
   --format table|json|csv     output format (default table; every command but report, calibrate and train,
-                              which write a file)
+                              which write a file); with --help, json gives the usage as a JSON object
+  -o/--out FILE               '-' is stdout where the command writes one file and prints nothing else there
   --clock boost|sustained|auto  (predict, e2e, whatif, simulate) kernels from a cool start (boost, default), at the
                               power-capped clock of seconds of tensor-core load (sustained; GPUs with a measured
                               sustained_load), or throttled past the measured onset only (auto: per kernel in
@@ -101,7 +104,24 @@ kernel specs, e.g.:  "gemm m=4096 n=4096 k=4096 dtype=bf16"   (see kernels/READM
 bool use_color() { return isatty(STDERR_FILENO) != 0; }
 
 /// `loom CMD --help`: the usage lines of kUsage that belong to CMD (its lines and their continuation lines).
-bool print_command_help(const std::string& command) {
+/// `--help` prints usage text whatever else is given, but with `--format json` a JSON object holding that text
+/// (schema loom.help/1): a pipeline that asked for JSON gets JSON, and `| jq -r .usage` shows the usage.
+bool help_as_json(const std::vector<std::string>& args) {
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i] == "--format=json" || (args[i] == "--format" && i + 1 < args.size() && args[i + 1] == "json")) return true;
+  return false;
+}
+
+void print_usage(const std::string& command, const std::string& text, bool json) {
+  if (!json) {
+    std::fputs(text.c_str(), stdout);
+    return;
+  }
+  const nlohmann::json j{{"schema", "loom.help/1"}, {"command", command}, {"usage", text}};
+  std::fputs((j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(), stdout);
+}
+
+bool print_command_help(const std::string& command, bool json) {
   std::string out, line;
   bool in = false;
   for (const char* p = kUsage; *p; ++p) {
@@ -117,9 +137,9 @@ bool print_command_help(const std::string& command) {
   if (out.empty()) return false;
   // report, calibrate and train write a file (an HTML page, a GPU overlay, a model folder): no --format.
   const bool writes_file = command == "report" || command == "calibrate" || command == "train";
-  std::fputs(("usage: loom " + command + " ...\n" + out + "\ncommon options: --gpu NAME|PATH|all|a,b,c  --set key=value" +
-              (writes_file ? "" : "  --format table|json|csv") + "\n").c_str(),
-             stdout);
+  print_usage(command, "usage: loom " + command + " ...\n" + out + "\ncommon options: --gpu NAME|PATH|all|a,b,c  --set key=value" +
+                           (writes_file ? "" : "  --format table|json|csv") + "\n",
+              json);
   return true;
 }
 
@@ -166,7 +186,7 @@ int main(int argc, char** argv) {
   using namespace loom::cli;
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
-    std::fputs(kUsage, stdout);
+    print_usage("", kUsage, argc >= 2 && help_as_json(std::vector<std::string>(argv + 2, argv + argc)));
     if (argc < 2) std::fputs("loom: no command given; run `loom --help` for the list\n", stderr);
     return argc < 2 ? 2 : stdout_status(0);
   }
@@ -184,7 +204,7 @@ int main(int argc, char** argv) {
   }
   for (const auto& a : rest)
     if (a == "--help" || a == "-h") {
-      if (print_command_help(command)) return stdout_status(0);
+      if (print_command_help(command, help_as_json(rest))) return stdout_status(0);
       std::cerr << "loom: " << loom::printable_error(command) << ": unknown command; run `loom --help` for the list\n";
       return 2;
     }

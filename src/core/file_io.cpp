@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <mutex>
 #include <set>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/output_path.h"
 
 namespace loom {
 
@@ -60,8 +62,29 @@ void refuse_input_overwrite(const std::string& path) {
                            "output file");
 }
 
+bool is_stdout_path(const std::string& path) { return path == "-"; }
+
+void refuse_stdout_output(const std::string& flag, const std::string& path, const std::string& why) {
+  if (is_stdout_path(path)) throw InputError(flag, "'-' is stdout, which " + why);
+}
+
+void refuse_control_bytes_in_path(const std::string& path) {
+  for (const char ch : path)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+      throw InputError(path, "holds a control character (a newline, tab or escape; shown as '?'); give a file name "
+                             "without them");
+}
+
 OutputFile begin_output(const std::string& path) {
+  refuse_control_bytes_in_path(path);
   OutputFile f{path, path, "", -1};
+  if (is_stdout_path(path)) {  // `-o -`: stdout, after what the command printed there already
+    std::cout.flush();
+    std::fflush(stdout);
+    f.fd = ::dup(STDOUT_FILENO);
+    if (f.fd < 0) throw InputError("stdout", write_failed_message(errno));
+    return f;
+  }
   // /dev/stdout, /dev/fd/N, /proc/self/fd/N name a descriptor someone opened (`-o /dev/stdout >> log`): written in
   // place, never replaced by a rename.
   if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) return f;
@@ -107,8 +130,8 @@ void discard_output(const OutputFile& f) noexcept {
 }
 
 void write_file(const std::string& path, std::string_view text) {
-  refuse_named_pipe(path);
-  refuse_input_overwrite(path);
+  refuse_control_bytes_in_path(path);
+  if (!is_stdout_path(path)) refuse_named_pipe(path), refuse_input_overwrite(path);
   // stdio rather than ofstream: fwrite/fflush/fclose report errno, which says *why* (ENOSPC, EACCES, ...).
   errno = 0;
   const OutputFile out = begin_output(path);
@@ -191,6 +214,8 @@ void check_output_file(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (path.empty()) throw InputError("-o", "empty output path");
+  refuse_control_bytes_in_path(path);
+  if (is_stdout_path(path)) return;
   refuse_named_pipe(path);
   refuse_input_overwrite(path);
   if (fs::is_directory(path, ec)) throw InputError(path, "is a folder; give a file name to write");

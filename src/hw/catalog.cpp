@@ -11,6 +11,7 @@
 #include "core/file_io.h"
 #include "core/suggest.h"
 #include "hw/catalog_pack.h"
+#include "hw/gpu_values.h"
 #include "hw/gpu_yaml.h"
 
 #ifndef LOOM_SOURCE_DIR
@@ -20,6 +21,26 @@
 namespace loom {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+/// The catalogue entry whose values (gpu_hardware_values) a GPU file read as `raw` has, or "" (none, or a file that
+/// does not build without --set).
+std::string entry_with(const Catalog& catalog, const RawSpec& raw, bool timing_only) {
+  std::string v;
+  try {
+    RawSpec checked = raw;
+    apply_overrides(checked, {});
+    v = gpu_hardware_values(build_gpu_spec(checked, "", ""), timing_only);
+  } catch (const InputError&) {
+    return "";
+  }
+  for (const auto& n : catalog.names())
+    if (gpu_hardware_values(catalog.get(n), timing_only) == v) return n;
+  return "";
+}
+
+}  // namespace
 
 std::string data_dir() {
   const char* home = std::getenv("LOOM_HOME");
@@ -73,8 +94,18 @@ Catalog Catalog::load(const std::string& dir) {
 std::vector<std::string> Catalog::names() const { return names_; }
 
 std::string Catalog::file_of(const std::string& name_or_path) const {
-  const bool known = std::find(names_.begin(), names_.end(), name_or_path) != names_.end();
-  const fs::path p = known ? fs::path(dir_) / (name_or_path + ".yaml") : fs::path(name_or_path);
+  // A file with an entry's values (its path, a copy) is that entry (get): two names for it are one GPU.
+  std::string entry;
+  std::error_code fe;
+  if (std::find(names_.begin(), names_.end(), name_or_path) == names_.end() && fs::is_regular_file(name_or_path, fe)) {
+    try {
+      entry = entry_with(*this, read_gpu_file(name_or_path, name_or_path, dir_), false);
+    } catch (const InputError&) {
+    }  // get() says what is wrong with the file
+  }
+  const std::string name = entry.empty() ? name_or_path : entry;
+  const bool known = std::find(names_.begin(), names_.end(), name) != names_.end();
+  const fs::path p = known ? fs::path(dir_) / (name + ".yaml") : fs::path(name);
   std::error_code ec;
   const fs::path c = fs::weakly_canonical(p, ec);
   return ec ? p.lexically_normal().string() : c.string();
@@ -116,6 +147,10 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
     }
     source_file = name_or_path;
     raw = read_gpu_file(name_or_path, name_or_path, dir_, nullptr, &parent);
+    // A file with an entry's values (its catalogue file by path, a copy, the same values spelt otherwise) is that
+    // entry: the same key, anchor and predictions, however it `extends:` (gpus/h200.yaml extends h100-sxm; it was
+    // anchored to the H100 and predicted off it).
+    if (const std::string entry = entry_with(*this, raw, false); !entry.empty()) return get(entry, overrides);
   }
   // A GPU changed in more than its SM count (by --set, or a file that `extends:` a catalogue entry and changes its
   // hardware) keeps the GPU as measured as its anchor (GpuSpec::anchor): learned predictions start there. The
@@ -129,7 +164,15 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
   std::optional<RawSpec> anchor_raw;
   std::string anchor_name = name_or_path, anchor_source = source_file;
   if (!known) {
-    if (!parent.empty() && std::find(names_.begin(), names_.end(), parent) != names_.end()) {
+    // The anchor is the entry whose timing values the file has where that is not the entry it `extends:` (a copy
+    // of h200.yaml, which extends h100-sxm, with another price), else the entry it extends when it changes that
+    // one's timing. (A file with its parent's timing values is predicted as itself, as before.)
+    if (const std::string same = entry_with(*this, raw, true); !same.empty() && same != parent) {
+      anchor_raw = raw_ && raw_->count(same) ? raw_->at(same)
+                                             : read_gpu_file((fs::path(dir_) / (same + ".yaml")).string(), same, dir_);
+      anchor_name = same;
+      anchor_source = (fs::path(dir_).filename() / (same + ".yaml")).string();
+    } else if (!parent.empty() && std::find(names_.begin(), names_.end(), parent) != names_.end()) {
       RawSpec pr = raw_ && raw_->count(parent)
                        ? raw_->at(parent)
                        : read_gpu_file((fs::path(dir_) / (parent + ".yaml")).string(), parent, dir_);

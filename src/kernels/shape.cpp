@@ -206,6 +206,11 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       const bool p2p = s.family == Family::send_recv;
       Params p(spec, p2p ? KeyList{"bytes"} : KeyList{"bytes", "gpus"});
       s.bytes = p.size("bytes"), s.gpus = p2p ? 2 : p.size("gpus");
+      // At one GPU there is nothing to communicate and no kernel is launched (e2e adds no collective at TP 1): a
+      // spec of one is a mistake, not a free kernel (it was priced at 0 us without a word).
+      if (s.gpus < 2)
+        throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + ": a collective needs at least 2 GPUs (at 1 "
+                                     "nothing is communicated and no kernel is launched); give gpus >= 2");
       if (auto it = spec.params.find("impl"); it != spec.params.end()) s.impl = it->second;  // nccl | custom
       if (s.impl == "custom" && !engines_run_custom_all_reduce(gpu, s.gpus))
         s.impl = "nccl", s.engine_nccl = true;  // as the engines fall back

@@ -4,26 +4,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "hw/gpu_values.h"
+
 namespace loom {
 
 std::string PredictMemo::gpu_key(const GpuSpec& g) {
-  std::string o;
-  o.reserve(1024);
+  std::string o = gpu_hardware_values(g, false);
   auto num = [&o](auto v) { o.append(reinterpret_cast<const char*>(&v), sizeof v); };
   auto text = [&o, &num](const std::string& v) { num(v.size()), o += v; };
-  text(g.name), text(g.full_name), text(g.architecture), num(g.compute_capability), text(g.source_file);
-  num(g.sms), num(g.boost_clock_mhz), num(g.tensor_load_clock_mhz), num(g.tensor_load_slowdown);
-  num(g.tensor_load_onset_s), num(g.sustained_clock_mhz);
-  for (double f : g.tensor_flops_per_clk_per_sm) num(f);
-  num(g.fp32_flops_per_clk_per_sm), num(g.fp64_flops_per_clk_per_sm), num(g.sfu_ops_per_clk_per_sm);
-  num(g.int_ops_per_clk_per_sm), num(g.smem_bytes_per_clk_per_sm);
-  num(g.regs_per_sm), num(g.max_regs_per_thread), num(g.smem_per_sm_bytes), num(g.smem_per_block_bytes);
-  num(g.max_threads_per_sm), num(g.max_warps_per_sm), num(g.max_ctas_per_sm), num(g.max_threads_per_block);
-  num(g.l1_bytes_per_sm), num(g.l2_bytes), num(g.l2_bytes_per_s), num(g.l2_bytes_per_clk_per_sm);
-  num(g.dram_bytes), num(g.dram_bytes_per_s), text(g.dram_type), text(g.dram_ecc);
-  num(g.launch_overhead_us), num(g.host_cpu_speed), num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s);
-  num(g.gpus_per_node), num(g.nvlink_gpus), text(g.topology), num(g.tdp_w), num(g.price_per_hour_usd.has_value());
-  if (g.price_per_hour_usd) num(*g.price_per_hour_usd);
+  text(g.name), text(g.full_name), text(g.source_file);
   num(g.key_sources.size());
   for (const auto& [k, v] : g.key_sources) text(k), text(v);
   return o;

@@ -2,12 +2,15 @@
 #include "trace/summary.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <tuple>
 #include <unordered_map>
 
 #include "core/error.h"
 #include "trace/import.h"
 #include "trace/kernel_names.h"
+#include "trace/text_io.h"
+#include "trace/trace.h"
 
 namespace loom {
 namespace {
@@ -63,6 +66,30 @@ TraceSummary summarize(const std::vector<Corpus>& corpora, const GpuNameTable& g
   return s;
 }
 
+namespace {
+
+/// Each X.cases.csv below `dir` with its collector trace X.lct.gz or X.lct beside it (a sweep not yet imported).
+std::vector<std::pair<std::string, std::string>> find_unimported_runs(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<std::string, std::string>> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const std::string p = it->path().string();
+    if (!it->is_regular_file(ec) || !trace_io::ends_with(p, ".cases.csv")) continue;
+    const std::string stem = p.substr(0, p.size() - std::string(".cases.csv").size());
+    for (const char* ext : {".lct.gz", ".lct"})
+      if (fs::is_regular_file(stem + ext, ec)) {
+        out.emplace_back(p, stem + ext);
+        break;
+      }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
 TraceSummary summarize_dir(const std::string& dir, const GpuNameTable& gpus, const ReadOptions& opts) {
   std::vector<Corpus> corpora;
   std::vector<SkippedFile> bad;
@@ -74,6 +101,18 @@ TraceSummary summarize_dir(const std::string& dir, const GpuNameTable& gpus, con
       bad.push_back({p, e.what()});
     }
   }
+  // A folder of sweeps not yet imported (case lists and their .lct, no corpus): each pair joined in memory as
+  // `trace import` would (it was "no traces here", though that message names the pair).
+  if (corpora.empty() && bad.empty())
+    for (const auto& [cases, lct] : find_unimported_runs(dir)) {
+      try {
+        JoinStats stats;
+        corpora.push_back(join_traces({read_lct(lct, opts)}, {read_case_list(cases, opts)}, gpus, stats));
+      } catch (const InputError& e) {
+        if (!opts.lenient) throw;
+        bad.push_back({cases, e.what()});
+      }
+    }
   TraceSummary s = summarize(corpora, gpus);
   s.skipped.insert(s.skipped.end(), bad.begin(), bad.end());
   return s;

@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/output_path.h"
 #include "trace/gz_stream.h"
 
 namespace loom::trace_io {
@@ -263,8 +264,8 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 }
 
 void write_text(const std::string& path, const std::string& text) {
-  refuse_named_pipe(path);
-  refuse_input_overwrite(path);
+  refuse_control_bytes_in_path(path);
+  if (!is_stdout_path(path)) refuse_named_pipe(path), refuse_input_overwrite(path);
   const bool gz = ends_with(path, ".gz");
   const OutputFile out = begin_output(path);  // a temporary file renamed over `path`: a failed write leaves it whole
   const char* mode = gz ? "wb6" : "wbT";      // "T": plain (transparent) write

@@ -163,9 +163,8 @@ TEST(AnalyticalCollective, AllReduceScalesWithBytes) {
   EXPECT_NE(a.config_reason.find("NCCL ring"), std::string::npos);
   // impl=custom is priced by the custom fit; its reason names that kernel, not NCCL's ring.
   EXPECT_NE(run("all_reduce bytes=16384 gpus=8 impl=custom").config_reason.find("custom all-reduce"), std::string::npos);
-  Analysis one = run("all_reduce bytes=67108864 gpus=1");
-  EXPECT_EQ(one.latency_us, 0.0);
-  EXPECT_EQ(one.ceiling_us, 0.0);
+  // One GPU communicates nothing: refused (round 12), not priced at 0 us.
+  EXPECT_THROW(run("all_reduce bytes=67108864 gpus=1"), InputError);
 }
 
 TEST(AnalyticalFamilies, EveryFamilyAnalyzesOnBothTestGpus) {

@@ -1,0 +1,1 @@
+tune --export-moe-configs - --gpu h200 --model mixtral-8x7b

@@ -1,0 +1,1 @@
+report --sample -o "$TMPDIR/a$(printf '\nb').html"

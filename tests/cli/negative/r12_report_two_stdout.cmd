@@ -1,0 +1,1 @@
+report --sample --json-out -
