@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "hw/tensor_path.h"
 
 namespace loom {
 namespace {
@@ -134,10 +135,7 @@ bool refuse(std::string* why, Message&& message) {
 
 }  // namespace
 
-bool tcgen05_gpu(const GpuSpec& gpu) {
-  const int cc = gpu.compute_capability;
-  return cc == 100 || cc == 101 || cc == 103;
-}
+bool tcgen05_gpu(const GpuSpec& gpu) { return tensor_path_of(gpu.compute_capability) == TensorPath::tcgen05; }
 
 const std::string& config_arch(const GpuSpec& gpu) {
   static const std::string ada = "ada";
