@@ -9,6 +9,7 @@
 
 #include "analytical/analysis.h"
 #include "core/error.h"
+#include "kernels/shape.h"
 
 namespace loom {
 
@@ -96,7 +97,7 @@ std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelCo
     const bool automatic = choices.empty();
     if (automatic)
       for (int tp : {1, 2, 4, 8})
-        if (tp <= std::max(1, gpu.gpus_per_node)) choices.push_back(tp);
+        if (fits_node(gpu, tp)) choices.push_back(tp);
     // Automatic TP: the smallest degree that runs and fits; else the largest that runs; else the first error.
     std::optional<WhatIfRow> fitting, running, failed;
     for (int tp : choices) {

@@ -93,4 +93,12 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu);
 /// works, which the YAML does not record: taken as working. parse_shape turns `impl=custom` into nccl elsewhere.
 bool engines_run_custom_all_reduce(const GpuSpec& gpu, int64_t gpus);
 
+/// Whether `gpus` GPUs fit in one node of `gpu` (interconnect.gpus_per_node, at least 1): tensor parallelism and
+/// collectives stay in one node (multi-node work is not modelled). What-if's automatic TP degrees use it too.
+bool fits_node(const GpuSpec& gpu, int64_t gpus);
+/// Throws InputError(where, "<label><gpus> exceeds the N GPUs of one '<gpu>' node<tail>") unless fits_node: the one
+/// node check of memory_fit (--tp) and parse_shape (a collective's gpus=).
+void check_fits_node(const GpuSpec& gpu, int64_t gpus, const std::string& where, const std::string& label,
+                     const std::string& tail);
+
 }  // namespace loom
