@@ -141,22 +141,23 @@ std::string tune_spec(const TuneShape& s, const std::string& config) {
   return out;
 }
 
-int64_t moe_m_tiles(int64_t tokens, int64_t experts, int64_t topk, int bm) {
-  // route_uniform: routed row t*topk+j goes to expert (t*topk+j) % experts, so r experts get q+1 rows, the rest q.
-  const int64_t rows = tokens * topk, q = rows / experts, r = rows % experts;
-  return r * ceil_div(q + 1, bm) + (experts - r) * ceil_div(q, bm);
+TiledGemm tiled_gemm(const TuneShape& s, bool moe) {
+  TiledGemm g;
+  g.moe = moe;
+  if (moe) {
+    g.n = s.stage == 2 ? s.hidden : 2 * s.inter, g.k = s.stage == 2 ? s.inter : s.hidden;
+    g.rows = s.tokens * s.topk, g.experts = s.experts, g.q = g.rows / s.experts, g.r = g.rows % s.experts;
+  } else {
+    g.rows = s.m, g.n = s.n, g.k = s.k;
+  }
+  return g;
 }
 
 GridMap map_grid(const TuneShape& s, int bm, int bn, int bk) {
+  const TiledGemm t = tiled_gemm(s, s.family != "gemm");
   GridMap g;
-  if (s.family == "gemm") {
-    g.ctas = ceil_div(s.m, bm) * ceil_div(s.n, bn);
-    g.loop_iters = ceil_div(s.k, bk);
-  } else {
-    const int64_t n = s.stage == 2 ? s.hidden : 2 * s.inter, k = s.stage == 2 ? s.inter : s.hidden;
-    g.ctas = moe_m_tiles(s.tokens, s.experts, s.topk, bm) * ceil_div(n, bn);
-    g.loop_iters = ceil_div(k, bk);
-  }
+  g.ctas = t.m_tiles(bm) * tile_count(t.n, bn);
+  g.loop_iters = tile_count(t.k, bk);
   return g;
 }
 

@@ -2,6 +2,7 @@
 // kernels (bench/configs.h, bench/gemm_tiled.cuh, bench/moe.cu), and the macro/micro split of their config names.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,10 +69,27 @@ TuneShape parse_tune_shape(const KernelSpec& spec);
 /// The loom spec of a shape with a config, exactly as loom-bench writes it ("gemm m=.. n=.. k=.. dtype=bf16 config=X").
 std::string tune_spec(const TuneShape& s, const std::string& config = "");
 
-/// M-tiles of a fused-MoE launch: rows tokens*topk routed round-robin over experts (bench/moe.cu route_uniform),
-/// each expert's rows padded to a multiple of bm, one M-tile per bm rows of each expert that has rows.
-int64_t moe_m_tiles(int64_t tokens, int64_t experts, int64_t topk, int bm);
-/// G and L of a shape under a tile (bm, bn, bk): gemm G = ceil(M/BM)*ceil(N/BN); moe G = moe_m_tiles*ceil(N/BN).
+/// ceil(a / b) for a >= 0 and a tile size b > 0: a shift when b is a power of two (every tile of the Triton grids),
+/// a 64-bit division (tens of cycles; decide() counts a dozen tiles per decision) otherwise.
+inline int64_t tile_count(int64_t a, int64_t b) {
+  return (b & (b - 1)) == 0 ? (a + b - 1) >> std::countr_zero(uint64_t(b)) : (a + b - 1) / b;
+}
+
+/// The tiled GEMM a shape launches. gemm: C[m,n] = A[m,k] B[n,k]^T. moe: its stage's N and K, and rows tokens*topk
+/// routed round-robin over experts (bench/moe.cu route_uniform): r experts get q+1 rows, the rest q, each expert's
+/// rows padded to a multiple of BM.
+struct TiledGemm {
+  bool moe = false;
+  int64_t rows = 0, n = 0, k = 0;  ///< rows of A: gemm M, moe tokens*topk
+  int64_t experts = 0, q = 0, r = 0;
+  /// M-tiles under BM: gemm ceil(M/BM); moe one per BM rows of each expert that has rows.
+  int64_t m_tiles(int64_t bm) const {
+    return moe ? r * tile_count(q + 1, bm) + (experts - r) * tile_count(q, bm) : tile_count(rows, bm);
+  }
+};
+/// The tiled GEMM of `s` read as a fused-MoE shape (`moe`) or a gemm.
+TiledGemm tiled_gemm(const TuneShape& s, bool moe);
+/// G and L of a shape under a tile (bm, bn, bk): G = M-tiles * ceil(N/BN), L = ceil(K/BK) (TiledGemm).
 GridMap map_grid(const TuneShape& s, int bm, int bn, int bk);
 /// map_grid plus waves = ceil(G / (sms * ctas_per_sm)).
 GridMap map_shape(const TuneShape& s, const TuneConfig& c, int sms);
