@@ -90,10 +90,35 @@ const std::vector<std::string>& gpu_topologies() {
   return names;
 }
 
-bool topology_consistent(const std::string& topology, double nvlink_bytes_per_s, int nvlink_gpus) {
+namespace {
+
+/// The first rule of interconnect.topology that the NVLink keys break: the key that disagrees and what to say of it
+/// (key null: they agree). The one statement of the rules, for topology_consistent and check_topology.
+struct TopologyConflict {
+  const char* key = nullptr;
+  const char* what = nullptr;
+};
+TopologyConflict topology_conflict(const std::string& topology, double nvlink_bytes_per_s, int nvlink_gpus) {
   const bool nvlink = nvlink_bytes_per_s > 0;
-  if (topology == "pcie") return !nvlink && nvlink_gpus == 0;
-  return nvlink && (topology != "nvlink-bridge" || nvlink_gpus >= 2);
+  if (topology != "pcie" && !nvlink)
+    return {"interconnect.nvlink", "joins GPUs by NVLink, but interconnect.nvlink is 0 or absent; give its bandwidth "
+                                   "or set interconnect.topology=pcie"};
+  if (topology == "nvlink-bridge" && nvlink_gpus < 2)
+    return {"interconnect.nvlink_gpus", "needs interconnect.nvlink_gpus, the GPUs one bridge joins (2 for a 2-way "
+                                        "bridge); give it or pick nvswitch or nvlink-mesh"};
+  if (topology == "pcie" && nvlink)
+    return {"interconnect.nvlink", "has no NVLink, but interconnect.nvlink is given; set interconnect.nvlink=0 or "
+                                   "pick nvswitch, nvlink-mesh or nvlink-bridge"};
+  if (topology == "pcie" && nvlink_gpus != 0)  // the range check keeps it >= 0
+    return {"interconnect.nvlink_gpus", "has no NVLink domain, but interconnect.nvlink_gpus is given; set "
+                                        "interconnect.nvlink_gpus=0"};
+  return {};
+}
+
+}  // namespace
+
+bool topology_consistent(const std::string& topology, double nvlink_bytes_per_s, int nvlink_gpus) {
+  return topology_conflict(topology, nvlink_bytes_per_s, nvlink_gpus).key == nullptr;
 }
 
 namespace {
@@ -119,19 +144,8 @@ void check_topology(GpuSpec& g, const RawSpec& raw) {
     const std::string at = wk.empty() || given_later(wk, wt) ? wt : wk;
     throw InputError(at, "interconnect.topology " + g.topology + (at == wt ? " " : " (" + wt + ") ") + what);
   };
-  const bool nvlink = g.nvlink_bytes_per_s > 0;
-  if (g.topology != "pcie" && !nvlink)
-    refuse("interconnect.nvlink", "joins GPUs by NVLink, but interconnect.nvlink is 0 or absent; give its bandwidth "
-                                  "or set interconnect.topology=pcie");
-  if (g.topology == "nvlink-bridge" && g.nvlink_gpus < 2)
-    refuse("interconnect.nvlink_gpus", "needs interconnect.nvlink_gpus, the GPUs one bridge joins (2 for a 2-way "
-                                       "bridge); give it or pick nvswitch or nvlink-mesh");
-  if (g.topology == "pcie" && nvlink)
-    refuse("interconnect.nvlink", "has no NVLink, but interconnect.nvlink is given; set interconnect.nvlink=0 or "
-                                  "pick nvswitch, nvlink-mesh or nvlink-bridge");
-  if (g.topology == "pcie" && g.nvlink_gpus > 0)
-    refuse("interconnect.nvlink_gpus", "has no NVLink domain, but interconnect.nvlink_gpus is given; set "
-                                       "interconnect.nvlink_gpus=0");
+  const TopologyConflict c = topology_conflict(g.topology, g.nvlink_bytes_per_s, g.nvlink_gpus);
+  if (c.key) refuse(c.key, c.what);
 }
 
 // Cross-field rules the unit parser cannot see; each error points at the value that breaks the rule.
