@@ -36,7 +36,9 @@ double l2_partitions(const GpuSpec& g) {
 template <class Sink>
 void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   auto add = [&](const char* name, double v) { sink(name, "", std::isfinite(v) ? v : 0.0); };
-  auto add2 = [&](const char* prefix, const char* suffix, double v) { sink(prefix, suffix, std::isfinite(v) ? v : 0.0); };
+  auto add2 = [&](const char* prefix, const char* suffix, double v) {
+    sink(prefix, suffix, std::isfinite(v) ? v : 0.0);
+  };
   const double ceil_us = a ? a->ceiling_us : 0;
   // Each pipe's load, found in one pass over a->pipes (the last load of a name wins, as a search per pipe did).
   const PipeLoad* loads[std::size(kPipes)] = {};
@@ -117,7 +119,8 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
 
 std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSpec* gpu) {
   std::vector<std::pair<std::string, double>> f;
-  emit(a, gpu, [&](const char* prefix, const char* suffix, double v) { f.emplace_back(std::string(prefix) + suffix, v); });
+  emit(a, gpu,
+       [&](const char* prefix, const char* suffix, double v) { f.emplace_back(std::string(prefix) + suffix, v); });
   return f;
 }
 

@@ -126,11 +126,13 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
   d.dram_bytes = tr.a_reads + tr.b_reads + tr.c_writes;
   d.working_set_bytes = d.min_dram_bytes;
   if (b_reads > b_sub)
-    if (notes) d.notes.push_back("B (" + fmt_mib(tr.b_once) + ") re-read from DRAM " + std::to_string(int(b_reads / b_sub)) +
-                      "x: B plus a wave's A panels exceed the usable L2 (" + fmt_mib(l2_eff) + ")");
+    if (notes)
+      d.notes.push_back("B (" + fmt_mib(tr.b_once) + ") re-read from DRAM " + std::to_string(int(b_reads / b_sub)) +
+                        "x: B plus a wave's A panels exceed the usable L2 (" + fmt_mib(l2_eff) + ")");
   if (a_reads > a_sub)
-    if (notes) d.notes.push_back("A (" + fmt_mib(tr.a_once) + ") re-read from DRAM " + std::to_string(int(a_reads / a_sub)) +
-                      "x: one wave's operand footprint exceeds the usable L2 (" + fmt_mib(l2_eff) + ")");
+    if (notes)
+      d.notes.push_back("A (" + fmt_mib(tr.a_once) + ") re-read from DRAM " + std::to_string(int(a_reads / a_sub)) +
+                        "x: one wave's operand footprint exceeds the usable L2 (" + fmt_mib(l2_eff) + ")");
 
   // Split-K: fp32 partials (written by the CTAs above) are summed by a second kernel (cublasLt splitKreduce_kernel).
   if (sk > 1) {
@@ -221,7 +223,8 @@ Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c,
     // expert the row hits L2 if the hidden states fit.
     a_once = double(s.tokens) * s.hidden * b;
     if (a_once <= 0.5 * kL2UsableFraction * gpu.l2_bytes) a_reads = std::max(a_once, tr.a_reads / s.topk);
-    else if (notes) d.notes.push_back("hidden states exceed half the usable L2: each token row re-read by its topk experts");
+    else if (notes)
+      d.notes.push_back("hidden states exceed half the usable L2: each token row re-read by its topk experts");
   }
   d.min_dram_bytes = a_once + tr.b_once + tr.c_writes + rows_total * 4;
   d.dram_bytes = a_reads + tr.b_reads + tr.c_writes + rows_total * 4 + (d.dram_bytes - tr.a_reads - tr.b_reads -

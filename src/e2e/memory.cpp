@@ -27,7 +27,8 @@ MemoryFit memory_fit(const GpuSpec& gpu, const ModelConfig& m, const ServingProf
   // Every weight matrix is split across tp GPUs except replicated KV heads (when kv_heads < tp) and norms.
   double params = m.param_count() / w.tp;
   if (m.kv_heads < w.tp)
-    params += static_cast<double>(m.layers) * 2.0 * m.hidden * m.head_dim * (1.0 - static_cast<double>(m.kv_heads) / w.tp);
+    params +=
+        static_cast<double>(m.layers) * 2.0 * m.hidden * m.head_dim * (1.0 - static_cast<double>(m.kv_heads) / w.tp);
   f.weights_bytes = params * bytes;
   // A static cache (HF StaticCache, --cache-len) is allocated at its full length for every request of the batch,
   // whatever it holds: sized from the context alone, a 1e8-token cache "fit" in 8.5 MB.

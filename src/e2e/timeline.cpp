@@ -83,8 +83,10 @@ std::string gpu_fingerprint(const GpuSpec& g) {
   num(g.int_ops_per_clk_per_sm), num(g.smem_bytes_per_clk_per_sm), num(g.regs_per_sm), num(g.max_regs_per_thread);
   num(g.smem_per_sm_bytes), num(g.smem_per_block_bytes), num(g.max_threads_per_sm), num(g.max_warps_per_sm);
   num(g.max_ctas_per_sm), num(g.max_threads_per_block), num(g.l1_bytes_per_sm), num(g.l2_bytes), num(g.l2_bytes_per_s);
-  num(g.l2_bytes_per_clk_per_sm), num(g.dram_bytes), num(g.dram_bytes_per_s), num(g.launch_overhead_us), num(g.graph_gap_us);
-  num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s), num(g.gpus_per_node), num(g.nvlink_gpus), text(g.topology), num(g.tdp_w);
+  num(g.l2_bytes_per_clk_per_sm), num(g.dram_bytes), num(g.dram_bytes_per_s), num(g.launch_overhead_us),
+      num(g.graph_gap_us);
+  num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s), num(g.gpus_per_node), num(g.nvlink_gpus), text(g.topology),
+      num(g.tdp_w);
   num(g.host_cpu_speed);
   // An edited GPU is predicted through its catalogue anchor (Predictor::predict_anchored): the same values with
   // another anchor, or none, are other costs.
@@ -238,9 +240,10 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
   const double gap_us = gpu.graph_gap_us > 0 ? gpu.graph_gap_us : profile.graph_gap_us;
 
   // Input preparation before the first launch (eager: the launches queue behind it; graph: the replay does).
-  const double input_us =
-      (mode == ExecMode::eager ? profile.eager_input_host_us : mode == ExecMode::graph ? profile.graph_input_host_us : 0) *
-      host_scale;
+  const double input_us = (mode == ExecMode::eager   ? profile.eager_input_host_us
+                           : mode == ExecMode::graph ? profile.graph_input_host_us
+                                                     : 0) *
+                          host_scale;
   double host_us = input_us, prev_end_us = 0;
   bool planned = false;  // new_kv_length_host_us paid (once a step, before the first decode attention)
   const KernelCost* prev_cost = nullptr;

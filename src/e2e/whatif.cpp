@@ -148,7 +148,10 @@ std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelC
       {"-50% launch overhead", [](GpuSpec& g) { g.launch_overhead_us *= 0.5; }},
   };
   if (tp > 1)
-    changes.push_back({"+50% interconnect", [](GpuSpec& g) { g.nvlink_bytes_per_s *= 1.5; g.pcie_bytes_per_s *= 1.5; }});
+    changes.push_back({"+50% interconnect", [](GpuSpec& g) {
+                         g.nvlink_bytes_per_s *= 1.5;
+                         g.pcie_bytes_per_s *= 1.5;
+                       }});
   TpGraphs graphs;  // one TP degree: built once for the base and every change
   const WhatIfRow base = whatif_row(gpu, tp, model, profile, req, predictor, graphs);
   // A change is priced by the analytical model's response, anchored at the real GPU's prediction:

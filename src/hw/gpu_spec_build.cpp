@@ -157,8 +157,9 @@ void check_consistency(GpuSpec& g, const RawSpec& raw) {
   bool known_arch = false;
   for (const char* a : kArchitectures) known_arch |= g.architecture == a;
   if (!known_arch)
-    throw InputError(where("architecture"), "unknown architecture '" + g.architecture +
-                                                "'; expected one of: pascal, volta, turing, ampere, ada, hopper, blackwell");
+    throw InputError(where("architecture"),
+                     "unknown architecture '" + g.architecture +
+                         "'; expected one of: pascal, volta, turing, ampere, ada, hopper, blackwell");
   // The memory technology decides in-band ECC (GDDR*): a typo must not silently turn it off.
   static const char* const kDramTypes[] = {"HBM", "HBM2", "HBM2e", "HBM3", "HBM3e", "HBM4", "GDDR5", "GDDR5X",
                                            "GDDR6", "GDDR6X", "GDDR7", "LPDDR5", "LPDDR5X"};
@@ -168,15 +169,17 @@ void check_consistency(GpuSpec& g, const RawSpec& raw) {
                                              "'; expected one of: HBM, HBM2, HBM2e, HBM3, HBM3e, HBM4, GDDR5, GDDR5X, "
                                              "GDDR6, GDDR6X, GDDR7, LPDDR5, LPDDR5X");
   if (!g.dram_ecc.empty() && g.dram_ecc != "on" && g.dram_ecc != "off")
-    throw InputError(where("dram.ecc"), "dram.ecc is '" + g.dram_ecc + "'; write on or off (the state the part ships in)");
+    throw InputError(where("dram.ecc"),
+                     "dram.ecc is '" + g.dram_ecc + "'; write on or off (the state the part ships in)");
   check_topology(g, raw);
   // Two keys disagree: name the one the user set last (a --set, or the file that overrides the other), and both.
   auto clash = [&](const char* low, double low_mhz, const char* what) {
     const std::string wl = where(low), wb = where("clock.boost");
     const bool boost_newer = given_later(wl, wb);
-    throw InputError(boost_newer ? wb : wl, std::string(low) + " (" + std::to_string(int(low_mhz)) + " MHz, " + wl + ") " +
-                                                what + " clock.boost (" + std::to_string(int(g.boost_clock_mhz)) +
-                                                " MHz, " + wb + "); lower " + low + " or raise clock.boost");
+    throw InputError(boost_newer ? wb : wl, std::string(low) + " (" + std::to_string(int(low_mhz)) + " MHz, " + wl +
+                                                ") " + what + " clock.boost (" +
+                                                std::to_string(int(g.boost_clock_mhz)) + " MHz, " + wb + "); lower " +
+                                                low + " or raise clock.boost");
   };
   if (g.sustained_clock_mhz > g.boost_clock_mhz) clash("clock.sustained", g.sustained_clock_mhz, "is above");
   if (g.tensor_load_clock_mhz > g.boost_clock_mhz) clash("clock.tensor_load", g.tensor_load_clock_mhz, "is above");
@@ -188,7 +191,8 @@ void check_consistency(GpuSpec& g, const RawSpec& raw) {
                                                 what + "; lower " + big + " or raise " + limit);
   };
   if (g.smem_per_block_bytes > g.smem_per_sm_bytes)
-    exceeds("sm_limits.shared_memory_per_block", "sm_limits.shared_memory", "a block's shared memory is the SM's at most");
+    exceeds("sm_limits.shared_memory_per_block", "sm_limits.shared_memory",
+            "a block's shared memory is the SM's at most");
   if (g.smem_per_sm_bytes > g.l1_bytes_per_sm)
     exceeds("sm_limits.shared_memory", "l1", "shared memory is carved out of the L1/shared capacity");
   if (g.max_threads_per_sm % 32 != 0)

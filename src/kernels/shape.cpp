@@ -84,7 +84,8 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
   for (size_t i = 0; i < families.size() && idx < 0; ++i)
     if (family == families[i]) idx = static_cast<int>(i);
   if (idx < 0)
-    throw InputError(spec.where, "unknown kernel family '" + spec.family + "'; valid families: " + join(family_names()));
+    throw InputError(spec.where,
+                     "unknown kernel family '" + spec.family + "'; valid families: " + join(family_names()));
   s.family = static_cast<Family>(idx);
   switch (s.family) {
     case Family::gemm: {

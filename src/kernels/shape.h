@@ -63,8 +63,8 @@ struct KernelShape {
 /// Elementwise ops. Maps (rows x cols = output): add, mul, silu_mul (two inputs), silu, gelu, copy (one input,
 /// contiguous, vectorized), to_fp32 / to_bf16 (casts; dtype = the input's), copy_strided (a non-contiguous source
 /// through PyTorch's offset-calculator kernel), mul_bcast (x times a broadcast row or column), expand_copy (GQA
-/// repeat_kv made contiguous: reads a quarter of what it writes), cat (torch.cat's CatArrayBatchedCopy). Row reductions (rows x cols = input, one value
-/// per row out): mean, argmax.
+/// repeat_kv made contiguous: reads a quarter of what it writes), cat (torch.cat's CatArrayBatchedCopy). Row reductions
+/// (rows x cols = input, one value per row out): mean, argmax.
 inline const std::vector<std::string> kElementwiseOps = {"add",    "mul",     "silu",         "gelu",
                                                          "silu_mul", "copy",  "to_fp32",      "to_bf16",
                                                          "copy_strided", "mul_bcast", "expand_copy", "cat",

@@ -170,10 +170,12 @@ Uncertainty assess_prediction(const Coverage* cov, const Prediction& p, const Gp
     u.lo_us = p.latency_us * (u.extrapolated ? 0.5 : std::max(0.0, 1 - b));
     u.hi_us = p.latency_us * (u.extrapolated ? 2.0 : 1 + b);
     u.reasons = {u.extrapolated ? p.collective->extrapolation
-                                : "note: measured " + p.analysis->family + " (" + p.collective->basis + "), band = its mean error"};
+                                : "note: measured " + p.analysis->family + " (" + p.collective->basis +
+                                      "), band = its mean error"};
     return u;
   }
-  if (cov && p.model == "learned") return assess(*cov, p.analysis->family, gpu.architecture, gpu.name, impl, p.latency_us);
+  if (cov && p.model == "learned")
+    return assess(*cov, p.analysis->family, gpu.architecture, gpu.name, impl, p.latency_us);
   Uncertainty u = assess(Coverage{}, p.analysis->family, gpu.architecture, gpu.name, impl, p.latency_us);
   u.reasons = {"extrapolated: no learned model for " + p.analysis->family + " (analytical model only)"};
   return u;

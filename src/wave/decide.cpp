@@ -120,7 +120,8 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
   if (c.per_config.size() > 512)
     throw InputError(t.gpu + "-" + t.family, "more than 512 configs; the per-config model supports 512");
   if (c.pair_m.size() > 256)
-    throw InputError(t.gpu + "-" + t.family, "more than 256 distinct (BM, BN) pairs; the per-config model supports 256");
+    throw InputError(t.gpu + "-" + t.family,
+                     "more than 256 distinct (BM, BN) pairs; the per-config model supports 256");
   if (c.tile_m.size() > 16 || c.tile_n.size() > 16 || c.tile_k.size() > 16)
     throw InputError(t.gpu + "-" + t.family, "more than 16 distinct tile sizes; the per-config model supports 16");
   c.bucket_of_wave.resize(1024);

@@ -40,9 +40,10 @@ bool is_tune_family(const std::string& family) {
 
 void check_tune_family(const std::string& family, const std::string& where) {
   if (!is_tune_family(family))
-    throw InputError(where, "'" + family + "' cannot be tuned; `loom tune` supports gemm and moe (loom-bench's kernels), "
-                                           "moe-triton and moe-triton-fp8 (the Triton fused-MoE kernel), gemm-triton and "
-                                           "gemm-triton-fp8 (the Triton GEMM)");
+    throw InputError(where, "'" + family +
+                                "' cannot be tuned; `loom tune` supports gemm and moe (loom-bench's kernels), "
+                                "moe-triton and moe-triton-fp8 (the Triton fused-MoE kernel), gemm-triton and "
+                                "gemm-triton-fp8 (the Triton GEMM)");
 }
 
 std::string base_family(const std::string& target) {
@@ -68,8 +69,9 @@ TuneConfig parse_tune_config(const std::string& family, const std::string& name,
   TuneConfig c;
   c.name = name;
   int used = 0;
-  const bool ok = std::sscanf(name.c_str(), "%dx%dx%d_s%d_w%d%n", &c.bm, &c.bn, &c.bk, &c.stages, &c.warps, &used) == 5 &&
-                  c.bm > 0 && c.bn > 0 && c.bk > 0 && c.stages > 0 && c.warps > 0;
+  const bool ok =
+      std::sscanf(name.c_str(), "%dx%dx%d_s%d_w%d%n", &c.bm, &c.bn, &c.bk, &c.stages, &c.warps, &used) == 5 &&
+      c.bm > 0 && c.bn > 0 && c.bk > 0 && c.stages > 0 && c.warps > 0;
   std::string rest = ok ? name.substr(size_t(used)) : name;
   int tail = 0;
   if (ok && !rest.empty() &&
@@ -79,7 +81,8 @@ TuneConfig parse_tune_config(const std::string& family, const std::string& name,
     throw InputError(where, "config '" + name + "' is not of the form BMxBNxBK_sS_wW or BMxBNxBK_sS_wW_gG "
                                                 "(e.g. 128x128x32_s3_w4, 64x128x64_s3_w4_g16)");
   c.macro = std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk);
-  c.micro = "s" + std::to_string(c.stages) + "_w" + std::to_string(c.warps) + (c.group ? "_g" + std::to_string(c.group) : "");
+  c.micro =
+      "s" + std::to_string(c.stages) + "_w" + std::to_string(c.warps) + (c.group ? "_g" + std::to_string(c.group) : "");
   if (!c.group) try {  // The kernels/ YAML is the project's naming authority when it knows the config.
     ConfigSplit s = split_config(base_family(family), name);
     if (!s.macro.empty()) c.macro = s.macro, c.micro = s.micro;

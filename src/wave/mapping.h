@@ -29,7 +29,7 @@ struct TuneShape {
   std::string family;                 ///< "gemm" | "moe"
   int64_t m = 0, n = 0, k = 0;        ///< gemm: C[m,n] = A[m,k] B[n,k]^T
   int64_t tokens = 0, experts = 0, topk = 0, hidden = 0, inter = 0;
-  int stage = 13;                     ///< moe: 13 = w13 (up+gate, N = 2*inter, K = hidden), 2 = w2 (N = hidden, K = inter)
+  int stage = 13;  ///< moe: 13 = w13 (up+gate, N = 2*inter, K = hidden), 2 = w2 (N = hidden, K = inter)
   std::string impl = "loom";          ///< loom (loom-bench's kernels) | triton (scripts/torch/tune/fused_moe_triton.py)
   std::string dtype = "bf16";         ///< bf16 | fp8 (triton moe only: w8a8, per-tensor scales)
 };
@@ -47,16 +47,18 @@ struct GridMap {
 bool is_tune_family(const std::string& family);
 /// Throws InputError(where, ...) naming the supported targets unless `family` is one.
 void check_tune_family(const std::string& family, const std::string& where);
-/// The kernel family of a target ("moe-triton-fp8" -> "moe", "gemm-triton" -> "gemm"), its implementation (loom | triton) and dtype.
+/// The kernel family of a target ("moe-triton-fp8" -> "moe", "gemm-triton" -> "gemm"), its implementation (loom |
+/// triton) and dtype.
 std::string base_family(const std::string& target);
 std::string target_impl(const std::string& target);
 std::string target_dtype(const std::string& target);
 /// The target a shape belongs to (family, impl, dtype -> e.g. "moe-triton-fp8").
 std::string target_of(const TuneShape& s);
 
-/// Parses "BMxBNxBK_sS_wW" (loom-bench) or "BMxBNxBK_sS_wW_gG" (Triton, G = GROUP_SIZE_M; micro "sS_wW_gG"). Macro/micro come from kernels::split_config when kernels/<family>.yaml knows the name,
-/// else from the name itself (loom-bench's space differs from the YAML's); both give "BMxBNxBK" / "sS_wW".
-/// Throws InputError(where, ...) on a malformed name.
+/// Parses "BMxBNxBK_sS_wW" (loom-bench) or "BMxBNxBK_sS_wW_gG" (Triton, G = GROUP_SIZE_M; micro "sS_wW_gG").
+/// Macro/micro come from kernels::split_config when kernels/<family>.yaml knows the name, else from the name itself
+/// (loom-bench's space differs from the YAML's); both give "BMxBNxBK" / "sS_wW". Throws InputError(where, ...) on a
+/// malformed name.
 TuneConfig parse_tune_config(const std::string& family, const std::string& name, const std::string& where);
 /// Shared memory of loom-bench's tiled kernel: STAGES * (BM + BN) * (BK + 8) * 2 bytes (padded bf16 rows).
 int64_t bench_smem_bytes(int bm, int bn, int bk, int stages);
@@ -64,7 +66,8 @@ int64_t bench_smem_bytes(int bm, int bn, int bk, int stages);
 void fit_occupancy(TuneConfig& c, const GpuSpec& gpu);
 
 /// The problem of a kernel spec (gemm: m n k; moe: tokens experts topk hidden inter stage=w13|w2; dtype bf16, or fp8
-/// with impl=triton (gemm or moe); impl=loom|triton, default loom; a config= key is ignored). Throws InputError(spec.where, ...) on other families or missing sizes.
+/// with impl=triton (gemm or moe); impl=loom|triton, default loom; a config= key is ignored). Throws
+/// InputError(spec.where, ...) on other families or missing sizes.
 TuneShape parse_tune_shape(const KernelSpec& spec);
 /// The loom spec of a shape with a config, exactly as loom-bench writes it ("gemm m=.. n=.. k=.. dtype=bf16 config=X").
 std::string tune_spec(const TuneShape& s, const std::string& config = "");
