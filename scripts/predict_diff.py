@@ -95,7 +95,8 @@ def main():
             files[fam] = os.path.join(tmp, fam + ".csv")
             with open(files[fam], "w") as f:
                 f.write(text)
-        print(f"{'gpu':32} {'family':8} {'rows':>5} {'changed':>7} {'min':>6} {'median':>6} {'max':>6}  (rows: those the GPU runs)")
+        print(f"{'gpu':32} {'family':8} {'rows':>5} {'changed':>7} {'min':>6} {'median':>6} {'max':>6}"
+              "  (rows: those the GPU runs)")
         for g in gpus:
             for fam, path in files.items():
                 # Rows each binary refuses are dropped; rows only one of them refuses are a change too.
