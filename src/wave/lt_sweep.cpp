@@ -18,6 +18,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // "key=value" from the "# tool=cublaslt_sweep gpu=NVIDIA H200 sms=132 ..." line; values may hold spaces (gpu), so a
 // value runs to the next " word=".
+// Not trace_io::add_meta / check_meta_value: they read one `#key=value` a line, and the sweep (cublaslt_sweep.cu)
+// writes every pair on one `# ` line, the form of the committed sweeps under traces/tune/.
 std::string meta_value(const std::string& line, const std::string& key) {
   const std::string k = " " + key + "=";
   size_t p = line.find(k);
