@@ -385,19 +385,12 @@ void CollectiveModel::save(const std::string& path) const {
   auto r = [](double v, double q) { return std::round(v * q) / q; };
   for (const auto& f : fits)
     j["fits"].push_back(
-        {{"op", f.op},
-         {"impl", f.impl},
-         {"gpu", f.gpu_key},
-         {"architecture", f.architecture},
-         {"topology", f.topology},
-         {"gpus", f.gpus},
-         {"link", f.link},
-         {"link_GBps", r(f.link_bytes_per_s / 1e9, 1e3)},
+        {{"op", f.op}, {"impl", f.impl}, {"gpu", f.gpu_key}, {"architecture", f.architecture},
+         {"topology", f.topology}, {"gpus", f.gpus}, {"link", f.link}, {"link_GBps", r(f.link_bytes_per_s / 1e9, 1e3)},
          {"break_bytes", f.break_bytes},
          {"small", {{"alpha_us", r(f.small.alpha_us, 1e3)}, {"busbw_GBps", r(f.small.busbw_bytes_per_s / 1e9, 1e3)}}},
          {"large", {{"alpha_us", r(f.large.alpha_us, 1e3)}, {"busbw_GBps", r(f.large.busbw_bytes_per_s / 1e9, 1e3)}}},
-         {"points", f.points},
-         {"fit_mape_small_pct", r(f.mape_small, 10)},
+         {"points", f.points}, {"fit_mape_small_pct", r(f.mape_small, 10)},
          {"fit_mape_large_pct", r(f.mape_large, 10)}});
   write_file(path.empty() ? throw InputError("-o", "empty path; give the output file") : path, j.dump(1) + "\n");
 }
