@@ -6,14 +6,16 @@
 #   run(command="bash scripts/collect-heldout.sh", kind="nvidia-h200")   # then kind="nvidia-h100-x1"
 # Writes $OUT/loom-<gpu>-heldout.tar holding <gpu>/{ops,linear41}_{cold,warm}.{lct.gz,cases.csv}; import with
 #   build/loom trace import --lct D/ops_warm.lct.gz --cases D/ops_warm.cases.csv \
-#     --out traces/heldout/ops/<gpu>-warm.corpus.csv.gz --dataset ops-heldout-warm --split test   (etc.; traces/README.md)
+#     --out traces/heldout/ops/<gpu>-warm.corpus.csv.gz --dataset ops-heldout-warm --split test
+#     (etc.; traces/README.md)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/gpu-build.sh
 DEST=${OUT:-/tmp/heldout-out}; mkdir -p "$DEST"
 OPS=${OPS_SECONDS:-150}; LIN=${LIN_SECONDS:-120}; NOPS=${NOPS:-800}; NLIN=${NLIN:-300}
 # A later fresh check (2026-11-27, sixth session; traces/checks/heldout2/): OPS_SEED=131 LIN_SEED=137 OPS_SECONDS=110
-# LIN_SECONDS=110 on an H100, after the model was frozen; a third (traces/checks/heldout3/): OPS_SEED=151 LIN_SEED=157. Seeds used for training are listed in traces/README.md.
+# LIN_SECONDS=110 on an H100, after the model was frozen; a third (traces/checks/heldout3/): OPS_SEED=151
+# LIN_SEED=157. Seeds used for training are listed in traces/README.md.
 OPS_SEED=${OPS_SEED:-31}; LIN_SEED=${LIN_SEED:-41}
 t0=$(date +%s)
 collector_prelude "$DEST/run.log" "$t0"

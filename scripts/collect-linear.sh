@@ -2,7 +2,8 @@
 # GPU machine: traces scripts/torch/linear_paths.py (misaligned / small-M / fp32 / tf32 / bmm linear and fp8
 # torch._scaled_mm) under the collector, cold (read flush) and warm (no flush); results to $OUT.
 #   bash scripts/collect-linear.sh [COLD_SECONDS] [WARM_SECONDS] [sweep args, e.g. --seed 12 --n 1200]
-# Then, here: loom trace import --lct linear_cold.lct.gz --cases linear_cold.cases.csv --out traces/<gpu>/sms132-linear.corpus.csv.gz
+# Then, here: loom trace import --lct linear_cold.lct.gz --cases linear_cold.cases.csv \
+#   --out traces/<gpu>/sms132-linear.corpus.csv.gz
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/gpu-build.sh

@@ -5,13 +5,17 @@
 # held-out warm GEMMs are the worst part of issue 12's target (docs/gemm-heldout.md). Held-out seeds 11 and 41 are
 # never used for training. One device call per GPU:
 #   run(command="bash scripts/collect-linear3.sh", kind="nvidia-h200")   # then kind="nvidia-h100-x1"
-# The fourth set (traces/<gpu>/sms132-{warm4,linear4}): WARM_SEED=59 COLD_SEED=61 N=5000 WARM_SECONDS=220 COLD_SECONDS=180
+# The fourth set (traces/<gpu>/sms132-{warm4,linear4}): WARM_SEED=59 COLD_SEED=61 N=5000 WARM_SECONDS=220
+# COLD_SECONDS=180
 # The seventh H100 / sixth H200 sets (2026-11-27): WARM_SEED=103 COLD_SEED=107 (H100), 109 / 113 (H200), N=8000
-# WARM_SECONDS=330 (H100) / 290 (H200) COLD_SECONDS=170: both warm .lct.gz came back at 16.3 MB, just under the tool's 16 MiB
+# WARM_SECONDS=330 (H100) / 290 (H200) COLD_SECONDS=170: both warm .lct.gz came back at 16.3 MB, just under the
+# tool's 16 MiB
 # Writes $OUT/<gpu>-linear3_{warm,cold}.{lct.gz,cases.csv} (files, not one tar: each comes back under the device
 # tool's 16 MiB limit, the tar of all four does not: 17.5 MB on the H200); import with
-#   build/loom trace import --lct D/<gpu>-linear3_warm.lct.gz --cases D/<gpu>-linear3_warm.cases.csv --out traces/<gpu>/sms132-warm3.corpus.csv.gz
-#   build/loom trace import --lct D/<gpu>-linear3_cold.lct.gz --cases D/<gpu>-linear3_cold.cases.csv --out traces/<gpu>/sms132-linear3.corpus.csv.gz
+#   build/loom trace import --lct D/<gpu>-linear3_warm.lct.gz --cases D/<gpu>-linear3_warm.cases.csv \
+#     --out traces/<gpu>/sms132-warm3.corpus.csv.gz
+#   build/loom trace import --lct D/<gpu>-linear3_cold.lct.gz --cases D/<gpu>-linear3_cold.cases.csv \
+#     --out traces/<gpu>/sms132-linear3.corpus.csv.gz
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/gpu-build.sh

@@ -5,8 +5,10 @@
 # their grid points (traces/heldout/ops: norms, softmax, elementwise 13-39% off at random shapes; docs/gemm-heldout.md).
 #   run(command="bash scripts/collect-random-ops.sh", kind="nvidia-h200")   # then kind="nvidia-h100-x1"
 # Writes $OUT/loom-<gpu>-random-ops.tar holding <gpu>/rops_{cold,warm}.{lct.gz,cases.csv}; import with
-#   build/loom trace import --lct D/rops_cold.lct.gz --cases D/rops_cold.cases.csv --out traces/<gpu>/sms132-rops.corpus.csv.gz
-#   build/loom trace import --lct D/rops_warm.lct.gz --cases D/rops_warm.cases.csv --out traces/<gpu>/sms132-rops-warm.corpus.csv.gz
+#   build/loom trace import --lct D/rops_cold.lct.gz --cases D/rops_cold.cases.csv \
+#     --out traces/<gpu>/sms132-rops.corpus.csv.gz
+#   build/loom trace import --lct D/rops_warm.lct.gz --cases D/rops_warm.cases.csv \
+#     --out traces/<gpu>/sms132-rops-warm.corpus.csv.gz
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/gpu-build.sh

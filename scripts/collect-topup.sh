@@ -21,7 +21,8 @@ for ps in "$@"; do
   left=$(( BUDGET - ($(date +%s) - T0) - 20 )); share=$(( left / (n - i + 1) ))
   dir="$WORK/$KEY/sms$part"; mkdir -p "$dir"
   echo "[topup] sms=$part skip=$skip: up to ${share}s"
-  CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB LOOM_TRACE_OUT="$dir/bench_topup.lct" timeout -s TERM -k 15 $((share + 10)) \
+  CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB LOOM_TRACE_OUT="$dir/bench_topup.lct" \
+    timeout -s TERM -k 15 $((share + 10)) \
     $B/bench/loom-bench --sms "$part" --skip "$skip" --out "$dir/bench_topup" --max-seconds "$share" \
     > "$dir/bench_topup.log" 2>&1
   tail -2 "$dir/bench_topup.log"

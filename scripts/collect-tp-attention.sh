@@ -6,7 +6,8 @@
 # Writes to $OUT (or /tmp/tpattn-out) loom-<gpu>-tpattn.tar holding <gpu>/sms132-tpattn/attn_tp.{lct.gz,cases.csv};
 # then, here:
 #   tar -xf loom-<gpu>-tpattn.tar -C /tmp/t && d=/tmp/t/<gpu>/sms132-tpattn &&
-#   build/loom trace import --lct $d/attn_tp.lct.gz --cases $d/attn_tp.cases.csv --out traces/<gpu>/sms132-tpattn.corpus.csv.gz
+#   build/loom trace import --lct $d/attn_tp.lct.gz --cases $d/attn_tp.cases.csv \
+#     --out traces/<gpu>/sms132-tpattn.corpus.csv.gz
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/gpu-build.sh

@@ -5,12 +5,18 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-collect-out}; mkdir -p "$OUT"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CPU=OFF -DLOOM_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90a > /tmp/build.log 2>&1
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CPU=OFF -DLOOM_CUDA=ON \
+  -DCMAKE_CUDA_ARCHITECTURES=90a > /tmp/build.log 2>&1
 ninja -C build-gpu loom_cupti loom-bench >> /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
 LIB=$(find build-gpu -name libloom_cupti.so | head -1)
-GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z' 'a-z' | sed -e 's/^nvidia //' -e 's/[^a-z0-9]\+/-/g' | cut -d- -f1)
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z' 'a-z' |
+  sed -e 's/^nvidia //' -e 's/[^a-z0-9]\+/-/g' | cut -d- -f1)
 W=/tmp/tune-fresh/$GPU; rm -rf /tmp/tune-fresh; mkdir -p "$W/sms132-fresh" "$W/sms132-plan"
-run() { CUDA_INJECTION64_PATH="$LIB" NVTX_INJECTION64_PATH="$LIB" LOOM_TRACE_OUT="$1.lct" timeout -s TERM 240 "${@:2}" > "$1.log" 2>&1; echo "$(basename "$1") rc=$?"; }
+run() {
+  CUDA_INJECTION64_PATH="$LIB" NVTX_INJECTION64_PATH="$LIB" LOOM_TRACE_OUT="$1.lct" timeout -s TERM 240 "${@:2}" \
+    > "$1.log" 2>&1
+  echo "$(basename "$1") rc=$?"
+}
 run "$W/sms132-fresh/bench" build-gpu/bench/loom-bench --families tune --tune-seed 7 --out "$W/sms132-fresh/bench"
 for f in bench/plans/*.plan; do
   n=$(basename "$f" .plan)

@@ -20,7 +20,8 @@ LIB=$(pwd)/build-gpu/src/collector/libloom_cupti.so
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 case "$name" in *H200*) gpu=h200 ;; *H100*) gpu=h100 ;; *) gpu=$(echo "$name" | tr 'A-Z ' 'a-z-') ;; esac
 W=$(mktemp -d)/$gpu/sms132-warm; mkdir -p "$W"
-[ -n "${PROBE:-}" ] && python3 scripts/torch/serving/probe_new_shapes.py --out "$DEST/new_shapes-$gpu.json" 2>&1 | tee "$DEST/new_shapes-$gpu.log" | tail -3
+[ -n "${PROBE:-}" ] && python3 scripts/torch/serving/probe_new_shapes.py --out "$DEST/new_shapes-$gpu.json" 2>&1 |
+  tee "$DEST/new_shapes-$gpu.log" | tail -3
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv | tee "$W/smi.txt"
 run() {  # run NAME SCRIPT SECONDS [extra args]
   local name=$1 script=$2 secs=$3; shift 3

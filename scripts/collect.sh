@@ -39,9 +39,14 @@ say() { echo "[collect $(( $(date +%s) - T0 ))s] $*" | tee -a "$LOG"; }
 left() { echo $(( BUDGET - ($(date +%s) - T0) )); }
 
 # --- what runs --------------------------------------------------------------------------------------------------
-has() { [ -z "$ONLY" ] && return 0; local t; for t in ${ONLY//,/ }; do for w in "$@"; do [ "$t" = "$w" ] && return 0; done; done; return 1; }
+has() {
+  [ -z "$ONLY" ] && return 0
+  local t; for t in ${ONLY//,/ }; do for w in "$@"; do [ "$t" = "$w" ] && return 0; done; done; return 1
+}
 BENCH_FAMS=""
-for t in ${ONLY//,/ }; do case "$t" in bench|torch|e2e|hf_ops) ;; *) BENCH_FAMS="${BENCH_FAMS:+$BENCH_FAMS,}$t" ;; esac; done
+for t in ${ONLY//,/ }; do
+  case "$t" in bench|torch|e2e|hf_ops) ;; *) BENCH_FAMS="${BENCH_FAMS:+$BENCH_FAMS,}$t" ;; esac
+done
 RUN_BENCH=0; { [ -z "$ONLY" ] || has bench || [ -n "$BENCH_FAMS" ]; } && RUN_BENCH=1
 RUN_ATTN=0; has torch attention attention_prefill attention_decode && RUN_ATTN=1
 RUN_MEM=0; has torch memory rms_norm layer_norm softmax elementwise rotary && RUN_MEM=1
@@ -51,12 +56,14 @@ QFLAG=""; [ "$QUICK" = 1 ] && QFLAG="--quick"
 
 smi() {  # GPU name, clocks and state, for the record (clocks are read, never set)
   echo "== $1 $(date -u +%FT%TZ)" >> "$WORK/nvidia-smi.txt"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,temperature.gpu,power.draw,pstate \
+  local fields=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,temperature.gpu,power.draw,pstate
+  nvidia-smi --query-gpu=$fields \
     --format=csv >> "$WORK/nvidia-smi.txt" 2>&1 || echo "nvidia-smi failed" >> "$WORK/nvidia-smi.txt"
 }
 smi start
 GPU_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-[ -n "$GPU_KEY" ] || GPU_KEY=$(echo "${GPU_NAME:-unknown}" | tr 'A-Z' 'a-z' | sed -e 's/^nvidia //' -e 's/[^a-z0-9]\+/-/g' -e 's/-$//' | cut -d- -f1)
+[ -n "$GPU_KEY" ] || GPU_KEY=$(echo "${GPU_NAME:-unknown}" | tr 'A-Z' 'a-z' |
+  sed -e 's/^nvidia //' -e 's/[^a-z0-9]\+/-/g' -e 's/-$//' | cut -d- -f1)
 [ -n "$GPU_KEY" ] || GPU_KEY=unknown
 RUN="$WORK/$GPU_KEY"; mkdir -p "$RUN"
 say "GPU '$GPU_NAME' -> key $GPU_KEY; partitions $PARTS; quick=$QUICK; only='${ONLY:-all}'; budget ${BUDGET}s"
@@ -97,7 +104,9 @@ step() {
     timeout -s TERM -k 15 "$secs" "${args[@]}" > "$prefix.log" 2>&1
   rc=$?
   printf '%s\t%s\t%s\t%s\n' "$name" "$part" "$rc" $(( $(date +%s) - t )) >> "$STEPS"
-  [ "$rc" = 0 ] || say "  $name sms=$part exited $rc (see $(basename "$prefix").log): $(tail -2 "$prefix.log" | tr '\n' ' ' | cut -c1-200)"
+  [ "$rc" = 0 ] ||
+    say "  $name sms=$part exited $rc (see $(basename "$prefix").log): $(tail -2 "$prefix.log" | tr '\n' ' ' |
+      cut -c1-200)"
 }
 
 IFS=, read -r -a PLIST <<< "$PARTS"
@@ -153,7 +162,8 @@ pack() {  # pack NAME PATHS...: one uncompressed tar of already-gzipped traces +
   local name=$1; shift
   tar -C "$WORK" -cf "$DEST/$name" "$@" && packed=$((packed + 1))
   local sz=$(stat -c %s "$DEST/$name")
-  [ "$sz" -lt $((16 * 1024 * 1024)) ] || say "WARNING: $name is $((sz >> 20)) MiB (> 16 MiB: the device tool will not return it)"
+  [ "$sz" -lt $((16 * 1024 * 1024)) ] ||
+    say "WARNING: $name is $((sz >> 20)) MiB (> 16 MiB: the device tool will not return it)"
 }
 meta=()
 for f in steps.tsv summary.txt summary.json nvidia-smi.txt build.log collect.log; do

@@ -19,7 +19,8 @@ def main():
     ap.add_argument("extra", nargs="*", help="loom arguments added to every run (after --)")
     a = ap.parse_args()
     run = lambda *argv: subprocess.run([a.loom] + list(argv), capture_output=True, text=True)
-    names = a.gpus.split(",") if a.gpus else [g["gpu"] for g in json.loads(run("gpus", "--format", "json").stdout)["gpus"]]
+    names = (a.gpus.split(",") if a.gpus
+             else [g["gpu"] for g in json.loads(run("gpus", "--format", "json").stdout)["gpus"]])
     def batch(most):  # the sweep on at most `most` GPUs (a node's size: rtx-a6000 holds 4)
         rows = []
         for b in [1 << i for i in range(10, 31)]:

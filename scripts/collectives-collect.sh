@@ -11,9 +11,11 @@ set -u
 O=${OUT:-/tmp/out}; mkdir -p "$O"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
 t0=$(date +%s)
-{ nvidia-smi; nvidia-smi topo -m; nvidia-smi nvlink -s 2>&1 | head -60; nvidia-smi -q 2>&1 | grep -i -A4 fabric | head -20
+{ nvidia-smi; nvidia-smi topo -m; nvidia-smi nvlink -s 2>&1 | head -60
+  nvidia-smi -q 2>&1 | grep -i -A4 fabric | head -20
   nvidia-smi --query-gpu=name,clocks.max.sm,clocks.sm,power.limit --format=csv
-  python3 -c "import torch; print('torch', torch.__version__, 'nccl', torch.cuda.nccl.version(), 'gpus', torch.cuda.device_count())"
+  python3 -c "import torch
+print('torch', torch.__version__, 'nccl', torch.cuda.nccl.version(), 'gpus', torch.cuda.device_count())"
 } > "$O/node.txt" 2>&1
 n=$(nvidia-smi -L | wc -l)
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr ' ' '-' | tr 'A-Z' 'a-z')
@@ -28,6 +30,7 @@ if [ "${NOP2P:-0}" = 1 ]; then
   echo "nop2p rc=$? total $(( $(date +%s)-t0 )) s" >> "$O/run.log"
 fi
 # NCCL's own log: keep rank 0's algorithm/protocol/channel lines only (one file).
-cat "$O"/nccl.*.log 2>/dev/null | grep -E "NCCL version|Channel|Algo|Proto|NVLS|P2P|comm 0x.*rank 0 " | head -300 > "$O/nccl-info.txt"
+cat "$O"/nccl.*.log 2>/dev/null | grep -E "NCCL version|Channel|Algo|Proto|NVLS|P2P|comm 0x.*rank 0 " | head -300 \
+  > "$O/nccl-info.txt"
 rm -f "$O"/nccl.*.log
 tail -30 "$O/run.log"

@@ -17,7 +17,8 @@ fi
 command -v zopfli >/dev/null || { echo "compact-corpus: zopfli not found (apt-get install zopfli)" >&2; exit 1; }
 # Arguments checked before anything is written (round 10): a missing loom, a folder or a missing file were each "kept"
 # with exit 0, or failed in stat halfway through the table.
-[ -f "$loom" ] && [ -x "$loom" ] || { echo "loom: compact-corpus: --loom '$loom' is not an executable file" >&2; exit 2; }
+[ -f "$loom" ] && [ -x "$loom" ] ||
+  { echo "loom: compact-corpus: --loom '$loom' is not an executable file" >&2; exit 2; }
 for f in "$@"; do
   [ -f "$f" ] && [ -r "$f" ] || { echo "loom: compact-corpus: '$f' is not a readable file" >&2; exit 2; }
 done

@@ -16,11 +16,13 @@ files=(traces/tune/h200/moe-prefill.lct.gz traces/tune/h100/moe-prefill.lct.gz
        models/efficiency
        # the random-shape GEMM training sets: read by `loom train` here, by no device script (2026-11-27: they took
        # the travelling checkout to 65 MB of the 64 MiB limit)
-       traces/h200/sms132-{warm,linear}{3,4,5,6}.corpus.csv.gz traces/h100/sms132-{warm,linear}{3,4,5,6,7}.corpus.csv.gz)
+       traces/h200/sms132-{warm,linear}{3,4,5,6}.corpus.csv.gz
+       traces/h100/sms132-{warm,linear}{3,4,5,6,7}.corpus.csv.gz)
 case "${1:-}" in
   out)
     for f in "${files[@]}"; do [ -e "$f" ] || continue; mkdir -p "$stash/$(dirname "$f")"; mv "$f" "$stash/$f"; done
-    echo "travels: $(git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -1 | cut -f1) bytes of tracked files (limit 67108864)";;
+    echo "travels: $(git ls-files -z | xargs -0 du -cb 2>/dev/null |
+      tail -1 | cut -f1) bytes of tracked files (limit 67108864)";;
   back)
     for f in "${files[@]}"; do [ -e "$stash/$f" ] || continue; mkdir -p "$(dirname "$f")"; mv "$stash/$f" "$f"; done
     git status --short | grep '^ D' && { echo "still missing (see above)"; exit 1; } || echo "restored";;

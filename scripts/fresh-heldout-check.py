@@ -44,7 +44,8 @@ if not (os.path.isfile(a.loom) and os.access(a.loom, os.X_OK)):
 with tempfile.TemporaryDirectory() as tmp:
     for f in files:
         shutil.copy(f, os.path.join(tmp, os.path.basename(f).replace(".heldout.csv.gz", ".corpus.csv.gz")))
-    cmd = [a.loom, "validate", "--traces", tmp, "--format", "json"] + (["--model-dir", a.model_dir] if a.model_dir else [])
+    cmd = ([a.loom, "validate", "--traces", tmp, "--format", "json"]
+           + (["--model-dir", a.model_dir] if a.model_dir else []))
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         lines = [l for l in r.stderr.split("\n") if l.strip()]

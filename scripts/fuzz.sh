@@ -6,10 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-20}
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (scripts/install-deps.sh installs it)" >&2; exit 1; }
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_CXX_COMPILER=clang++ -DLOOM_FUZZ=ON \
-  -DLOOM_CUDA=OFF >/dev/null
-targets=(yaml_loader_fuzz kernel_spec_fuzz trace_reader_fuzz public_import_fuzz serving_requests_fuzz cli_args_fuzz chrome_trace_fuzz batch_csv_fuzz serving_sim_fuzz model_config_fuzz
-         serving_profile_fuzz forest_binary_fuzz tune_tables_fuzz calibration_fuzz report_json_fuzz gpu_overrides_fuzz gz_stream_fuzz
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DCMAKE_CXX_COMPILER=clang++ \
+  -DLOOM_FUZZ=ON -DLOOM_CUDA=OFF >/dev/null
+targets=(yaml_loader_fuzz kernel_spec_fuzz trace_reader_fuzz public_import_fuzz serving_requests_fuzz cli_args_fuzz
+         chrome_trace_fuzz batch_csv_fuzz serving_sim_fuzz model_config_fuzz serving_profile_fuzz forest_binary_fuzz
+         tune_tables_fuzz calibration_fuzz report_json_fuzz gpu_overrides_fuzz gz_stream_fuzz
          transfer_json_fuzz model_index_fuzz coverage_json_fuzz collectives_json_fuzz measured_run_fuzz gemm_paths_fuzz)
 ninja -C build-fuzz -j"$(nproc)" "${targets[@]}"
 for t in "${targets[@]}"; do

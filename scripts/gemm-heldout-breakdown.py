@@ -78,7 +78,8 @@ def main():
     try:
         rows = []
         os.makedirs(os.path.join(tmp, "t"))
-        corpora = sorted(os.path.join(d, f) for d, _, fs in os.walk(a.traces) for f in fs if f.endswith(".corpus.csv.gz"))
+        corpora = sorted(os.path.join(d, f) for d, _, fs in os.walk(a.traces) for f in fs
+                         if f.endswith(".corpus.csv.gz"))
         for i, path in enumerate(corpora):
             shutil.copy(path, os.path.join(tmp, "t", "%d-%s" % (i, os.path.basename(path))))
             meta, recs = read_corpus(path)

@@ -10,8 +10,10 @@ table() {  # table NAME ENUM_PREFIX VALUE_REGEX
   echo "};"
 }
 {
-  echo "// cuBLASLt enum values -> names (tile BMxBN, stages KxS, cluster XxYxZ), generated from CUDA 13's cublasLt.h by"
-  echo "// scripts/gen-cublaslt-enums.sh; used by the sweep (cublaslt_sweep.cu) to name configs and by loom to read them."
+  echo "// cuBLASLt enum values -> names (tile BMxBN, stages KxS, cluster XxYxZ), generated from CUDA 13's" \
+    "cublasLt.h by"
+  echo "// scripts/gen-cublaslt-enums.sh; used by the sweep (cublaslt_sweep.cu) to name configs and by loom to read" \
+    "them."
   echo "#pragma once"
   echo "struct LtEnumName { int id; const char* name; };"
   table kLtTiles CUBLASLT_MATMUL_TILE_ '[0-9]+x[0-9]+'

@@ -69,7 +69,8 @@ if __name__ == '__main__':
     for g in ('h200', 'h100-sxm'):
         d = load(f'traces/tune/{g}/cublaslt-sweep.csv.gz')
         for frac in (0.05, 0.10, 0.25):
-            samp = select(d['shapes'], frac); si = [i for i, b in enumerate(samp) if b]; hi = [i for i, b in enumerate(samp) if not b]
+            samp = select(d['shapes'], frac)
+            si = [i for i, b in enumerate(samp) if b]; hi = [i for i, b in enumerate(samp) if not b]
             S = greedy_set(d, si, 24); r = []; h = []
             for s in hi:
                 b = best(d['us'][s]); v = [d['us'][s][c] for c in S if fin(d['us'][s][c])]

@@ -21,5 +21,6 @@ if [ "${1:-}" = "--xz" ]; then
   tar cJf .carry-xz/carry.tar.xz -C "$tmp" .
   rm -rf "$tmp"
   du -sh .carry-xz/carry.tar.xz
-  echo "checkout that travels: $(($(git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -1 | cut -f1) / 1048576)) MiB tracked"
+  echo "checkout that travels: $(($(git ls-files -z | xargs -0 du -cb 2>/dev/null |
+    tail -1 | cut -f1) / 1048576)) MiB tracked"
 fi

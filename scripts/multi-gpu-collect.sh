@@ -13,7 +13,8 @@
 #                                        timeout_s=600); bash scripts/device-slim.sh back
 # COLL_SECONDS, TP_SECONDS (per TP degree) cap the stages (defaults 120 and 150). STAGES picks and orders them
 # (default "coll tpN tp2"; "nop2p" adds NCCL all_reduce with peer-to-peer off, as on PCIe boards without P2P, into
-# $OUT/nop2p.tar.gz; "host": scripts/torch/tp_host_cost.py at 2 and n GPUs, into $OUT/host.tar.gz); MODEL=llama-3-70b traces that model instead, TP_SHAPES=BxL,... other shapes, TAG names them (files tp<n>-<model>-<tag>.*).
+# $OUT/nop2p.tar.gz; "host": scripts/torch/tp_host_cost.py at 2 and n GPUs, into $OUT/host.tar.gz); MODEL=llama-3-70b
+# traces that model instead, TP_SHAPES=BxL,... other shapes, TAG names them (files tp<n>-<model>-<tag>.*).
 set -u
 O=${OUT:-/tmp/out}; mkdir -p "$O"; LOG=$O/log.txt; t0=$(date +%s)
 stamp() { echo "== $1: $(( $(date +%s)-t0 )) s" | tee -a "$LOG"; }

@@ -53,7 +53,8 @@ def run(binary, args):
 
 
 def runnable(binary, gpu, path, out_path):
-    """The rows of the batch `binary` does not refuse on `gpu` (dtype, memory; header first), or None if none."""
+    """The rows of the batch `binary` does not refuse on `gpu` (dtype, memory; header first) and its CSV predictions
+    of them, or (None, "") if none."""
     with open(path) as f:
         lines = f.read().splitlines()
     while len(lines) > 1:
@@ -62,12 +63,12 @@ def runnable(binary, gpu, path, out_path):
         r = subprocess.run([binary, "predict", "--gpu", gpu, "--batch", out_path, "--format", "csv"],
                            capture_output=True, text=True)
         if r.returncode == 0:
-            return lines
+            return lines, r.stdout
         m = re.search(re.escape(out_path) + r":(\d+):", r.stderr)
         if r.returncode != 2 or not m or not 2 <= int(m.group(1)) <= len(lines):
             fail(f"{binary} predict --gpu {gpu} --batch {out_path}: {r.stderr.strip()}")
         del lines[int(m.group(1)) - 1]
-    return None
+    return None, ""
 
 
 def main():
@@ -94,23 +95,33 @@ def main():
             files[fam] = os.path.join(tmp, fam + ".csv")
             with open(files[fam], "w") as f:
                 f.write(text)
-        print(f"{'gpu':32} {'family':8} {'rows':>5} {'changed':>7} {'min':>6} {'median':>6} {'max':>6}  (rows: those the GPU runs)")
+        print(f"{'gpu':32} {'family':8} {'rows':>5} {'changed':>7} {'min':>6} {'median':>6} {'max':>6}"
+              "  (rows: those the GPU runs)")
         for g in gpus:
             for fam, path in files.items():
                 # Rows each binary refuses are dropped; rows only one of them refuses are a change too.
-                keep = [runnable(b, g, path, os.path.join(tmp, f"{g}.{fam}.{i}.csv"))
+                runs = [runnable(b, g, path, os.path.join(tmp, f"{g}.{fam}.{i}.csv"))
                         for i, b in enumerate((a.before, a.after))]
+                keep = [lines for lines, _ in runs]
                 if keep[0] is None and keep[1] is None:
                     print(f"{g:32} {fam:8} {'':5} no row runs on this GPU (both binaries)")
                     continue
                 before_rows, after_rows = set(keep[0] or []), set(keep[1] or [])
                 only = len(before_rows - after_rows), len(after_rows - before_rows)
                 common = [r for r in (keep[1] or []) if r in before_rows]
+                # Each binary's predictions of the rows it runs are those of the common rows unless the other binary
+                # refuses some of them: only then is the common batch predicted again.
                 path = os.path.join(tmp, f"{g}.{fam}.common.csv")
-                with open(path, "w") as f:
-                    f.write("\n".join(common) + "\n")
-                texts = [run(b, ["predict", "--gpu", g, "--batch", path, "--format", "csv"])
-                         for b in (a.before, a.after)] if len(common) > 1 else ["", ""]
+                texts = []
+                for b, (lines, text) in zip((a.before, a.after), runs):
+                    if len(common) <= 1:
+                        texts.append("")
+                    elif lines == common:
+                        texts.append(text)
+                    else:
+                        with open(path, "w") as f:
+                            f.write("\n".join(common) + "\n")
+                        texts.append(run(b, ["predict", "--gpu", g, "--batch", path, "--format", "csv"]))
                 refusals = f"  refused by after only: {only[0]}, by before only: {only[1]}" if any(only) else ""
                 out = [list(csv.DictReader(io.StringIO(t))) for t in texts]
                 ratios = [float(y["latency_us"]) / float(x["latency_us"]) for x, y in zip(*out)

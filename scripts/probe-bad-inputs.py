@@ -9,7 +9,8 @@ invalid JSON, never a bad value silently accepted.
 Classes: clean (refused as the standard asks), ok (an odd but valid input accepted with sane output), crash, hang,
 silent (exit 0 but nan/inf/empty/invalid JSON/'error' in the output), accepted (a bad input accepted with exit 0),
 messy (refused, but not one 'loom: ' line), wrongmsg (refused cleanly but the line lacks the expected name),
-refused (a valid input, expect='good', refused), other (any other exit code). Exit status 1 when any case is in a defect class. Cases live in probe_cases*.py; a case
+refused (a valid input, expect='good', refused), other (any other exit code). Exit status 1 when any case is in a
+defect class. Cases live in probe_cases*.py; a case
 whose argv starts with '@python' runs its second item under python3 with PYTHONPATH=build/python."""
 import argparse, json, os, re, resource, subprocess, sys, tempfile, collections
 
@@ -37,7 +38,8 @@ def classify(case, rc, out, err, timed_out):
         if len(lines) != 1 or not lines[0].startswith(b"loom: "):
             return "messy", f"{len(lines)} stderr lines: {err[:300]!r}"
         if CONTROL.search(lines[0]) or len(lines[0]) > 2000:  # an echoed escape rewrites the terminal; a 1 MB line
-            return "messy", f"refusal line of {len(lines[0])} bytes with control bytes or beyond 2000: {lines[0][:200]!r}"
+            return "messy", (f"refusal line of {len(lines[0])} bytes with control bytes or beyond 2000: "
+                             f"{lines[0][:200]!r}")
         for want in case.want:
             if want.encode() not in lines[0]:
                 return "wrongmsg", f"want {want!r}: {lines[0][:300]!r}"
@@ -91,7 +93,8 @@ def main():
                                     name)
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 data = data if isinstance(data, bytes) else data.encode()
-                if os.path.lexists(path) and (os.path.islink(path) or data.startswith(b"@LINK@")) and not data.startswith(b"@HARD@"):
+                if (os.path.lexists(path) and (os.path.islink(path) or data.startswith(b"@LINK@"))
+                        and not data.startswith(b"@HARD@")):
                     os.remove(path)
                 if data == b"@FIFO@":  # a named pipe with no writer (a reader must not wait for one forever)
                     if os.path.lexists(path):
@@ -123,8 +126,9 @@ def main():
             cls, why = classify(case, rc, out, err, timed_out)
             tally[cls] += 1
             if cls in DEFECTS or a.v:
-                shown = case.argv[1].split("r = ")[1].split("\n")[0] if argv[0] == sys.executable else " ".join(x.decode("utf-8", "backslashreplace") if isinstance(x, bytes) else x
-                                 for x in case.argv).replace(tmp, "$T")
+                shown = case.argv[1].split("r = ")[1].split("\n")[0] if argv[0] == sys.executable else " ".join(
+                    x.decode("utf-8", "backslashreplace") if isinstance(x, bytes) else x
+                    for x in case.argv).replace(tmp, "$T")
                 print(f"{cls:8s} {case.name}: loom {shown}\n         {why.replace(tmp, '$T')}")
         total = sum(tally.values())
         print(f"\n{total} cases: " + ", ".join(f"{k} {tally[k]}" for k in

@@ -27,7 +27,8 @@ def kernel(r):
     if f == "gemm":
         d.update(m=n(1, 9000), n=n(1, 9000), k=n(1, 9000), dtype=r.choice(["bf16", "fp16", "fp32", "fp8"]))
         if d["dtype"] == "fp8":
-            d["impl"], d["scales"] = r.choice(["", "library", "cutlass", "torch"]), r.choice(["", "tensor", "rowwise", "block"])
+            d["impl"], d["scales"] = (r.choice(["", "library", "cutlass", "torch"]),
+                                      r.choice(["", "tensor", "rowwise", "block"]))
             if d["impl"] == "cutlass" and d["scales"] == "block":
                 d["scales"] = "rowwise"
         else:
@@ -86,10 +87,12 @@ def main():
 
     def run(*argv):
         return subprocess.run([a.loom] + list(argv), capture_output=True, text=True)
-    names = a.gpus.split(",") if a.gpus else [g["gpu"] for g in json.loads(run("gpus", "--format", "json").stdout)["gpus"]]
+    names = (a.gpus.split(",") if a.gpus
+             else [g["gpu"] for g in json.loads(run("gpus", "--format", "json").stdout)["gpus"]])
     tmp = tempfile.mkdtemp()
     variants = [[], ["--clock", "sustained"], ["--clock", "auto"], ["--set", "sms=64"],
-                ["--set", "clock.sustained=1200MHz"], ["--set", "dram.bandwidth=1TB/s"], ["--set", "l2.bandwidth=20TB/s"],
+                ["--set", "clock.sustained=1200MHz"], ["--set", "dram.bandwidth=1TB/s"],
+                ["--set", "l2.bandwidth=20TB/s"],
                 ["--set", "sms=64", "--set", "dram.bandwidth=1TB/s", "--clock", "auto"],
                 ["--set", "interconnect.nvlink=100GB/s"], ["--set", "interconnect.nvlink_gpus=2"],
                 ["--set", "interconnect.nvlink=100GB/s", "--set", "interconnect.topology=nvswitch"],

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """How well do loom's GEMM measurements repeat? Compares two runs of the same cases (same script, seeds and GPU
-model, two device calls; the case ids name the same shapes): traces/h100/sms132-{warm4,linear4}.corpus.csv.gz (training) against their
-reruns in traces/checks/repeat/ (kept out of the corpus: not *.corpus.csv.gz). CUPTI kernel medians, per case.
+model, two device calls; the case ids name the same shapes): traces/h100/sms132-{warm4,linear4}.corpus.csv.gz
+(training) against their reruns in traces/checks/repeat/ (kept out of the corpus: not *.corpus.csv.gz). CUPTI
+kernel medians, per case.
 
   python3 scripts/repeatability.py
 """

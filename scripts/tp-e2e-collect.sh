@@ -2,7 +2,8 @@
 # Device batch for issues 11/13 (kind nvidia-h200-x2): the CUPTI collector, then scripts/torch/e2e/tp_e2e.py on
 # both GPUs (a Llama-3-8B-shaped model at TP 2: eager prefill, eager decode, CUDA-graph decode) under it.
 # Results under $OUT: tp2.cases.csv + tp2.lct.gz (rank 0: what `loom validate --e2e` reads), rank 1's case list
-# and trace, run.log. NGPU=N (with CUDA_VISIBLE_DEVICES naming N GPUs) runs TP N on part of a larger node. NVLink multicast stays off (the lent machines forbid it).
+# and trace, run.log. NGPU=N (with CUDA_VISIBLE_DEVICES naming N GPUs) runs TP N on part of a larger node. NVLink
+# multicast stays off (the lent machines forbid it).
 #   run(command="bash scripts/tp-e2e-collect.sh", kind="nvidia-h200-x2")
 set -u
 O=${OUT:-/tmp/out}; mkdir -p "$O"; L=$O/run.log

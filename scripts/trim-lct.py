@@ -93,7 +93,8 @@ def main():
         sys.stdout.flush()
     except OSError as e:  # stdout on a full disk (> /dev/full)
         sys.stdout = None
-        die("stdout: write failed: %s; check that the folder exists, is writable and has free space" % (e.strerror or e))
+        die("stdout: write failed: %s; check that the folder exists, is writable and has free space"
+            % (e.strerror or e))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 
 Shapes: every distinct shape of the Triton corpora under traces/tune/<gpu>/ (moe-triton, moe-triton-fp8 and
 gemm-triton; held-out and sampled alike) plus --random seeded random shapes per GPU and family. Output: one line
-per decision, "gpu<TAB>spec<TAB>the decision's JSON" (config, G, L, waves, bucket, predicted us), sorted; two binaries' outputs must be identical
-(`diff`). Timing is off (--reps 0), so the output is deterministic.
+per decision, "gpu<TAB>spec<TAB>the decision's JSON" (config, G, L, waves, bucket, predicted us), sorted; two
+binaries' outputs must be identical (`diff`). Timing is off (--reps 0), so the output is deterministic.
 
   python3 scripts/tune-choices.py --loom /path/to/old/loom > old.tsv
   python3 scripts/tune-choices.py --loom build/loom > new.tsv && diff old.tsv new.tsv && echo identical

@@ -15,15 +15,18 @@ key=$(case "$gpu" in *H200*) echo h200;; *H100*) echo h100-sxm;; *) echo unknown
 export PYTHONUNBUFFERED=1 LOOM_TRACE_OUT=/tmp/defaults.lct
 if [ "${DEFAULT_SHAPES:-260}" -gt 0 ]; then
 CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB python3 scripts/torch/tune/moe_sweep.py --out /tmp/defaults \
-  --configs 16x32x64_s3_w4_g1,64x64x32_s3_w4_g8 --shapes ${DEFAULT_SHAPES:-260} --max-seconds 150 2>&1 | grep -v "^shape\|cases," | tail -8 | tee -a $L
+  --configs 16x32x64_s3_w4_g1,64x64x32_s3_w4_g8 --shapes ${DEFAULT_SHAPES:-260} --max-seconds 150 2>&1 |
+  grep -v "^shape\|cases," | tail -8 | tee -a $L
 export LD_LIBRARY_PATH=$PWD/.carry/lib LOOM_HOME=$PWD
-.carry/loom trace import --lct /tmp/defaults.lct --cases /tmp/defaults.cases.csv -o $O/moe/$key-moe-triton-defaults.corpus.csv.gz 2>&1 | tail -2 | tee -a $L
+.carry/loom trace import --lct /tmp/defaults.lct --cases /tmp/defaults.cases.csv \
+  -o $O/moe/$key-moe-triton-defaults.corpus.csv.gz 2>&1 | tail -2 | tee -a $L
 unset LD_LIBRARY_PATH
 fi
 python3 scripts/torch/tune/moe_sweep.py --out /tmp/chk --configs 16x32x64_s3_w4_g1,64x128x64_s4_w8_g16 --shapes 0 \
   2>&1 | grep "check" | tee -a $L   # the kernel and the token sort against the fp32 reference
 f=$(ls models/tune/engine/$key/E=128,N=768,*.json | grep -v dtype | head -1)
 CUDA_INJECTION64_PATH=$LIB NVTX_INJECTION64_PATH=$LIB LOOM_TRACE_OUT=/tmp/prefill.lct \
-  python3 scripts/torch/tune/moe_prefill.py --engine-file "$f" --json $O/$key-moe-prefill.json 2>&1 | tail -8 | tee -a $L
+  python3 scripts/torch/tune/moe_prefill.py --engine-file "$f" --json $O/$key-moe-prefill.json 2>&1 | tail -8 |
+  tee -a $L
 gzip -c /tmp/prefill.lct > $O/$key-moe-prefill.lct.gz
 echo "total $(( $(date +%s)-t0 )) s" | tee -a $L

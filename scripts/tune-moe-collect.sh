@@ -17,8 +17,8 @@ nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv | 
 ls -la /tmp/moe.* | tee -a $L
 export LD_LIBRARY_PATH=$PWD/.carry/lib LOOM_HOME=$PWD
 key=$(case "$gpu" in *H200*) echo h200;; *H100*) echo h100-sxm;; *) echo unknown;; esac)
-.carry/loom trace import --lct /tmp/moe.lct --cases /tmp/moe.cases.csv -o $O/moe/$key-moe-triton-$part.corpus.csv.gz 2>&1 \
-  | tail -5 | tee -a $L
+.carry/loom trace import --lct /tmp/moe.lct --cases /tmp/moe.cases.csv \
+  -o $O/moe/$key-moe-triton-$part.corpus.csv.gz 2>&1 | tail -5 | tee -a $L
 .carry/loom trace summary $O/moe 2>&1 | tail -12 | tee -a $L
 gzip -c /tmp/moe.cases.csv > $O/$key-moe-triton-$part.cases.csv.gz
 echo "total $(( $(date +%s)-t0 )) s" | tee -a $L

@@ -55,7 +55,8 @@ def read_corpus(path):
             try:
                 r["kernels"] = ";".join(names[x[1:]] for x in refs.split(";") if x[:1] == "@") if refs else ""
             except KeyError as e:
-                raise ValueError("%s: case %s: kernels reference @%s has no #kernel line" % (path, r["case_id"], e.args[0]))
+                raise ValueError("%s: case %s: kernels reference @%s has no #kernel line"
+                                 % (path, r["case_id"], e.args[0]))
             if refs and any(x[:1] != "@" for x in refs.split(";")):
                 raise ValueError("%s: case %s: kernels %r is not @id references" % (path, r["case_id"], refs[:40]))
     return meta, rows

@@ -23,8 +23,8 @@ PREFILL_MAX_TOKENS = 65536  # batch * seq cap: keeps each case under ~50 ms and 
 DECODE_BATCH = [1, 8, 32, 64]
 DECODE_SEQ_KV = [512, 2048, 8192, 16384]
 # Per-GPU layouts under tensor parallelism (heads/TP, kv_heads/TP): Llama-3-70B TP 8 / TP 4 (8,1) (16,2),
-# Llama-3-8B TP 8 / TP 4 (4,1) (8,2), Qwen2.5-14B TP 8 (5,1), Qwen2.5-72B TP 8 (8,1, as 70B), Llama-3.2-1B TP 8 (4,1,64),
-# Qwen2.5-7B TP 4 (7,1).
+# Llama-3-8B TP 8 / TP 4 (4,1) (8,2), Qwen2.5-14B TP 8 (5,1), Qwen2.5-72B TP 8 (8,1, as 70B),
+# Llama-3.2-1B TP 8 (4,1,64), Qwen2.5-7B TP 4 (7,1).
 TP_LAYOUTS = [(8, 1, 128), (16, 2, 128), (4, 1, 128), (8, 2, 128), (5, 1, 128), (7, 1, 128), (4, 1, 64)]
 TP_DECODE_BATCH = [1, 4, 16, 32, 64, 128]
 TP_DECODE_SEQ_KV = [512, 2048, 8192]
@@ -58,7 +58,8 @@ def main():
     p = loom_torch.common_args(__doc__)
     p.add_argument("--tp-layouts", action="store_true", help="tensor-parallel per-GPU head layouts (1-2 KV heads)")
     args = p.parse_args()
-    sweep = loom_torch.Sweep(args, "scripts/torch/attention_sweep.py", {"families": "attention_prefill,attention_decode"})
+    sweep = loom_torch.Sweep(args, "scripts/torch/attention_sweep.py",
+                             {"families": "attention_prefill,attention_decode"})
     native = gqa_native_ok()
     impl = "torch" if native else "torch_repeat_kv"
     layouts = HEAD_LAYOUTS[:2] if args.quick else HEAD_LAYOUTS
@@ -82,7 +83,8 @@ def main():
                     spec = ("attention_prefill batch=%d heads=%d kv_heads=%d seq=%d head_dim=%d causal=%d dtype=bf16"
                             % (batch, heads, kv_heads, seq, head_dim, int(causal)))
                     flops = 4 * batch * heads * seq * seq * head_dim // (2 if causal else 1)
-                    prefill.append((flops, "attention_prefill", spec, (batch, heads, kv_heads, seq, seq, head_dim, causal)))
+                    prefill.append((flops, "attention_prefill", spec,
+                                    (batch, heads, kv_heads, seq, seq, head_dim, causal)))
     cases += sorted(prefill, key=lambda c: c[0])
     print("attention_sweep: %d cases on %d SMs" % (len(cases), sweep.part.sms), flush=True)
     for _, family, spec, shape in cases:

@@ -1,8 +1,8 @@
 """Why does a GEMM inside a model step run faster than the same GEMM timed alone? Times a few GEMMs of
 Llama-3.2-1B's step under conditions that differ one at a time: the L2 flush before the rep (write / read / none),
-the data (randn, HF init-like N(0, 0.02) weights, uniform [-1, 1] as loom-bench fills), and the neighbours (alone after a sync, or between
-memory-bound kernels with no sync, as in a forward pass). A torch.cuda._sleep spin kernel is queued before each
-timed region so the events time the GPU, not the host's launch latency.
+the data (randn, HF init-like N(0, 0.02) weights, uniform [-1, 1] as loom-bench fills), and the neighbours (alone
+after a sync, or between memory-bound kernels with no sync, as in a forward pass). A torch.cuda._sleep spin kernel
+is queued before each timed region so the events time the GPU, not the host's launch latency.
 
   python3 scripts/torch/context_check.py [--reps 30] [--json PATH]
 """

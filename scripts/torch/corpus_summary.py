@@ -82,8 +82,10 @@ def main():
                 print("        trace problem: %s" % e)
             out.append(s)
     print("-" * len(hdr))
-    print("%d steps, %d cases, %d trace records, %d dropped, %d traces with problems; noK = cases whose loom.rep ranges "
-          "held no kernel; cupti/ev = median over cases of (summed CUPTI kernel time per rep) / (CUDA-event time)" % (
+    print("%d steps, %d cases, %d trace records, %d dropped, %d traces with problems; "
+          "noK = cases whose loom.rep ranges "
+          "held no kernel; cupti/ev = median over cases of (summed CUPTI kernel time per rep) / (CUDA-event time)"
+          % (
               len(out), sum(s["cases"] for s in out), sum(s["records"] for s in out),
               sum(max(s["dropped"], 0) for s in out), problems))
     if args.json:

@@ -40,10 +40,12 @@ MAX_ELEMS = 32768 * 8192
 EXPAND = [(b, 8, L, d) for b in (1, 8, 32, 64) for L in (128, 512, 2048) for d in (64, 128)]
 # masked decode attention: (batch, heads, seq_kv, head_dim)
 # rotate_half cat: (heads, head_dim) x tokens; DynamicCache cat: (batch, kv_heads, cached, new, head_dim)
-CAT_ROTARY = [(h, d, t) for h, d in ((32, 64), (8, 64), (32, 128), (8, 128)) for t in (1, 8, 64, 512, 2048, 8192, 32768)]
+CAT_ROTARY = [(h, d, t) for h, d in ((32, 64), (8, 64), (32, 128), (8, 128))
+              for t in (1, 8, 64, 512, 2048, 8192, 32768)]
 CAT_KV = [(b, 8, L, n, d) for b in (1, 8, 32, 64) for L, n in ((0, 128), (0, 512), (128, 1), (512, 1), (2048, 1))
           for d in (64, 128)]
-MASKED = [(b, h, L, d) for b in (1, 8, 32, 64) for L in (128, 512, 2048, 8192) for h, d in ((32, 64), (32, 128), (64, 128))]
+MASKED = [(b, h, L, d) for b in (1, 8, 32, 64) for L in (128, 512, 2048, 8192)
+          for h, d in ((32, 64), (32, 128), (64, 128))]
 
 
 def bf(*shape):
@@ -102,7 +104,8 @@ def main():
             b = 1 if t < 64 else 8
             q = bf(b, t // b, h, d).transpose(1, 2)  # [b, h, s, d] as HF's view(...).transpose(1, 2)
             x1, nx2 = q[..., : d // 2], -q[..., d // 2:]
-            return [("elementwise op=cat rows=%d cols=%d dtype=bf16" % (t * h, d), lambda: torch.cat((nx2, x1), dim=-1))]
+            return [("elementwise op=cat rows=%d cols=%d dtype=bf16" % (t * h, d),
+                     lambda: torch.cat((nx2, x1), dim=-1))]
         cases.append((t * h * d, "elementwise", cat_rotary))
     for b, kv, L, n, d in (CAT_KV[:2] if args.quick else CAT_KV) if "cat" in groups else []:
         def cat_kv(b=b, kv=kv, L=L, n=n, d=d):

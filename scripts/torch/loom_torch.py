@@ -325,8 +325,9 @@ class Sweep:
             self.failed += 1
             print("case %d (%s) FAILED: %s" % (case_id, spec, (str(exc).splitlines() or ["?"])[0][:200]), flush=True)
             return None
-        # Cool-down: idle 3x (args.cool, if set) the case's GPU time (at most 50 ms) so heavy cases back to back do not push the GPU
-        # into its power limit (an H200 drops to ~1470 MHz after seconds of sustained GEMMs; traces/checks/).
+        # Cool-down: idle 3x (args.cool, if set) the case's GPU time (at most 50 ms) so heavy cases back to back do not
+        # push the GPU into its power limit (an H200 drops to ~1470 MHz after seconds of sustained GEMMs;
+        # traces/checks/).
         cool = getattr(self.args, "cool", 3.0)
         time.sleep(min(0.05, cool * 1e-6 * sum(times_us) * (reps + self.args.warmup) / reps))
         self.cases.add(case_id, family, spec, impl, times_us)

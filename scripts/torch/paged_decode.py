@@ -88,7 +88,8 @@ def main():
     if args.check and check() > 0.03:
         print("paged_decode: check FAILED", flush=True)
         return 1
-    sweep = loom_torch.Sweep(args, "scripts/torch/paged_decode.py", {"families": "attention_decode", "impl": "triton paged"})
+    sweep = loom_torch.Sweep(args, "scripts/torch/paged_decode.py",
+                             {"families": "attention_decode", "impl": "triton paged"})
     cases = []
     for hq, hk in ((32, 8), (8, 2), (4, 1), (16, 2), (64, 8), (16, 16), (8, 1)):
         for batch in ([1, 32] if args.quick else [1, 8, 32, 64, 128, 256]):
@@ -100,8 +101,8 @@ def main():
     print("paged_decode: %d cases" % len(cases), flush=True)
     for _, batch, hq, hk, ctx in cases:
         *_, fn = setup(batch, hq, hk, ctx)
-        spec = "attention_decode batch=%d heads=%d kv_heads=%d seq_kv=%d head_dim=128 dtype=bf16 impl=paged block=16" % (
-            batch, hq, hk, ctx)
+        spec = ("attention_decode batch=%d heads=%d kv_heads=%d seq_kv=%d head_dim=128 dtype=bf16 impl=paged block=16"
+                % (batch, hq, hk, ctx))
         sweep.run("attention_decode", spec, "triton", fn)
         del fn
         torch.cuda.empty_cache()

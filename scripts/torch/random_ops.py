@@ -72,7 +72,8 @@ def attention_cases(rng, n):
 def main():
     p = loom_torch.common_args(__doc__)
     p.add_argument("--seed", type=int, default=31)
-    p.add_argument("--n", type=int, default=120, help="random memory-bound shapes (attention: n/2 decode + n/2 prefill)")
+    p.add_argument("--n", type=int, default=120,
+                   help="random memory-bound shapes (attention: n/2 decode + n/2 prefill)")
     args = p.parse_args()
     sweep = loom_torch.Sweep(args, "scripts/torch/random_ops.py",
                              {"families": "rms_norm,layer_norm,softmax,elementwise,rotary,attention_prefill,"
@@ -83,7 +84,8 @@ def main():
     native = attention_sweep.gqa_native_ok()
     impl = "torch" if native else "torch_repeat_kv"
     # Shuffled: a time budget then cuts a random subset of both kinds, not the largest shapes of one.
-    todo = [("mem",) + c for c in sorted(mem, key=lambda c: c[0])] + [("attn",) + c for c in sorted(attn, key=lambda c: c[0])]
+    todo = ([("mem",) + c for c in sorted(mem, key=lambda c: c[0])]
+            + [("attn",) + c for c in sorted(attn, key=lambda c: c[0])])
     rng.shuffle(todo)
     print("random_ops: %d memory-bound + %d attention cases on %d SMs" % (len(mem), len(attn), sweep.part.sms),
           flush=True)

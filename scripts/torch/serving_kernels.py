@@ -105,7 +105,8 @@ def check():
         x1, x2 = x[..., :D // 2].clone(), x[..., D // 2:].clone()
         x[..., :D // 2], x[..., D // 2:] = x1 * cos - x2 * sin, x2 * cos + x1 * sin
     rotary(pos, q, k, cs)
-    errs = [((q.float() - qr).abs().max() / qr.abs().max()).item(), ((k.float() - kr).abs().max() / kr.abs().max()).item()]
+    errs = [((q.float() - qr).abs().max() / qr.abs().max()).item(),
+            ((k.float() - kr).abs().max() / kr.abs().max()).item()]
     x = rand(T, 2 * 1000)
     o = torch.empty(T, 1000, device="cuda", dtype=torch.bfloat16)
     silu_and_mul(x, o)

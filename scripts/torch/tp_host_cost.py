@@ -93,7 +93,8 @@ def main():
                "collective_host_us": (statistics.median(tp) - statistics.median(plain)) / coll,
                "collective_host_us_excl_launch": (statistics.median(tp) - statistics.median(plain)) / coll
                - statistics.median(per_launch),
-               "cpu": host_cost.cpu_name(), "torch": torch.__version__, "nccl": ".".join(map(str, torch.cuda.nccl.version())),
+               "cpu": host_cost.cpu_name(), "torch": torch.__version__,
+               "nccl": ".".join(map(str, torch.cuda.nccl.version())),
                "ranks": everyone}
         os.makedirs(a.out, exist_ok=True)
         with open(os.path.join(a.out, "tp%d.json" % world), "w") as f:

@@ -99,7 +99,8 @@ void compute_loads(const GpuSpec& gpu, const KernelShape& s, const Demand& d, co
   PipeWork busiest, total;
   if (d.ctas > 0) {
     const Occupancy occ =
-        occ_in ? *occ_in : occupancy(gpu, d.config.threads, d.config.regs_per_thread, d.config.smem_bytes, d.config.tmem_cols);
+        occ_in ? *occ_in
+               : occupancy(gpu, d.config.threads, d.config.regs_per_thread, d.config.smem_bytes, d.config.tmem_cols);
     L.ctas_per_sm = occ.ctas_per_sm;
     L.occupancy = occ.occupancy;
     out.occ_limit = d.ctas < sms ? "grid" : occ.limit.data();  // string literals (occupancy.cpp)
@@ -348,10 +349,12 @@ Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec, bool with_text) {
                 pct(best.launch.last_wave_fill) + " full); " + s.scales + " scales";
           break;
         }
-        why = "cuBLAS-like heuristic: lowest predicted time of " + std::to_string(n) + " " +
-              (s.path && s.path->path != "wgmma" && s.path->path != "simt" && s.path->path != "gemv" ? s.path->path : gpu.architecture) +
-              " candidates (incl. wave quantization; " + std::to_string(best.launch.waves) + " waves, last " +
-              pct(best.launch.last_wave_fill) + " full)";
+        why =
+            "cuBLAS-like heuristic: lowest predicted time of " + std::to_string(n) + " " +
+            (s.path && s.path->path != "wgmma" && s.path->path != "simt" && s.path->path != "gemv" ? s.path->path
+                                                                                                   : gpu.architecture) +
+            " candidates (incl. wave quantization; " + std::to_string(best.launch.waves) + " waves, last " +
+            pct(best.launch.last_wave_fill) + " full)";
         if (best.config.find("_sk") != std::string::npos) why += "; split-K because the tiles alone leave SMs idle";
         if (s.path) {
           why += "; traced cuBLAS path: " + s.path->path + " (" + pct(s.path->share) + " of " +

@@ -107,8 +107,11 @@ Demand attention_prefill_demand(const GpuSpec& gpu, const KernelShape& s, const 
   d.dram_bytes = q_bytes + kv_reads + o_bytes;
   d.working_set_bytes = d.min_dram_bytes;
   if (kv_reads > kv_bytes)
-    if (notes) d.notes.push_back("K/V (" + fmt_mib(kv_bytes) + ") re-read from DRAM: the query heads of a KV group are too far "
-                      "apart in launch order for K/V to stay in L2 (" + fmt_mib(l2_eff) + " usable)");
+    if (notes)
+      d.notes.push_back("K/V (" + fmt_mib(kv_bytes) +
+                        ") re-read from DRAM: the query heads of a KV group are too far "
+                        "apart in launch order for K/V to stay in L2 (" +
+                        fmt_mib(l2_eff) + " usable)");
   if (s.causal && notes) d.notes.push_back("causal: CTAs skip KV blocks above the diagonal; loop_iters is the mean");
   d.fixed_overhead_us = kKernelStartupUs + (c.bm * hd * b + 2.0 * c.bn * hd * b) /
                                                std::max(1.0, gpu.l2_bytes_per_clk_per_sm) / gpu.clock_hz() * 1e6;
@@ -196,11 +199,14 @@ Demand attention_decode_demand(const GpuSpec& gpu, const KernelShape& s, const T
     d.extra_l2_bytes = partials + o_bytes;
     if (partials > kL2UsableFraction * gpu.l2_bytes) d.dram_bytes += 2 * partials;
     d.fixed_overhead_us += kKernelStartupUs;
-    if (notes) d.notes.push_back("split-KV " + std::to_string(c.splits) + ": partial results combined by a second kernel, "
-                      "included");
+    if (notes)
+      d.notes.push_back("split-KV " + std::to_string(c.splits) +
+                        ": partial results combined by a second kernel, "
+                        "included");
   }
-  if (notes) d.notes.push_back("K and V (" + fmt_mib(kv_bytes) + ") streamed once; GQA group of " + std::to_string(group) +
-                    " query heads shares each KV head");
+  if (notes)
+    d.notes.push_back("K and V (" + fmt_mib(kv_bytes) + ") streamed once; GQA group of " + std::to_string(group) +
+                      " query heads shares each KV head");
   return d;
 }
 

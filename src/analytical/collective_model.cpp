@@ -62,7 +62,9 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
   const bool ar = s.family == Family::all_reduce, rs = s.family == Family::reduce_scatter,
              p2p = s.family == Family::send_recv;
   const double steps = p2p ? 1.0 : ar ? 2.0 * (g - 1) : g - 1;
-  d.link_bytes = bytes * (p2p ? 1.0 : ar ? 2.0 * (g - 1) / g : (g - 1) / g);  // all_reduce = reduce-scatter + all-gather
+  d.link_bytes = bytes * (p2p  ? 1.0
+                          : ar ? 2.0 * (g - 1) / g
+                               : (g - 1) / g);  // all_reduce = reduce-scatter + all-gather
   d.link_time_us = d.link_bytes / bw * 1e6 + steps * (nvlink ? kNvlinkStepUs : kPcieStepUs);
   // Speed of light: the ring's, or NVLS's where the switch reduces. An NVLS all_reduce sends the buffer once and
   // receives the sum once (1x the bytes each way, ring: 2(g-1)/g). A reduce_scatter must still send the (g-1)/g of
@@ -90,9 +92,10 @@ Demand all_reduce_demand(const GpuSpec& gpu, const KernelShape& s, const TileCon
   d.flops = adds;
   d.fixed_overhead_us = kKernelStartupUs + kNcclSetupUs;
   if (notes)
-    d.notes.push_back(p2p ? std::string("one message over ") + (nvlink ? "NVLink" : "PCIe")
-                          : std::string("ring over ") + (nvlink ? "NVLink" : "PCIe") + ": " + std::to_string(int(steps)) +
-                                (ar ? " steps, 2(g-1)/g of the buffer per GPU" : " steps, (g-1)/g of the buffer per GPU"));
+    d.notes.push_back(
+        p2p ? std::string("one message over ") + (nvlink ? "NVLink" : "PCIe")
+            : std::string("ring over ") + (nvlink ? "NVLink" : "PCIe") + ": " + std::to_string(int(steps)) +
+                  (ar ? " steps, 2(g-1)/g of the buffer per GPU" : " steps, (g-1)/g of the buffer per GPU"));
   if (notes && d.link_min_time_us < d.link_time_us)
     d.notes.push_back("ceiling: NVLS (the NVSwitch reduces), 1x the buffer per GPU each way in 2 hops, the buffer "
                       "read once and the sum written once");

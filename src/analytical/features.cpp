@@ -6,6 +6,7 @@
 #include <string_view>
 #include <iterator>
 
+#include "hw/tensor_path.h"
 #include "kernels/shape.h"
 
 namespace loom {
@@ -20,15 +21,8 @@ double log1(double x) { return x > 0 ? std::log(x + 1.0) : 0.0; }
 
 // Architecture facts a GPU's compute capability fixes (CUDA C++ Programming Guide; PTX ISA): what differs between
 // architectures beyond the YAML's rates, so a GPU of an unmeasured architecture is placed among measured ones.
-// Tensor-core instruction path: 0 none (Pascal), 1 warp-level mma.sync (sm_70-sm_89 and sm_120 GeForce/RTX
-// Blackwell), 2 warpgroup wgmma (sm_90), 3 tcgen05 with tensor memory (sm_100/sm_103).
-double tensor_path(const GpuSpec& g) {
-  const int cc = g.compute_capability;
-  if (cc < 70) return 0;
-  if (cc == 90) return 2;
-  if (cc == 100 || cc == 101 || cc == 103) return 3;
-  return 1;
-}
+// Tensor-core instruction path: hw/tensor_path.h's code (0 none, 1 mma.sync, 2 wgmma, 3 tcgen05).
+double tensor_path(const GpuSpec& g) { return static_cast<int>(tensor_path_of(g.compute_capability)); }
 // Global->shared copy: 0 through registers (before sm_80), 1 cp.async (sm_80, sm_86, sm_89), 2 TMA (sm_90+).
 double async_copy(const GpuSpec& g) { return g.compute_capability >= 90 ? 2 : g.compute_capability >= 80 ? 1 : 0; }
 // GA100, GH100 and GB100 split L2 into two partitions (a far-partition hit costs more; whitepapers); others one.
@@ -42,7 +36,9 @@ double l2_partitions(const GpuSpec& g) {
 template <class Sink>
 void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
   auto add = [&](const char* name, double v) { sink(name, "", std::isfinite(v) ? v : 0.0); };
-  auto add2 = [&](const char* prefix, const char* suffix, double v) { sink(prefix, suffix, std::isfinite(v) ? v : 0.0); };
+  auto add2 = [&](const char* prefix, const char* suffix, double v) {
+    sink(prefix, suffix, std::isfinite(v) ? v : 0.0);
+  };
   const double ceil_us = a ? a->ceiling_us : 0;
   // Each pipe's load, found in one pass over a->pipes (the last load of a name wins, as a search per pipe did).
   const PipeLoad* loads[std::size(kPipes)] = {};
@@ -123,7 +119,8 @@ void emit(const Analysis* a, const GpuSpec* gpu, Sink&& sink) {
 
 std::vector<std::pair<std::string, double>> build(const Analysis* a, const GpuSpec* gpu) {
   std::vector<std::pair<std::string, double>> f;
-  emit(a, gpu, [&](const char* prefix, const char* suffix, double v) { f.emplace_back(std::string(prefix) + suffix, v); });
+  emit(a, gpu,
+       [&](const char* prefix, const char* suffix, double v) { f.emplace_back(std::string(prefix) + suffix, v); });
   return f;
 }
 

@@ -45,12 +45,20 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
   const double mma_flop = 2.0 * c.bm * c.bn * c.bk;
   const bool wgmma = c.mma == "wgmma", simt = c.mma == "simt";  // compared once (a GEMM row scores ~22 configs)
   const bool tcgen05 = c.mma == "tcgen05";
-  // tcgen05 (sm_100) runs 64- and 128-row tiles as CTA pairs where the grid has two along M (cta_group::2, CUTLASS's
-  // 2SM kernels): the pair computes a (2 BM) x BN tile, each CTA holding its own BM rows of A and half of B, and one
-  // MMA reads each smem byte once for both SMs. (CUTLASS tcgen05 programming guide; PTX ISA, tcgen05.mma.)
-  const bool pair = tcgen05 && tm >= 2 && (c.bm == 64 || c.bm == 128);
-  const double b_cols = pair ? 0.5 * c.bn : double(c.bn);               // B columns this CTA's smem holds
-  const double fill_bytes = (double(c.bm) + b_cols) * c.bk * b;  // A and B tiles, L2 -> smem (TMA / cp.async)
+  // Where the grid has two tiles along M, two CTAs share each B tile and each requests only half of it from L2:
+  // - tcgen05 (sm_100) runs 64- and 128-row tiles as CTA pairs (cta_group::2, CUTLASS's 2SM kernels): the pair
+  //   computes a (2 BM) x BN tile, each CTA holding its own BM rows of A and half of B, and one MMA reads each smem
+  //   byte once for both SMs. (CUTLASS tcgen05 programming guide; PTX ISA, tcgen05.mma.)
+  // - Hopper wgmma tiles run in 2-CTA clusters along M (cuBLAS nvjet_sm90_..._1x2_... kernels): the B tile is
+  //   TMA-multicast to both CTAs of a cluster, each still holding all of it. tcgen05 tiles that do not pair (under 64
+  //   or over 128 rows; the 256-row ones run as two 128-row instructions in one CTA here, where CUTLASS may run them
+  //   as cta_group::2) keep that cluster multicast (TMA multicast is sm_90+).
+  // smem_bytes still counts all of B for a pair (config_fits does not know the grid): a conservative stage count.
+  const bool b_shared = (wgmma || tcgen05) && tm >= 2;
+  const bool pair = b_shared && tcgen05 && (c.bm == 64 || c.bm == 128);
+  const double b_cols = pair ? 0.5 * c.bn : double(c.bn);         // B columns this CTA's smem holds
+  const double l2_b_cols = b_shared ? 0.5 * c.bn : double(c.bn);  // B columns this CTA requests from L2
+  const double fill_bytes = (double(c.bm) + b_cols) * c.bk * b;   // A and B tiles, L2 -> smem (TMA / cp.async)
   double smem_reads = 0;
   if (tcgen05) {
     // One instruction covers up to 128 rows (per CTA) x 256 columns with its accumulator in tensor memory, so A is
@@ -67,15 +75,7 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
   if (simt) d.per_iter.fma = mma_flop;
   else d.per_iter.tensor = mma_flop;
   d.per_iter.smem = fill_bytes + smem_reads;
-  d.per_iter.l2 = fill_bytes;
-  // Hopper wgmma tiles run in 2-CTA clusters along M (cuBLAS nvjet_sm90_..._1x2_... kernels): the B tile is
-  // TMA-multicast to both CTAs of a cluster, so each CTA requests only half of it from L2.
-  // tcgen05 tiles that do not pair (under 64 or over 128 rows; the 256-row ones run as two 128-row instructions in
-  // one CTA here, where CUTLASS may run them as cta_group::2) keep that cluster multicast (TMA multicast is sm_90+);
-  // a pair's CTAs already load half of B each (fill_bytes). smem_bytes still counts all of B for a pair
-  // (config_fits does not know the grid): a conservative stage count.
-  const bool multicast = (wgmma || (tcgen05 && !pair)) && tm >= 2;
-  if (multicast) d.per_iter.l2 = double(c.bm) * c.bk * b + 0.5 * double(c.bn) * c.bk * b;
+  d.per_iter.l2 = (double(c.bm) + l2_b_cols) * c.bk * b;
   if (tcgen05 && notes)
     d.notes.push_back(pair ? "tcgen05 (sm_100): run as CTA pairs (2SM, " + std::to_string(2 * c.bm) + "x" +
                                  std::to_string(c.bn) + " per pair), each CTA loads and feeds half of B; accumulators "
@@ -126,11 +126,13 @@ Demand tile_gemm(const GpuSpec& gpu, const TileConfig& c, int64_t problems, int6
   d.dram_bytes = tr.a_reads + tr.b_reads + tr.c_writes;
   d.working_set_bytes = d.min_dram_bytes;
   if (b_reads > b_sub)
-    if (notes) d.notes.push_back("B (" + fmt_mib(tr.b_once) + ") re-read from DRAM " + std::to_string(int(b_reads / b_sub)) +
-                      "x: B plus a wave's A panels exceed the usable L2 (" + fmt_mib(l2_eff) + ")");
+    if (notes)
+      d.notes.push_back("B (" + fmt_mib(tr.b_once) + ") re-read from DRAM " + std::to_string(int(b_reads / b_sub)) +
+                        "x: B plus a wave's A panels exceed the usable L2 (" + fmt_mib(l2_eff) + ")");
   if (a_reads > a_sub)
-    if (notes) d.notes.push_back("A (" + fmt_mib(tr.a_once) + ") re-read from DRAM " + std::to_string(int(a_reads / a_sub)) +
-                      "x: one wave's operand footprint exceeds the usable L2 (" + fmt_mib(l2_eff) + ")");
+    if (notes)
+      d.notes.push_back("A (" + fmt_mib(tr.a_once) + ") re-read from DRAM " + std::to_string(int(a_reads / a_sub)) +
+                        "x: one wave's operand footprint exceeds the usable L2 (" + fmt_mib(l2_eff) + ")");
 
   // Split-K: fp32 partials (written by the CTAs above) are summed by a second kernel (cublasLt splitKreduce_kernel).
   if (sk > 1) {
@@ -221,7 +223,8 @@ Demand moe_demand(const GpuSpec& gpu, const KernelShape& s, const TileConfig& c,
     // expert the row hits L2 if the hidden states fit.
     a_once = double(s.tokens) * s.hidden * b;
     if (a_once <= 0.5 * kL2UsableFraction * gpu.l2_bytes) a_reads = std::max(a_once, tr.a_reads / s.topk);
-    else if (notes) d.notes.push_back("hidden states exceed half the usable L2: each token row re-read by its topk experts");
+    else if (notes)
+      d.notes.push_back("hidden states exceed half the usable L2: each token row re-read by its topk experts");
   }
   d.min_dram_bytes = a_once + tr.b_once + tr.c_writes + rows_total * 4;
   d.dram_bytes = a_reads + tr.b_reads + tr.c_writes + rows_total * 4 + (d.dram_bytes - tr.a_reads - tr.b_reads -

@@ -70,7 +70,8 @@ Demand elementwise_demand(const GpuSpec&, const KernelShape& s, const TileConfig
     // PyTorch reduce_kernel over the last dim: a CTA of 512 threads reduces 16 rows (32 lanes each) when rows
     // are many, or splits one row over its warps when they are few; one value (fp32 mean, int64 argmax) per row.
     const double in = double(s.rows) * s.cols, out_b = s.op == "argmax" ? 8.0 : ob;
-    const int64_t rows_per_cta = std::max<int64_t>(1, std::min<int64_t>(16, 512 / std::max<int64_t>(1, cdiv(s.cols, 4096))));
+    const int64_t rows_per_cta =
+        std::max<int64_t>(1, std::min<int64_t>(16, 512 / std::max<int64_t>(1, cdiv(s.cols, 4096))));
     d.ctas = cdiv(s.rows, rows_per_cta);
     const double cta_in = in / double(d.ctas);
     d.loop_iters = std::max<int64_t>(1, cdiv(s.cols * rows_per_cta, 32LL * c.warps * c.elems_per_thread));
@@ -147,7 +148,8 @@ Demand rotary_demand(const GpuSpec&, const KernelShape& s, const TileConfig& c, 
   d.working_set_bytes = d.min_dram_bytes;
   d.tile_waste = 1.0 - double(s.tokens) / (double(d.ctas) * rows);
   d.fixed_overhead_us = kKernelStartupUs;
-  if (notes) d.notes.push_back("heads counts every rotated head (q heads + kv heads), as vLLM rotates q and k together");
+  if (notes)
+    d.notes.push_back("heads counts every rotated head (q heads + kv heads), as vLLM rotates q and k together");
   return d;
 }
 

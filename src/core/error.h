@@ -13,7 +13,9 @@ namespace loom {
 class InputError : public std::runtime_error {
  public:
   InputError(std::string where, std::string what)
-      : std::runtime_error(where.empty() ? what : where + ": " + what), where_(std::move(where)), what_(std::move(what)) {}
+      : std::runtime_error(where.empty() ? what : where + ": " + what),
+        where_(std::move(where)),
+        what_(std::move(what)) {}
   const std::string& where() const { return where_; }
   const std::string& detail() const { return what_; }
 

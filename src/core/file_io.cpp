@@ -167,7 +167,8 @@ void check_data_file(const std::string& path) {
   std::error_code ec;
   const auto type = std::filesystem::status(path, ec).type();
   // A link loop reads as "no such file" to every later check; say what it is.
-  if (ec && ec.value() == ELOOP) throw InputError(path, "cannot open: " + ec.message() + " (a link loop?); check the path");
+  if (ec && ec.value() == ELOOP)
+    throw InputError(path, "cannot open: " + ec.message() + " (a link loop?); check the path");
   if (!ec && (type == std::filesystem::file_type::character || type == std::filesystem::file_type::block))
     throw InputError(path, "is a device, not a file; give a regular file (a pipe such as /dev/stdin also works)");
   if (!ec && type == std::filesystem::file_type::directory) throw InputError(path, "is a directory; give a file");

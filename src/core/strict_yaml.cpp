@@ -33,8 +33,9 @@ void scan(const YAML::Node& root, const std::string& label) {
     // A tag (!!str, !!python/int, !mine) changes what a value means to other YAML readers, and loom reads every
     // value by its field's own type: `sms: !!str 132` was read as 132, `!!python/...` ignored. Plain values only.
     if (const std::string& tag = n.Tag(); n.IsDefined() && !tag.empty() && tag != "?" && tag != "!")
-      throw InputError(at(label, n.Mark()), "YAML tag '" + tag.substr(0, 60) +
-                                                "' on a value; loom reads plain values by each field's type: remove the tag");
+      throw InputError(at(label, n.Mark()),
+                       "YAML tag '" + tag.substr(0, 60) +
+                           "' on a value; loom reads plain values by each field's type: remove the tag");
     if (n.IsScalar()) {
       // An escape in a quoted scalar ("\x1b[2J", "\n", "\0") makes a control character the byte check cannot see:
       // printed in a name, it rewrites the terminal or splits a table row.

@@ -12,8 +12,9 @@ namespace loom {
 /// Throws InputError("LABEL:LINE", ...) when `text` is not UTF-8 or holds a control byte other than tab, CR and LF.
 void check_text_bytes(const std::string& text, const std::string& label);
 
-/// Parses `text` as exactly one YAML document (UTF-8 text: check_text_bytes first). Throws InputError("LABEL:LINE", ...) on a syntax error, on a second
-/// document (a `---` separator followed by content) and on any mapping, at any depth, that gives a key twice.
+/// Parses `text` as exactly one YAML document (UTF-8 text: check_text_bytes first). Throws InputError("LABEL:LINE",
+/// ...) on a syntax error, on a second document (a `---` separator followed by content) and on any mapping, at any
+/// depth, that gives a key twice.
 YAML::Node load_one_yaml(const std::string& text, const std::string& label);
 
 /// Throws InputError(WHERE, "'KEY' is WHAT; write it without quotes") when `n` is a quoted scalar ("132", 'true'): a

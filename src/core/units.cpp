@@ -155,7 +155,8 @@ double parse_quantity(std::string_view text, UnitKind kind, const std::string& w
   if (kind == UnitKind::count) {
     if (!unit.empty()) {
       const Unit* u = find_unit(unit);
-      throw InputError(where, quoted + (u ? " is " + unit_kind_name(u->kind) : " has unit '" + std::string(unit) + "'") +
+      throw InputError(where, quoted +
+                                  (u ? " is " + unit_kind_name(u->kind) : " has unit '" + std::string(unit) + "'") +
                                   "; expected a plain number without a unit");
     }
   } else {
@@ -172,7 +173,8 @@ double parse_quantity(std::string_view text, UnitKind kind, const std::string& w
   if (value < 0)  // a field that takes 0 must not say "greater than zero"
     throw InputError(where, quoted + " is negative; give a value " +
                                 (sign == Sign::positive ? "greater than zero" : ">= 0"));
-  if (value == 0 && sign == Sign::positive) throw InputError(where, quoted + " is zero; give a value greater than zero");
+  if (value == 0 && sign == Sign::positive)
+    throw InputError(where, quoted + " is zero; give a value greater than zero");
   return value;
 }
 

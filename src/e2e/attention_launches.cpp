@@ -17,8 +17,9 @@ KernelSpec spec(const std::string& family, std::initializer_list<std::pair<const
 
 KernelSpec prefill(const AttentionGroup& g, int64_t count, int64_t hq, int64_t hkv, int64_t hd, const std::string& dt) {
   if (g.kv == g.q)
-    return spec("attention_prefill", {{"batch", count}, {"heads", hq}, {"kv_heads", hkv}, {"seq", g.q}, {"head_dim", hd},
-                                      {"causal", 1}}, dt);
+    return spec("attention_prefill",
+                {{"batch", count}, {"heads", hq}, {"kv_heads", hkv}, {"seq", g.q}, {"head_dim", hd}, {"causal", 1}},
+                dt);
   return spec("attention_prefill", {{"batch", count}, {"heads", hq}, {"kv_heads", hkv}, {"seq", g.q}, {"seq_kv", g.kv},
                                     {"head_dim", hd}, {"causal", 1}}, dt);
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "kernels/shape.h"
 
 namespace loom {
 
@@ -18,17 +19,16 @@ MemoryFit memory_fit(const GpuSpec& gpu, const ModelConfig& m, const ServingProf
   // Tensor parallelism stays in one node (its all-reduces run over NVLink or PCIe; multi-node collectives are not
   // modelled). A degree beyond an edited node (`--set interconnect.gpus_per_node=4`) was refused by the first
   // all-reduce's shape check, naming the model file instead of --tp. Round 11.
-  if (w.tp > std::max(1, gpu.gpus_per_node))
-    throw InputError("--tp", "tensor-parallel degree " + std::to_string(w.tp) + " exceeds the " +
-                                 std::to_string(gpu.gpus_per_node) + " GPUs of one '" + gpu.name +
-                                 "' node (interconnect.gpus_per_node); multi-node tensor parallelism is not modelled");
+  check_fits_node(gpu, w.tp, "--tp", "tensor-parallel degree ",
+                  " (interconnect.gpus_per_node); multi-node tensor parallelism is not modelled");
   const Shards s = shard(m, w.tp);
   const double bytes = dtype_bytes(m.dtype);
   MemoryFit f;
   // Every weight matrix is split across tp GPUs except replicated KV heads (when kv_heads < tp) and norms.
   double params = m.param_count() / w.tp;
   if (m.kv_heads < w.tp)
-    params += static_cast<double>(m.layers) * 2.0 * m.hidden * m.head_dim * (1.0 - static_cast<double>(m.kv_heads) / w.tp);
+    params +=
+        static_cast<double>(m.layers) * 2.0 * m.hidden * m.head_dim * (1.0 - static_cast<double>(m.kv_heads) / w.tp);
   f.weights_bytes = params * bytes;
   // A static cache (HF StaticCache, --cache-len) is allocated at its full length for every request of the batch,
   // whatever it holds: sized from the context alone, a 1e8-token cache "fit" in 8.5 MB.

@@ -57,7 +57,8 @@ struct Reader {
                                    " config.json needs it");
     const json& v = j.at(key);
     if (!v.is_number_integer() || v.get<int64_t>() <= 0)
-      throw InputError(at(key), "'" + key + "' must be a positive integer, got " + v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      throw InputError(at(key), "'" + key + "' must be a positive integer, got " +
+                                    v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     if (v.get<int64_t>() > size_bound(key))
       throw InputError(at(key), "'" + key + "' = " + std::to_string(v.get<int64_t>()) + " is above loom's bound of " +
                                     std::to_string(size_bound(key)) + " (no released model comes near it); check it");
@@ -75,7 +76,8 @@ struct Reader {
 
 Dtype parse_dtype_key(const Reader& r, const std::string& key) {
   const json& v = r.j.at(key);
-  const std::string s = v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string s =
+      v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (s == "bfloat16") return Dtype::bf16;
   if (s == "float16" || s == "half") return Dtype::fp16;
   if (s == "float32" || s == "float") return Dtype::fp32;
@@ -302,8 +304,10 @@ ModelConfig parse_model_config(const std::string& json_text, const std::string& 
       if (!v.is_array()) throw InputError(r.at("mlp_only_layers"), "'mlp_only_layers' must be a list of layer indices");
       for (const auto& x : v) {
         if (!x.is_number_integer() || x.get<int64_t>() < 0 || x.get<int64_t>() >= m.layers)
-          throw InputError(r.at("mlp_only_layers"), "'mlp_only_layers' holds " + x.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-                                                        ", not a layer index in [0, num_hidden_layers)");
+          throw InputError(r.at("mlp_only_layers"),
+                           "'mlp_only_layers' holds " +
+                               x.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                               ", not a layer index in [0, num_hidden_layers)");
         m.mlp_only_layers.push_back(x.get<int64_t>());
       }
     }

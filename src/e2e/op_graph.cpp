@@ -36,7 +36,8 @@ class Builder {
     for (size_t i = 0; i < w.new_tokens.size(); ++i) {
       max_q = std::max(max_q, w.new_tokens[i]);
       max_kv = std::max(max_kv, w.new_tokens[i] + w.context[i]);
-      const bool decode = w.phase == Phase::decode || (w.phase == Phase::mixed && w.new_tokens[i] == 1 && w.context[i] > 0);
+      const bool decode =
+          w.phase == Phase::decode || (w.phase == Phase::mixed && w.new_tokens[i] == 1 && w.context[i] > 0);
       if (decode && !p.batch_padding) {
         decodes += 1;
         decode_kv += w.new_tokens[i] + w.context[i];
@@ -50,7 +51,8 @@ class Builder {
     }
     max_kv_ = max_kv;
     if (decodes > 0) {
-      groups_.push_back({decodes, 1, w.decode_attention_kv > 0 ? w.decode_attention_kv : (decode_kv + decodes / 2) / decodes, true});
+      groups_.push_back(
+          {decodes, 1, w.decode_attention_kv > 0 ? w.decode_attention_kv : (decode_kv + decodes / 2) / decodes, true});
       tokens_ += decodes;
     }
     for (const auto& [qk, n] : groups) {
@@ -87,7 +89,8 @@ class Builder {
     add("lm_head", -1, gemm(logit_rows, s_.vocab, H));
     // The vocab-sharded logits are gathered (vLLM's tensor_model_parallel_gather; tp_e2e.py's all_gather).
     all_gather("logits_gather", -1, logit_rows * m_.vocab);
-    if (p_.sampler == "softmax") add("sampler_softmax", -1, kspec("softmax", {{"rows", logit_rows}, {"cols", m_.vocab}}));
+    if (p_.sampler == "softmax")
+      add("sampler_softmax", -1, kspec("softmax", {{"rows", logit_rows}, {"cols", m_.vocab}}));
     if (p_.sampler == "argmax") add("sampler_argmax", -1, eltwise("argmax", logit_rows, m_.vocab));
     return std::move(ops_);
   }
@@ -218,7 +221,8 @@ class Builder {
   void rotary(int l) {
     const int64_t hd = m_.head_dim;
     if (p_.rotary == "kernel" && p_.fused_kernels) {  // vLLM rotary_embedding: q and k in place, one kernel
-      KernelSpec k = kspec("rotary", {{"tokens", tokens_}, {"heads", s_.q_heads}, {"kv_heads", s_.kv_heads}, {"head_dim", hd}});
+      KernelSpec k =
+          kspec("rotary", {{"tokens", tokens_}, {"heads", s_.q_heads}, {"kv_heads", s_.kv_heads}, {"head_dim", hd}});
       k.params["impl"] = "fused";
       add("rotary", l, std::move(k));
       return;
@@ -255,7 +259,8 @@ class Builder {
       add("kv_cache.index_copy_v", l, eltwise("copy_strided", tokens_ * hkv, hd));
       for (int i = 0; i < p_.static_cache_layer_ops; ++i)
         add("static_cache.small_op", l, eltwise("copy", 1, 128, "fp32"));
-      if (hq != hkv && p_.attention == "flash" && p_.static_cache_gqa == "repeat") {  // attention: eager already charges its own repeat_kv
+      if (hq != hkv && p_.attention == "flash" &&
+          p_.static_cache_gqa == "repeat") {  // attention: eager already charges its own repeat_kv
         add("attn.repeat_k", l, eltwise("expand_copy", w_.batch() * hq * cache_len(), hd));
         add("attn.repeat_v", l, eltwise("expand_copy", w_.batch() * hq * cache_len(), hd));
       }

@@ -108,9 +108,12 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
   p.source_file = source;
   p.name = fs::path(source).stem().string();
   static const std::vector<std::string> keys = {
-      "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm", "norm_ops", "norm_row_ops",
-      "step_small_ops", "static_cache_gqa", "static_cache_step_ops", "static_cache_layer_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode", "graph_gap_us",
-      "host_overhead_us", "collective_host_us", "new_kv_length_host_us", "eager_input_host_us", "graph_input_host_us", "host_cpu_speed", "memory_utilization", "megakernel_schedule", "scheduler", "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes", "prefill_attention"};
+      "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm",
+      "norm_ops", "norm_row_ops", "step_small_ops", "static_cache_gqa", "static_cache_step_ops",
+      "static_cache_layer_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode",
+      "graph_gap_us", "host_overhead_us", "collective_host_us", "new_kv_length_host_us", "eager_input_host_us",
+      "graph_input_host_us", "host_cpu_speed", "memory_utilization", "megakernel_schedule", "scheduler",
+      "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes", "prefill_attention"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
   for (const auto& kv : root) {
     if (!kv.first.IsScalar()) throw InputError(where(source, kv.first), "keys must be plain names");
@@ -152,7 +155,8 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "memory_utilization") p.memory_utilization = number(source, key, v, 0.05, 1.0);
     else if (key == "scheduler") parse_scheduler(v, source, p.scheduler);
     else if (key == "fused_kernels") p.fused_kernels = boolean(source, key, v);
-    else if (key == "megakernel_schedule") p.megakernel_schedule = choice(source, key, v, {"static", "dynamic", "auto"});
+    else if (key == "megakernel_schedule")
+      p.megakernel_schedule = choice(source, key, v, {"static", "dynamic", "auto"});
     else throw InputError(where(source, kv.first), "unknown key '" + key + "'; expected one of: " + join(keys));
   }
   if (p.rotary == "elementwise" && p.rotary_ops.empty())
@@ -181,7 +185,8 @@ ServingProfile load_profile(const std::string& name_or_path) {
     path = fs::path(data_dir()) / "models" / "profiles" / (name_or_path + ".yaml");
     if (!fs::exists(path))
       throw InputError("--profile", "unknown serving profile '" + name_or_path + "'" +
-                                        did_you_mean(name_or_path, profile_names()) + "; known: " + join(profile_names()));
+                                        did_you_mean(name_or_path, profile_names()) +
+                                        "; known: " + join(profile_names()));
   }
   return parse_profile(read_input_file(path.string(), "cannot open serving profile; check the path"), path.string());
 }

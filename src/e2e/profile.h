@@ -44,8 +44,9 @@ struct ServingProfile {
   std::vector<std::string> rotary_ops; ///< elementwise ops ("op" or "op:dtype", kElementwiseOps) per q and per k
                                        ///< when rotary=elementwise; dtype defaults to the model's
   std::string attention = "flash";     ///< "flash": fused attention kernels | "eager": bmm, softmax, bmm
-  std::string kv_cache = "none";      ///< "none": cache write not charged | "cat": HF DynamicCache | "static": HF StaticCache
-                                       ///< | "paged": K and V of the new tokens scattered into pages (two launches)
+  /// "none": cache write not charged | "cat": HF DynamicCache | "static": HF StaticCache | "paged": K and V of the
+  /// new tokens scattered into pages (two launches)
+  std::string kv_cache = "none";
   std::string prefill_attention = "varlen";  ///< "varlen": one launch over every prompt | "per_request": one
                                             ///< launch per prompt plus a copy of its output (cb_engine)
   std::string decode_attention = "flash";  ///< "flash": FlashAttention decode | "paged": a paged-KV decode kernel
@@ -61,7 +62,8 @@ struct ServingProfile {
   /// Host time an eager collective costs beyond its launch (c10d bookkeeping and the wait for the slowest rank's
   /// host, which sets an eager TP step's pace), on the reference host; 0 = a collective is a plain launch.
   double collective_host_us = 0;
-  int static_cache_step_ops = 5;   ///< kv_cache=static: tiny kernels once per step (HF StaticCache: cache position, mask)
+  /// kv_cache=static: tiny kernels once per step (HF StaticCache: cache position, mask)
+  int static_cache_step_ops = 5;
   int static_cache_layer_ops = 6;  ///< kv_cache=static: tiny kernels per layer (HF StaticCache bookkeeping, mask)
   std::string activation = "fused";    ///< "fused": silu_mul | "separate": silu then mul
   std::string moe = "fused";           ///< "fused": moe w13, silu_mul, moe w2 | "per_expert": GEMMs per expert

@@ -24,9 +24,9 @@ double number(const std::string& source, const std::string& key, const YAML::Nod
     throw InputError(at(source, n), "scheduler." + key + " must be a number");
   }
   if (!std::isfinite(v) || v < lo || v > hi || (integral && v != std::floor(v)))
-    throw InputError(at(source, n), "scheduler." + key + " = " + (n.IsScalar() ? n.Scalar() : "a list or map") + " must be " +
-                                        (integral ? "an integer" : "a number") + " in [" + num_text(lo) + ", " +
-                                        num_text(hi) + "]");
+    throw InputError(at(source, n), "scheduler." + key + " = " + (n.IsScalar() ? n.Scalar() : "a list or map") +
+                                        " must be " + (integral ? "an integer" : "a number") + " in [" + num_text(lo) +
+                                        ", " + num_text(hi) + "]");
   return v;
 }
 

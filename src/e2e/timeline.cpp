@@ -50,7 +50,23 @@ struct OpCost {
   double gpu_us = 0;
   double fixed_us = 0;
   const KernelCost* last = nullptr;
+  std::shared_ptr<const OpShape> listed;  ///< the launch as it is listed where that differs from the op's shape
 };
+
+/// An all-reduce the profile gives impl=custom runs NCCL on a node where the engines do not run their custom
+/// all-reduce (engines_run_custom_all_reduce): parse_shape prices it as NCCL, its analysis noting why. The kernel
+/// list then says what is priced, impl=nccl; the priced spec (and its cost cache key) stays the op's. Null for any
+/// other launch.
+std::shared_ptr<const OpShape> listed_as_priced(const GpuSpec& gpu, const OpShape& shape) {
+  if (shape.parts.size() != 1 || shape.parts.front().family != "all_reduce") return nullptr;
+  const KernelSpec& spec = shape.parts.front();
+  const auto impl = spec.params.find("impl");
+  if (impl == spec.params.end() || impl->second != "custom" || !parse_shape(spec, gpu).engine_nccl) return nullptr;
+  auto listed = std::make_shared<OpShape>(shape);
+  listed->parts.front().params["impl"] = "nccl";
+  listed->text = listed->parts.front().to_string();
+  return listed;
+}
 
 /// Every GpuSpec field a model may read, as bytes: two GPUs with equal fingerprints predict identically.
 /// (A field added to GpuSpec must be added here, or --set / what-if variants of it would hit stale entries.)
@@ -67,8 +83,10 @@ std::string gpu_fingerprint(const GpuSpec& g) {
   num(g.int_ops_per_clk_per_sm), num(g.smem_bytes_per_clk_per_sm), num(g.regs_per_sm), num(g.max_regs_per_thread);
   num(g.smem_per_sm_bytes), num(g.smem_per_block_bytes), num(g.max_threads_per_sm), num(g.max_warps_per_sm);
   num(g.max_ctas_per_sm), num(g.max_threads_per_block), num(g.l1_bytes_per_sm), num(g.l2_bytes), num(g.l2_bytes_per_s);
-  num(g.l2_bytes_per_clk_per_sm), num(g.dram_bytes), num(g.dram_bytes_per_s), num(g.launch_overhead_us), num(g.graph_gap_us);
-  num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s), num(g.gpus_per_node), num(g.nvlink_gpus), text(g.topology), num(g.tdp_w);
+  num(g.l2_bytes_per_clk_per_sm), num(g.dram_bytes), num(g.dram_bytes_per_s), num(g.launch_overhead_us),
+      num(g.graph_gap_us);
+  num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s), num(g.gpus_per_node), num(g.nvlink_gpus), text(g.topology),
+      num(g.tdp_w);
   num(g.host_cpu_speed);
   // An edited GPU is predicted through its catalogue anchor (Predictor::predict_anchored): the same values with
   // another anchor, or none, are other costs.
@@ -95,7 +113,9 @@ SharedCache& shared_cache() {
 
 class CostCache {
  public:
-  CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape) : gpu_(gpu), p_(p), shape_(need_shape) {
+  /// `listing`: the launches are listed (a timeline), so OpCost::listed is filled.
+  CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape, bool listing)
+      : gpu_(gpu), p_(p), shape_(need_shape), listing_(listing) {
     if (p_ && p_.cache_id().empty()) return;  // opaque: this call only
     // A pure predictor's costs carry the analysis-derived fields (tails) only when the mode needs them: the two
     // kinds are kept apart. The analytical model always has them.
@@ -120,7 +140,8 @@ class CostCache {
       oc.fixed_us += c.fixed_overhead_us;
       oc.last = &c;
     }
-    return ops_.emplace(&shape, oc).first->second;
+    if (listing_) oc.listed = listed_as_priced(gpu_, shape);
+    return ops_.emplace(&shape, std::move(oc)).first->second;
   }
 
   /// Cached by the spec as given (`key`: its canonical text): the L2-inheritance decision (an analysis) is made once
@@ -184,6 +205,7 @@ class CostCache {
   const GpuSpec& gpu_;
   const KernelPredictor& p_;
   bool shape_;
+  bool listing_;
   std::shared_ptr<CostTable> shared_;  ///< null for an opaque predictor
   CostTable cache_;                    ///< this call's costs (also of a pure predictor: no lock per launch)
   std::unordered_map<const OpShape*, OpCost> ops_;
@@ -205,7 +227,7 @@ namespace {
 StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<Op>* steal,
                     const ServingProfile& profile, ExecMode mode, bool moe_model, const KernelPredictor& predictor,
                     bool timeline = true) {
-  CostCache cache(gpu, predictor, mode == ExecMode::megakernel);
+  CostCache cache(gpu, predictor, mode == ExecMode::megakernel, timeline);
   StepTiming st;
   st.mode = mode;
   if (timeline) st.kernels.reserve(ops.size());
@@ -218,9 +240,10 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
   const double gap_us = gpu.graph_gap_us > 0 ? gpu.graph_gap_us : profile.graph_gap_us;
 
   // Input preparation before the first launch (eager: the launches queue behind it; graph: the replay does).
-  const double input_us =
-      (mode == ExecMode::eager ? profile.eager_input_host_us : mode == ExecMode::graph ? profile.graph_input_host_us : 0) *
-      host_scale;
+  const double input_us = (mode == ExecMode::eager   ? profile.eager_input_host_us
+                           : mode == ExecMode::graph ? profile.graph_input_host_us
+                                                     : 0) *
+                          host_scale;
   double host_us = input_us, prev_end_us = 0;
   bool planned = false;  // new_kv_length_host_us paid (once a step, before the first decode attention)
   const KernelCost* prev_cost = nullptr;
@@ -233,10 +256,11 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
     k.layer = op.layer;
     if (timeline && steal) {  // totals only (timeline false): the launch's name and shape are not needed
       k.name = std::move((*steal)[i].name);
-      k.shape = std::move((*steal)[i].shape);
+      // Listed otherwise (listed_as_priced): the op keeps its shape, which `shape` and the cost cache's key name.
+      k.shape = oc.listed ? oc.listed : std::move((*steal)[i].shape);
     } else if (timeline) {
       k.name = op.name;
-      k.shape = op.shape;
+      k.shape = oc.listed ? oc.listed : op.shape;
     }
     k.gpu_us = oc.gpu_us;
     const double fixed_us = oc.fixed_us;

@@ -88,7 +88,8 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
   std::vector<const LctKernel*> kernels;
   for (const auto& k : lct.kernels)
     if (k.name.find("loom_l2_flush") == std::string::npos) kernels.push_back(&k);
-  std::sort(kernels.begin(), kernels.end(), [](const LctKernel* a, const LctKernel* b) { return a->start_ns < b->start_ns; });
+  std::sort(kernels.begin(), kernels.end(),
+            [](const LctKernel* a, const LctKernel* b) { return a->start_ns < b->start_ns; });
   std::map<std::string, std::vector<const LctRange*>> by_name;
   std::vector<const LctRange*> reps, phases;
   for (const auto& r : lct.ranges) {
@@ -233,7 +234,8 @@ E2eReport validate_e2e(const E2eOptions& opt) {
   std::vector<std::string> lists;
   std::error_code ec;
   if (!fs::is_directory(opt.traces_dir, ec))
-    throw InputError("--traces", "'" + opt.traces_dir + "' is not a directory; give the folder of *.cases.csv + .lct.gz");
+    throw InputError("--traces",
+                     "'" + opt.traces_dir + "' is not a directory; give the folder of *.cases.csv + .lct.gz");
   for (auto it = fs::recursive_directory_iterator(opt.traces_dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     const std::string name = it->path().filename().string();
@@ -292,7 +294,8 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       // tp_e2e.py captures its CUDA-graph decode with llama_model.ManualDecoder (decode_impl=manual_static_kv):
       // plain PyTorch over a static cache, described by models/profiles/torch-static.yaml.
       const auto impl = cases.meta.find("decode_impl");
-      const bool manual = impl != cases.meta.end() && impl->second == "manual_static_kv" && row.spec.mode == "cuda_graph";
+      const bool manual =
+          impl != cases.meta.end() && impl->second == "manual_static_kv" && row.spec.mode == "cuda_graph";
       if (manual && !manual_profile) manual_profile = load_profile("torch-static");
       ServingProfile profile = manual ? *manual_profile : base;
       // The trace's rep is exactly one forward pass: a prefill rep samples nothing (no sampler kernel); a decode
@@ -307,7 +310,8 @@ E2eReport validate_e2e(const E2eOptions& opt) {
                                                   : decode_workload(row.spec.batch, {row.spec.length}, row.spec.tp);
       if (profile.kv_cache == "static") work.static_cache_len = row.spec.length + static_cache_extra(cases);
       int64_t positions = 0;  // as `loom e2e`: the longest context + new tokens of the step
-      for (size_t i = 0; i < work.context.size(); ++i) positions = std::max(positions, work.context[i] + work.new_tokens[i]);
+      for (size_t i = 0; i < work.context.size(); ++i)
+        positions = std::max(positions, work.context[i] + work.new_tokens[i]);
       row.warning = position_warning(model, positions);
       if (!row.warning.empty()) row.warning = path + ": case " + std::to_string(m.case_id) + ": " + row.warning;
       row.learned = predict(gpu, model, profile, work, mode, learned_fn);
@@ -319,7 +323,8 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       rep.rows.push_back(std::move(row));
     }
   }
-  std::stable_sort(rep.rows.begin(), rep.rows.end(), [](const E2eRow& a, const E2eRow& b) { return a.gpu_key < b.gpu_key; });
+  std::stable_sort(rep.rows.begin(), rep.rows.end(),
+                   [](const E2eRow& a, const E2eRow& b) { return a.gpu_key < b.gpu_key; });
   return rep;
 }
 

@@ -9,6 +9,7 @@
 
 #include "analytical/analysis.h"
 #include "core/error.h"
+#include "kernels/shape.h"
 
 namespace loom {
 
@@ -96,7 +97,7 @@ std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelCo
     const bool automatic = choices.empty();
     if (automatic)
       for (int tp : {1, 2, 4, 8})
-        if (tp <= std::max(1, gpu.gpus_per_node)) choices.push_back(tp);
+        if (fits_node(gpu, tp)) choices.push_back(tp);
     // Automatic TP: the smallest degree that runs and fits; else the largest that runs; else the first error.
     std::optional<WhatIfRow> fitting, running, failed;
     for (int tp : choices) {
@@ -147,7 +148,10 @@ std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelC
       {"-50% launch overhead", [](GpuSpec& g) { g.launch_overhead_us *= 0.5; }},
   };
   if (tp > 1)
-    changes.push_back({"+50% interconnect", [](GpuSpec& g) { g.nvlink_bytes_per_s *= 1.5; g.pcie_bytes_per_s *= 1.5; }});
+    changes.push_back({"+50% interconnect", [](GpuSpec& g) {
+                         g.nvlink_bytes_per_s *= 1.5;
+                         g.pcie_bytes_per_s *= 1.5;
+                       }});
   TpGraphs graphs;  // one TP degree: built once for the base and every change
   const WhatIfRow base = whatif_row(gpu, tp, model, profile, req, predictor, graphs);
   // A change is priced by the analytical model's response, anchored at the real GPU's prediction:

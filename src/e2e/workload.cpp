@@ -33,7 +33,8 @@ std::vector<int64_t> per_request(const std::vector<int64_t>& v, int64_t batch, c
     throw InputError(flag, "gives " + std::to_string(v.size()) + " lengths for batch " + std::to_string(batch) +
                                "; give one length or one per request");
   for (auto x : v)
-    if (x < min_value) throw InputError(flag, "length " + std::to_string(x) + " must be >= " + std::to_string(min_value));
+    if (x < min_value)
+      throw InputError(flag, "length " + std::to_string(x) + " must be >= " + std::to_string(min_value));
   return v.size() == 1 ? std::vector<int64_t>(static_cast<size_t>(batch), v[0]) : v;
 }
 
@@ -70,7 +71,8 @@ Workload mixed_workload(const std::vector<int64_t>& new_tokens, const std::vecto
   if (new_tokens.empty() || new_tokens.size() != context.size())
     throw InputError("--batch", "a mixed step needs one new-token count and one context per request");
   for (size_t i = 0; i < new_tokens.size(); ++i)
-    if (new_tokens[i] < 1 || context[i] < 0) throw InputError("--seq", "a request computes >= 1 new token over >= 0 cached");
+    if (new_tokens[i] < 1 || context[i] < 0)
+      throw InputError("--seq", "a request computes >= 1 new token over >= 0 cached");
   Workload w;
   w.phase = Phase::mixed;
   w.tp = tp;

@@ -37,7 +37,8 @@ struct Reader {
   const json& j;
   std::string file;
   const json& at(const json& o, const std::string& key, const std::string& path) const {
-    if (!o.is_object() || !o.contains(key)) throw InputError(file, "missing '" + path + key + "'; rerun scripts/torch/calibrate.py");
+    if (!o.is_object() || !o.contains(key))
+      throw InputError(file, "missing '" + path + key + "'; rerun scripts/torch/calibrate.py");
     return o.at(key);
   }
   double number(const json& o, const std::string& key, const std::string& path, double lo, double hi) const {
@@ -95,7 +96,8 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
   // (after the check against the entry: its message names the likelier cause)
   const json& dev = r.at(j, "device", "");
   if (dev.contains("sms_total") && r.integer(dev, "sms_total", "device.", 1, 1024) < sms)
-    throw InputError(file, "'sms' = " + std::to_string(sms) + " exceeds 'device.sms_total'; rerun scripts/torch/calibrate.py");
+    throw InputError(
+        file, "'sms' = " + std::to_string(sms) + " exceeds 'device.sms_total'; rerun scripts/torch/calibrate.py");
   r.optional_number(dev, "clock_mhz", "device.", 100, 10000);
   r.optional_number(dev, "l2_bytes", "device.", 1 << 20, 1e10);
   if (j.contains("nvml") && !j.at("nvml").is_boolean()) throw InputError(file, "'nvml' is not true or false");
@@ -120,14 +122,16 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
     // The clock under load is at most the chip's maximum, which is at most the entry's boost clock (a higher one is
     // another GPU's result; the overlay used to drop it without a word).
     if (t.contains("sustained_sm_mhz") && t.at("sustained_sm_mhz").is_number()) {
-      const double hi = t.contains("max_sm_mhz") && t.at("max_sm_mhz").is_number() ? std::min(t.at("max_sm_mhz").get<double>(), base.boost_clock_mhz)
-                                                 : base.boost_clock_mhz;
+      const double hi = t.contains("max_sm_mhz") && t.at("max_sm_mhz").is_number()
+                            ? std::min(t.at("max_sm_mhz").get<double>(), base.boost_clock_mhz)
+                            : base.boost_clock_mhz;
       if (t.at("sustained_sm_mhz").get<double>() > hi)
         throw InputError(file, "'" + p + "sustained_sm_mhz' = " + fmt(t.at("sustained_sm_mhz").get<double>(), 6) +
                                    " MHz is above the chip's maximum (" + fmt(hi, 6) + " MHz, max_sm_mhz or " + key +
                                    "'s boost clock): is this result from another GPU?");
     }
-    rates += "#   " + dt + ": " + fmt(cool, 4) + " TFLOPS from a cool start, " + fmt(sus, 4) + " after seconds of load\n";
+    rates +=
+        "#   " + dt + ": " + fmt(cool, 4) + " TFLOPS from a cool start, " + fmt(sus, 4) + " after seconds of load\n";
     if (t.contains("sustained_sm_mhz") && t.at("sustained_sm_mhz").is_number() && dt == "bf16")
       mhz.push_back(r.number(t, "sustained_sm_mhz", p, 100, 10000));
     if (t.contains("clock_left_max_after_s") && t.at("clock_left_max_after_s").is_number())
@@ -145,8 +149,8 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
   y += "extends: " + key + "\nname: " + base.full_name + " (calibrated)\n";
   if (graph_us > 0.01 && graph_us < 50)
     y += "graph_gap: " + fmt(reference.graph_gap_us * graph_us / kReferenceGraphUsPerKernel, 3) + " us   # " + src +
-         ": the H200's measured " + fmt(reference.graph_gap_us, 3) + " us x " + fmt(graph_us, 3) + " / " + fmt(kReferenceGraphUsPerKernel, 3) +
-         " us (this chip's / the H200's graph replay of empty kernels)\n";
+         ": the H200's measured " + fmt(reference.graph_gap_us, 3) + " us x " + fmt(graph_us, 3) + " / " +
+         fmt(kReferenceGraphUsPerKernel, 3) + " us (this chip's / the H200's graph replay of empty kernels)\n";
   // host_cost (scripts/torch/host_cost.py): host time a launch of a tiny eager forward; 12.72 us on the reference
   // host (the lent H200 node's: median of 6 runs, traces/checks/host/speed/repeats.txt). Older results lack it.
   if (const json* h = j.contains("host_cost") ? &j.at("host_cost") : nullptr) {
@@ -155,7 +159,8 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
          ": " + fmt(us, 3) + " us a launch of a tiny eager forward, " + fmt(kReferenceHostUsPerLaunch, 4) +
          " on the reference host\n";
   }
-  if (sms < base.sms) y += "sms: " + std::to_string(sms) + "                        # " + src + ": green-context partition\n";
+  if (sms < base.sms)
+    y += "sms: " + std::to_string(sms) + "                        # " + src + ": green-context partition\n";
   const double s = median(slow);
   if (!mhz.empty() && median(mhz) <= base.boost_clock_mhz)
     y += "clock:\n  tensor_load: " + fmt(median(mhz), 5) + " MHz   # " + src + ": bf16 GEMM load, last second\n";

@@ -1,7 +1,8 @@
 // Calibration results -> GPU YAML overlays (`loom calibrate`, docs/calibrate.md). A result is the JSON that
 // scripts/torch/calibrate.py writes on the chip (schema loom.calibration/1). The overlay `extends:` the catalogue
 // entry and sets, each sourced "calibrated DATE on HOST (device, file)":
-//   clock.tensor_load, sustained_load.tensor_slowdown, sustained_load.onset: measured directly (--clock sustained|auto);
+//   clock.tensor_load, sustained_load.tensor_slowdown, sustained_load.onset: measured directly
+//     (--clock sustained|auto);
 //   dram.bandwidth: the measured read bandwidth divided by the achievable fraction calibrate.py measures on the
 //     catalogue's HBM GPUs, i.e. the datasheet figure the chip behaves like, only when it differs from the entry's
 //     by more than 5% (the learned model was trained on datasheet bandwidths: a raw achievable number in its place

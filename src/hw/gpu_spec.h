@@ -130,7 +130,9 @@ struct GpuSpec {
     return peers <= 0 ? nvlink_bytes_per_s : nvlink_bytes_per_s * std::min(gpus - 1, peers) / peers;
   }
   /// interconnect.topology, or the inferred one for a spec built without it (build_gpu_spec always fills it).
-  std::string node_topology() const { return topology.empty() ? infer_topology(nvlink_bytes_per_s, nvlink_gpus) : topology; }
+  std::string node_topology() const {
+    return topology.empty() ? infer_topology(nvlink_bytes_per_s, nvlink_gpus) : topology;
+  }
   /// Memory the software can allocate: in-band ECC reserves 1/16 (a 16 GB T4 shows 15 GB with ECC on).
   double usable_dram_bytes() const { return inline_ecc() ? double(dram_bytes) * 15.0 / 16.0 : double(dram_bytes); }
 };

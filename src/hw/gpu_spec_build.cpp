@@ -91,10 +91,35 @@ const std::vector<std::string>& gpu_topologies() {
   return names;
 }
 
-bool topology_consistent(const std::string& topology, double nvlink_bytes_per_s, int nvlink_gpus) {
+namespace {
+
+/// The first rule of interconnect.topology that the NVLink keys break: the key that disagrees and what to say of it
+/// (key null: they agree). The one statement of the rules, for topology_consistent and check_topology.
+struct TopologyConflict {
+  const char* key = nullptr;
+  const char* what = nullptr;
+};
+TopologyConflict topology_conflict(const std::string& topology, double nvlink_bytes_per_s, int nvlink_gpus) {
   const bool nvlink = nvlink_bytes_per_s > 0;
-  if (topology == "pcie") return !nvlink && nvlink_gpus == 0;
-  return nvlink && (topology != "nvlink-bridge" || nvlink_gpus >= 2);
+  if (topology != "pcie" && !nvlink)
+    return {"interconnect.nvlink", "joins GPUs by NVLink, but interconnect.nvlink is 0 or absent; give its bandwidth "
+                                   "or set interconnect.topology=pcie"};
+  if (topology == "nvlink-bridge" && nvlink_gpus < 2)
+    return {"interconnect.nvlink_gpus", "needs interconnect.nvlink_gpus, the GPUs one bridge joins (2 for a 2-way "
+                                        "bridge); give it or pick nvswitch or nvlink-mesh"};
+  if (topology == "pcie" && nvlink)
+    return {"interconnect.nvlink", "has no NVLink, but interconnect.nvlink is given; set interconnect.nvlink=0 or "
+                                   "pick nvswitch, nvlink-mesh or nvlink-bridge"};
+  if (topology == "pcie" && nvlink_gpus != 0)  // the range check keeps it >= 0
+    return {"interconnect.nvlink_gpus", "has no NVLink domain, but interconnect.nvlink_gpus is given; set "
+                                        "interconnect.nvlink_gpus=0"};
+  return {};
+}
+
+}  // namespace
+
+bool topology_consistent(const std::string& topology, double nvlink_bytes_per_s, int nvlink_gpus) {
+  return topology_conflict(topology, nvlink_bytes_per_s, nvlink_gpus).key == nullptr;
 }
 
 namespace {
@@ -120,19 +145,8 @@ void check_topology(GpuSpec& g, const RawSpec& raw) {
     const std::string at = wk.empty() || given_later(wk, wt) ? wt : wk;
     throw InputError(at, "interconnect.topology " + g.topology + (at == wt ? " " : " (" + wt + ") ") + what);
   };
-  const bool nvlink = g.nvlink_bytes_per_s > 0;
-  if (g.topology != "pcie" && !nvlink)
-    refuse("interconnect.nvlink", "joins GPUs by NVLink, but interconnect.nvlink is 0 or absent; give its bandwidth "
-                                  "or set interconnect.topology=pcie");
-  if (g.topology == "nvlink-bridge" && g.nvlink_gpus < 2)
-    refuse("interconnect.nvlink_gpus", "needs interconnect.nvlink_gpus, the GPUs one bridge joins (2 for a 2-way "
-                                       "bridge); give it or pick nvswitch or nvlink-mesh");
-  if (g.topology == "pcie" && nvlink)
-    refuse("interconnect.nvlink", "has no NVLink, but interconnect.nvlink is given; set interconnect.nvlink=0 or "
-                                  "pick nvswitch, nvlink-mesh or nvlink-bridge");
-  if (g.topology == "pcie" && g.nvlink_gpus > 0)
-    refuse("interconnect.nvlink_gpus", "has no NVLink domain, but interconnect.nvlink_gpus is given; set "
-                                       "interconnect.nvlink_gpus=0");
+  const TopologyConflict c = topology_conflict(g.topology, g.nvlink_bytes_per_s, g.nvlink_gpus);
+  if (c.key) refuse(c.key, c.what);
 }
 
 // Cross-field rules the unit parser cannot see; each error points at the value that breaks the rule.
@@ -144,8 +158,9 @@ void check_consistency(GpuSpec& g, const RawSpec& raw) {
   bool known_arch = false;
   for (const char* a : kArchitectures) known_arch |= g.architecture == a;
   if (!known_arch)
-    throw InputError(where("architecture"), "unknown architecture '" + g.architecture +
-                                                "'; expected one of: pascal, volta, turing, ampere, ada, hopper, blackwell");
+    throw InputError(where("architecture"),
+                     "unknown architecture '" + g.architecture +
+                         "'; expected one of: pascal, volta, turing, ampere, ada, hopper, blackwell");
   // The memory technology decides in-band ECC (GDDR*): a typo must not silently turn it off.
   static const char* const kDramTypes[] = {"HBM", "HBM2", "HBM2e", "HBM3", "HBM3e", "HBM4", "GDDR5", "GDDR5X",
                                            "GDDR6", "GDDR6X", "GDDR7", "LPDDR5", "LPDDR5X"};
@@ -155,15 +170,17 @@ void check_consistency(GpuSpec& g, const RawSpec& raw) {
                                              "'; expected one of: HBM, HBM2, HBM2e, HBM3, HBM3e, HBM4, GDDR5, GDDR5X, "
                                              "GDDR6, GDDR6X, GDDR7, LPDDR5, LPDDR5X");
   if (!g.dram_ecc.empty() && g.dram_ecc != "on" && g.dram_ecc != "off")
-    throw InputError(where("dram.ecc"), "dram.ecc is '" + g.dram_ecc + "'; write on or off (the state the part ships in)");
+    throw InputError(where("dram.ecc"),
+                     "dram.ecc is '" + g.dram_ecc + "'; write on or off (the state the part ships in)");
   check_topology(g, raw);
   // Two keys disagree: name the one the user set last (a --set, or the file that overrides the other), and both.
   auto clash = [&](const char* low, double low_mhz, const char* what) {
     const std::string wl = where(low), wb = where("clock.boost");
     const bool boost_newer = given_later(wl, wb);
-    throw InputError(boost_newer ? wb : wl, std::string(low) + " (" + std::to_string(int(low_mhz)) + " MHz, " + wl + ") " +
-                                                what + " clock.boost (" + std::to_string(int(g.boost_clock_mhz)) +
-                                                " MHz, " + wb + "); lower " + low + " or raise clock.boost");
+    throw InputError(boost_newer ? wb : wl, std::string(low) + " (" + std::to_string(int(low_mhz)) + " MHz, " + wl +
+                                                ") " + what + " clock.boost (" +
+                                                std::to_string(int(g.boost_clock_mhz)) + " MHz, " + wb + "); lower " +
+                                                low + " or raise clock.boost");
   };
   if (g.sustained_clock_mhz > g.boost_clock_mhz) clash("clock.sustained", g.sustained_clock_mhz, "is above");
   if (g.tensor_load_clock_mhz > g.boost_clock_mhz) clash("clock.tensor_load", g.tensor_load_clock_mhz, "is above");
@@ -175,7 +192,8 @@ void check_consistency(GpuSpec& g, const RawSpec& raw) {
                                                 what + "; lower " + big + " or raise " + limit);
   };
   if (g.smem_per_block_bytes > g.smem_per_sm_bytes)
-    exceeds("sm_limits.shared_memory_per_block", "sm_limits.shared_memory", "a block's shared memory is the SM's at most");
+    exceeds("sm_limits.shared_memory_per_block", "sm_limits.shared_memory",
+            "a block's shared memory is the SM's at most");
   if (g.smem_per_sm_bytes > g.l1_bytes_per_sm)
     exceeds("sm_limits.shared_memory", "l1", "shared memory is carved out of the L1/shared capacity");
   if (g.max_threads_per_sm % 32 != 0)

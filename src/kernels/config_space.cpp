@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "hw/tensor_path.h"
 
 namespace loom {
 namespace {
@@ -71,7 +72,8 @@ std::string config_name(const ConfigTable& table, const TileConfig& c) {
 }
 
 TileConfig parse_config(const ConfigTable& table, Family f, const std::string& name, const std::string& where) {
-  static const std::regex tile_re(R"(([0-9]{1,4})x([0-9]{1,4})x([0-9]{1,4})_s([0-9]{1,2})_w([0-9]{1,2})(_sk([0-9]{1,3}))?)");
+  static const std::regex tile_re(
+      R"(([0-9]{1,4})x([0-9]{1,4})x([0-9]{1,4})_s([0-9]{1,2})_w([0-9]{1,2})(_sk([0-9]{1,3}))?)");
   static const std::regex attn_re(R"(([0-9]{1,4})x([0-9]{1,4})_w([0-9]{1,2})(_sp([0-9]{1,3}))?)");
   static const std::regex rows_re(R"(r([0-9]{1,3})_w([0-9]{1,2}))");
   static const std::regex flat_re(R"(w([0-9]{1,2})_e([0-9]{1,3}))");
@@ -134,10 +136,7 @@ bool refuse(std::string* why, Message&& message) {
 
 }  // namespace
 
-bool tcgen05_gpu(const GpuSpec& gpu) {
-  const int cc = gpu.compute_capability;
-  return cc == 100 || cc == 101 || cc == 103;
-}
+bool tcgen05_gpu(const GpuSpec& gpu) { return tensor_path_of(gpu.compute_capability) == TensorPath::tcgen05; }
 
 const std::string& config_arch(const GpuSpec& gpu) {
   static const std::string ada = "ada";
@@ -171,7 +170,8 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
     if (naming == "tile") {
       if ((std::string_view(c.mma) == "simt") != (s.dtype == Dtype::fp32))
         return refuse(why, [&] {
-          return std::string(c.mma == "simt" ? "SIMT (FMA-pipe) tiles run fp32 only" : "tensor-core tiles do not run dtype=fp32");
+          return std::string(c.mma == "simt" ? "SIMT (FMA-pipe) tiles run fp32 only"
+                                             : "tensor-core tiles do not run dtype=fp32");
         });
       auto ms = table.max_stages.find(arch);
       if (ms != table.max_stages.end() && c.stages > ms->second)
@@ -186,8 +186,8 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
       c.tmem_cols = tmem ? (c.bm + 127) / 128 * c.bn : 0;
       if (c.tmem_cols > kTensorMemoryColumns)
         return refuse(why, [&] {
-          return "the fp32 accumulator needs " + std::to_string(c.tmem_cols) + " tensor-memory columns, above the SM's " +
-                 std::to_string(kTensorMemoryColumns);
+          return "the fp32 accumulator needs " + std::to_string(c.tmem_cols) +
+                 " tensor-memory columns, above the SM's " + std::to_string(kTensorMemoryColumns);
         });
       c.smem_bytes = static_cast<int64_t>(std::ceil(double(c.stages) * (c.bm + c.bn) * c.bk * in_bytes));
       int64_t k = s.family == Family::moe ? (s.moe_w2 ? s.inter : s.hidden) : s.k;
@@ -211,7 +211,8 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
         });
       c.smem_bytes = static_cast<int64_t>(std::ceil((c.bm * d + 2.0 * c.kv_stages * c.bn * d) * in_bytes));
       if (c.splits > 0 && c.splits > (s.seq_kv + c.bn - 1) / c.bn)
-        return refuse(why, [&] { return "more splits than KV blocks (" + std::to_string((s.seq_kv + c.bn - 1) / c.bn) + ")"; });
+        return refuse(
+            why, [&] { return "more splits than KV blocks (" + std::to_string((s.seq_kv + c.bn - 1) / c.bn) + ")"; });
     }
   } else if (naming == "rows") {
     c.regs_per_thread = table.regs_base;
@@ -225,7 +226,8 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
   }
   if (c.threads > gpu.max_threads_per_block)
     return refuse(why, [&] {
-      return std::to_string(c.threads) + " threads exceed the " + std::to_string(gpu.max_threads_per_block) + " per block";
+      return std::to_string(c.threads) + " threads exceed the " + std::to_string(gpu.max_threads_per_block) +
+             " per block";
     });
   if (gpu.max_regs_per_thread > 0 && c.regs_per_thread > gpu.max_regs_per_thread)
     return refuse(why, [&] {

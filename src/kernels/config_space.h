@@ -92,7 +92,8 @@ TileConfig parse_config(const ConfigTable& table, Family f, const std::string& n
 std::string fit_config(TileConfig& c, const ConfigTable& table, const KernelShape& shape, const GpuSpec& gpu);
 /// The same check as fit_config (the same fields of `c` filled in): true when the config fits; otherwise false,
 /// with the reason in *why when `why` is not null (candidate probes pass null and build no message).
-bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& shape, const GpuSpec& gpu, std::string* why);
+bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& shape, const GpuSpec& gpu,
+                 std::string* why);
 /// The pinned config (shape.config), parsed and fitted. Throws InputError if it is unknown or does not fit.
 TileConfig pinned_config(const KernelShape& shape, const GpuSpec& gpu);
 /// The architecture's default candidates that fit (stage counts lowered until they fit the GPU's smem).

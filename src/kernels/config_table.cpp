@@ -140,8 +140,9 @@ ConfigTable load_config_table(const std::string& path) {
       read_data_file(path, "cannot read config-space file; set LOOM_HOME to loom's data directory");
   const YAML::Node root = load_one_yaml(text, path);  // one document, no key given twice
   try {
-    check_keys(path, root, {"family", "naming", "regs_base", "stages", "max_stages", "split_k", "split_k_dtypes", "tiles",
-                            "candidates", "rows_per_cta", "warps", "elems_per_thread", "configs"});
+    check_keys(path, root,
+               {"family", "naming", "regs_base", "stages", "max_stages", "split_k", "split_k_dtypes", "tiles",
+                "candidates", "rows_per_cta", "warps", "elems_per_thread", "configs"});
     if (!root["family"] || !root["naming"]) throw InputError(path + ":1", "needs 'family' and 'naming'");
     t.family = root["family"].as<std::string>();
     t.naming = root["naming"].as<std::string>();

@@ -62,7 +62,8 @@ std::map<std::string, GemmPathChoice> parse_gemm_path_table(const std::string& t
     }
     const bool key_ok = f.size() == 5 && !f[0].empty() && parse_dtype(f[1]).has_value() &&
                         (f[2] == "a1" || f[2] == "a2" || f[2] == "a4" || f[2] == "a8" || f[2] == "a16") &&
-                        (f[3] == "b" || f[3] == "s") && std::find(kBuckets.begin(), kBuckets.end(), f[4]) != kBuckets.end();
+                        (f[3] == "b" || f[3] == "s") &&
+                        std::find(kBuckets.begin(), kBuckets.end(), f[4]) != kBuckets.end();
     if (!key_ok)
       throw InputError(path, where + ": not a table key <architecture>|<dtype>|a<1|2|4|8|16>|<b|s>|<m1|m2-8|m9-32|"
                                      "m33-128|m129-512|m513+>" + regen);
@@ -75,7 +76,8 @@ std::map<std::string, GemmPathChoice> parse_gemm_path_table(const std::string& t
         std::find(paths.begin(), paths.end(), e["path"].get<std::string>()) == paths.end())
       throw InputError(path, where + ": 'path' must be one of wgmma, mma_sync, wmma, sm75, simt, gemv" + regen);
     c.path = e["path"].get<std::string>();
-    if (!e.contains("n") || !e["n"].is_number_unsigned() || e["n"].get<uint64_t>() < 1 || e["n"].get<uint64_t>() > 1000000000)
+    if (!e.contains("n") || !e["n"].is_number_unsigned() || e["n"].get<uint64_t>() < 1 ||
+        e["n"].get<uint64_t>() > 1000000000)
       throw InputError(path, where + ": 'n' must be a count of traced shapes in [1, 1e9]" + regen);
     c.n = static_cast<int>(e["n"].get<uint64_t>());
     for (const char* k : {"share", "split_k_share"}) {

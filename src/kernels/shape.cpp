@@ -15,6 +15,16 @@ bool engines_run_custom_all_reduce(const GpuSpec& gpu, int64_t gpus) {
   const std::string t = gpu.node_topology();
   return t == "nvswitch" || (t == "nvlink-mesh" && gpus <= gpu.nvlink_group());
 }
+
+bool fits_node(const GpuSpec& gpu, int64_t gpus) { return gpus <= std::max(1, gpu.gpus_per_node); }
+
+void check_fits_node(const GpuSpec& gpu, int64_t gpus, const std::string& where, const std::string& label,
+                     const std::string& tail) {
+  if (!fits_node(gpu, gpus))
+    throw InputError(where, label + std::to_string(gpus) + " exceeds the " + std::to_string(gpu.gpus_per_node) +
+                                " GPUs of one '" + gpu.name + "' node" + tail);
+}
+
 namespace {
 
 using shape_detail::join;
@@ -74,7 +84,8 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
   for (size_t i = 0; i < families.size() && idx < 0; ++i)
     if (family == families[i]) idx = static_cast<int>(i);
   if (idx < 0)
-    throw InputError(spec.where, "unknown kernel family '" + spec.family + "'; valid families: " + join(family_names()));
+    throw InputError(spec.where,
+                     "unknown kernel family '" + spec.family + "'; valid families: " + join(family_names()));
   s.family = static_cast<Family>(idx);
   switch (s.family) {
     case Family::gemm: {
@@ -214,10 +225,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       if (auto it = spec.params.find("impl"); it != spec.params.end()) s.impl = it->second;  // nccl | custom
       if (s.impl == "custom" && !engines_run_custom_all_reduce(gpu, s.gpus))
         s.impl = "nccl", s.engine_nccl = true;  // as the engines fall back
-      if (s.gpus > gpu.gpus_per_node && gpu.gpus_per_node > 0)
-        throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + " exceeds the " +
-                                         std::to_string(gpu.gpus_per_node) + " GPUs of one '" + gpu.name +
-                                         "' node; multi-node collectives are not modelled");
+      check_fits_node(gpu, s.gpus, spec.where, "gpus=", "; multi-node collectives are not modelled");
       if (gpu.nvlink_bytes_per_s <= 0 && gpu.pcie_bytes_per_s <= 0 && s.gpus > 1)
         throw InputError(spec.where, "gpu '" + gpu.name + "' has neither NVLink nor PCIe bandwidth; set one");
       s.config = p.config();

@@ -63,8 +63,8 @@ struct KernelShape {
 /// Elementwise ops. Maps (rows x cols = output): add, mul, silu_mul (two inputs), silu, gelu, copy (one input,
 /// contiguous, vectorized), to_fp32 / to_bf16 (casts; dtype = the input's), copy_strided (a non-contiguous source
 /// through PyTorch's offset-calculator kernel), mul_bcast (x times a broadcast row or column), expand_copy (GQA
-/// repeat_kv made contiguous: reads a quarter of what it writes), cat (torch.cat's CatArrayBatchedCopy). Row reductions (rows x cols = input, one value
-/// per row out): mean, argmax.
+/// repeat_kv made contiguous: reads a quarter of what it writes), cat (torch.cat's CatArrayBatchedCopy). Row reductions
+/// (rows x cols = input, one value per row out): mean, argmax.
 inline const std::vector<std::string> kElementwiseOps = {"add",    "mul",     "silu",         "gelu",
                                                          "silu_mul", "copy",  "to_fp32",      "to_bf16",
                                                          "copy_strided", "mul_bcast", "expand_copy", "cat",
@@ -92,5 +92,13 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu);
 /// disabled because it's not supported on more than two PCIe-only GPUs"). Two PCIe GPUs keep it where peer access
 /// works, which the YAML does not record: taken as working. parse_shape turns `impl=custom` into nccl elsewhere.
 bool engines_run_custom_all_reduce(const GpuSpec& gpu, int64_t gpus);
+
+/// Whether `gpus` GPUs fit in one node of `gpu` (interconnect.gpus_per_node, at least 1): tensor parallelism and
+/// collectives stay in one node (multi-node work is not modelled). What-if's automatic TP degrees use it too.
+bool fits_node(const GpuSpec& gpu, int64_t gpus);
+/// Throws InputError(where, "<label><gpus> exceeds the N GPUs of one '<gpu>' node<tail>") unless fits_node: the one
+/// node check of memory_fit (--tp) and parse_shape (a collective's gpus=).
+void check_fits_node(const GpuSpec& gpu, int64_t gpus, const std::string& where, const std::string& label,
+                     const std::string& tail);
 
 }  // namespace loom

@@ -40,8 +40,9 @@ Params::Params(const KernelSpec& spec, KeyList keys) : spec_(spec) {
                                           it->second != "torch" && it->second != "loom" && it->second != "cutlass" &&
                                           it->second != "fused" && it->second != "paged" &&
                                           it->second != "custom" && it->second != "nccl")
-    throw InputError(spec.where, "impl=" + it->second +
-                                     " is not an implementation; use library, torch, loom, cutlass, fused, paged, nccl or custom");
+    throw InputError(spec.where,
+                     "impl=" + it->second +
+                         " is not an implementation; use library, torch, loom, cutlass, fused, paged, nccl or custom");
   // fused: the serving engines' one-kernel rotary / silu_and_mul / fused_add_rms_norm (traces/serving);
   // paged: a paged-KV decode attention kernel.
   if (auto it = impl_it; it != spec.params.end() && it->second == "fused" &&
@@ -118,7 +119,8 @@ void check_spec_sizes(const KernelSpec& spec) {
                                           "topk",  "hidden",   "inter", "heads", "kv_heads", "seq",
                                           "seq_kv", "head_dim", "rows", "cols",   "bytes",    "gpus"};
   for (const char* key : kSizeKeys)
-    if (auto it = spec.params.find(key); it != spec.params.end()) (void)shape_detail::size_value(spec.where, key, it->second);
+    if (auto it = spec.params.find(key); it != spec.params.end())
+      (void)shape_detail::size_value(spec.where, key, it->second);
 }
 
 }  // namespace loom

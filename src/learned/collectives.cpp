@@ -183,9 +183,9 @@ CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpu
   return f;
 }
 
-CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
-                                const std::map<std::string, GpuSpec>& gpus, const std::string& impl,
-                                const std::string& op) {
+CollectiveModel fit_collectives(
+    const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
+    const std::map<std::string, GpuSpec>& gpus, const std::string& impl, const std::string& op) {
   CollectiveModel m;
   for (const auto& [key, pts] : points) {
     std::vector<int> counts;
@@ -206,9 +206,12 @@ CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::strin
   return m;
 }
 
-std::map<std::pair<std::string, std::string>, std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>>
+std::map<std::pair<std::string, std::string>,
+         std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>>
 load_collective_point_sets(const std::string& traces_dir) {
-  std::map<std::pair<std::string, std::string>, std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>> out;
+  std::map<std::pair<std::string, std::string>,
+           std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>>
+      out;
   const auto& ops = collective_ops();
   for (const Corpus& c : read_corpus_dir(traces_dir)) {
     auto t = c.meta.find("topology");
@@ -218,7 +221,8 @@ load_collective_point_sets(const std::string& traces_dir) {
       const bool custom = r.impl == "custom" || r.spec.find(" impl=custom") != std::string::npos;
       if (custom && r.family != "all_reduce") continue;
       const int64_t b = spec_int(r.spec, "bytes"), g = r.family == "send_recv" ? 2 : spec_int(r.spec, "gpus");
-      if (b > 0 && g > 1 && g <= 1024) out[{r.family, custom ? "custom" : "nccl"}][{c.gpu_key, topo}].push_back({b, int(g), r.median_us});
+      if (b > 0 && g > 1 && g <= 1024)
+        out[{r.family, custom ? "custom" : "nccl"}][{c.gpu_key, topo}].push_back({b, int(g), r.median_us});
     }
   }
   return out;
@@ -235,8 +239,9 @@ std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, 
   return estimate_collective(m, gpu, "all_reduce", gpus, bytes, impl);
 }
 
-std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, const GpuSpec& gpu, const std::string& op,
-                                                      int gpus, int64_t bytes, const std::string& impl) {
+std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, const GpuSpec& gpu,
+                                                      const std::string& op, int gpus, int64_t bytes,
+                                                      const std::string& impl) {
   const auto mine = [&](const CollectiveFit& f) { return f.impl == impl && f.op == op; };
   const bool any = std::any_of(m.fits.begin(), m.fits.end(), mine);
   if (!any || gpus <= 1) return std::nullopt;
@@ -270,7 +275,8 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
     f.gpus = gpus;
     e.latency_us = f.latency_us(bytes);
     e.band_pct = bytes >= (1 << 20) ? own->mape_large : own->mape_small;
-    e.basis = "fit " + (op == "all_reduce" ? "" : op + " ") + (impl == "nccl" ? "" : impl + " ") + own->gpu_key + " " + own->topology + " gpus=" + std::to_string(own->gpus);
+    e.basis = "fit " + (op == "all_reduce" ? "" : op + " ") + (impl == "nccl" ? "" : impl + " ") + own->gpu_key + " " +
+              own->topology + " gpus=" + std::to_string(own->gpus);
     if (own->gpus != gpus)
       e.extrapolation = "extrapolated: no measured " + op + " at gpus=" + std::to_string(gpus) + " on " + gpu.name +
                         " (fit at gpus=" + std::to_string(own->gpus) + " used)";
@@ -286,13 +292,14 @@ std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, 
                                : gpu_topology == "nvlink-mesh"   ? "nvlink-mesh"
                                : gpu_topology == "nvlink-bridge" ? "pairwise-nvlink"
                                                                  : "nvswitch";
-  CollectiveFit f = calibrated_fit(same_impl, gpu.architecture, link, link_bw(gpu, topology, link, gpus), gpus, topology);
+  CollectiveFit f =
+      calibrated_fit(same_impl, gpu.architecture, link, link_bw(gpu, topology, link, gpus), gpus, topology);
   if (!(f.small.busbw_bytes_per_s > 0) || !(f.large.busbw_bytes_per_s > 0)) return std::nullopt;
   e.latency_us = f.latency_us(bytes);
   e.basis = "yaml " + link + " x fitted efficiency" + (impl == "nccl" ? "" : " of " + impl) +
             (op == "all_reduce" ? "" : " (" + op + ")");
-  e.extrapolation = "extrapolated: no measured " + (impl == "nccl" ? std::string() : impl + " ") + op + " on " + gpu.name + " (its " + link +
-                    " bandwidth x the efficiency of the measured GPUs)";
+  e.extrapolation = "extrapolated: no measured " + (impl == "nccl" ? std::string() : impl + " ") + op + " on " +
+                    gpu.name + " (its " + link + " bandwidth x the efficiency of the measured GPUs)";
   return e;
 }
 
@@ -320,7 +327,9 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
   // The same PCIe generation and width (the YAML's per-direction PCIe bandwidth: Gen4 x16 32 GB/s, Gen5 x16 64 GB/s):
   // a host-staged ring's hops cross that link twice (GPU -> host memory -> GPU), and a GPU of one generation sits in a
   // host of the same era (its root complex and memory); loom's P2P-off H200s measure the Gen5 path.
-  const auto same_pcie = [&](const CollectiveFit& f) { return std::fabs(f.link_bytes_per_s / link_bytes_per_s - 1) < 0.05; };
+  const auto same_pcie = [&](const CollectiveFit& f) {
+    return std::fabs(f.link_bytes_per_s / link_bytes_per_s - 1) < 0.05;
+  };
   // Each pass list once with the same algorithm and then, where no fit of it exists, with any algorithm.
   const auto twice = [&](const std::function<std::vector<Pass>(const Pass&)>& passes) {
     std::vector<Pass> out = passes(same_alg), rest = passes(same_tr);
@@ -328,22 +337,27 @@ CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::
     out.push_back(any);
     return out;
   };
-  const auto bw = first_pool(fits, twice([&](const Pass& in) {
-    return std::vector<Pass>{[&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture && f.gpus == gpus; },
-                             [&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture; },
-                             [&, in](const CollectiveFit& f) { return in(f) && tr == "p2p" && f.gpus == gpus; },
-                             [&, in](const CollectiveFit& f) { return in(f) && tr == "host" && same_pcie(f); }, in};
-  }));
+  const auto bw = first_pool(
+      fits, twice([&](const Pass& in) {
+        return std::vector<Pass>{
+            [&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture && f.gpus == gpus; },
+            [&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture; },
+            [&, in](const CollectiveFit& f) { return in(f) && tr == "p2p" && f.gpus == gpus; },
+            [&, in](const CollectiveFit& f) { return in(f) && tr == "host" && same_pcie(f); }, in};
+      }));
   const auto lat = first_pool(fits, std::vector<Pass>{
       [&](const CollectiveFit& f) { return same_tr(f) && f.architecture == architecture && f.gpus == gpus; },
       [&](const CollectiveFit& f) { return same_tr(f) && f.gpus == gpus; }, same_tr, any});
-  const auto lat_large = first_pool(fits, twice([&](const Pass& in) {
-    return std::vector<Pass>{[&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture && f.gpus == gpus; },
-                             [&, in](const CollectiveFit& f) { return in(f) && f.gpus == gpus; }, in};
-  }));
+  const auto lat_large = first_pool(
+      fits, twice([&](const Pass& in) {
+        return std::vector<Pass>{
+            [&, in](const CollectiveFit& f) { return in(f) && f.architecture == architecture && f.gpus == gpus; },
+            [&, in](const CollectiveFit& f) { return in(f) && f.gpus == gpus; }, in};
+      }));
   std::vector<double> a_s, e_s, a_l, e_l, brk;
   const std::string op = fits.empty() ? "all_reduce" : fits.front().op;
-  for (const auto* f : lat) a_s.push_back(f->small.alpha_us), e_s.push_back(f->small.busbw_bytes_per_s / f->link_bytes_per_s);
+  for (const auto* f : lat)
+    a_s.push_back(f->small.alpha_us), e_s.push_back(f->small.busbw_bytes_per_s / f->link_bytes_per_s);
   for (const auto* f : lat_large) {
     // The large-message alpha is the ring's Simple-protocol latency: scaled to this link's per-step latency and step
     // count (the same where link and GPU count agree).
@@ -370,13 +384,14 @@ void CollectiveModel::save(const std::string& path) const {
   j["fits"] = nlohmann::ordered_json::array();
   auto r = [](double v, double q) { return std::round(v * q) / q; };
   for (const auto& f : fits)
-    j["fits"].push_back({{"op", f.op}, {"impl", f.impl}, {"gpu", f.gpu_key}, {"architecture", f.architecture}, {"topology", f.topology},
-                         {"gpus", f.gpus}, {"link", f.link},
-                         {"link_GBps", r(f.link_bytes_per_s / 1e9, 1e3)}, {"break_bytes", f.break_bytes},
-                         {"small", {{"alpha_us", r(f.small.alpha_us, 1e3)}, {"busbw_GBps", r(f.small.busbw_bytes_per_s / 1e9, 1e3)}}},
-                         {"large", {{"alpha_us", r(f.large.alpha_us, 1e3)}, {"busbw_GBps", r(f.large.busbw_bytes_per_s / 1e9, 1e3)}}},
-                         {"points", f.points}, {"fit_mape_small_pct", r(f.mape_small, 10)},
-                         {"fit_mape_large_pct", r(f.mape_large, 10)}});
+    j["fits"].push_back(
+        {{"op", f.op}, {"impl", f.impl}, {"gpu", f.gpu_key}, {"architecture", f.architecture},
+         {"topology", f.topology}, {"gpus", f.gpus}, {"link", f.link}, {"link_GBps", r(f.link_bytes_per_s / 1e9, 1e3)},
+         {"break_bytes", f.break_bytes},
+         {"small", {{"alpha_us", r(f.small.alpha_us, 1e3)}, {"busbw_GBps", r(f.small.busbw_bytes_per_s / 1e9, 1e3)}}},
+         {"large", {{"alpha_us", r(f.large.alpha_us, 1e3)}, {"busbw_GBps", r(f.large.busbw_bytes_per_s / 1e9, 1e3)}}},
+         {"points", f.points}, {"fit_mape_small_pct", r(f.mape_small, 10)},
+         {"fit_mape_large_pct", r(f.mape_large, 10)}});
   write_file(path.empty() ? throw InputError("-o", "empty path; give the output file") : path, j.dump(1) + "\n");
 }
 

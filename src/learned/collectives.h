@@ -28,8 +28,8 @@ const std::vector<std::string>& collective_ops();
 /// reduce_scatter (g-1)/g x bytes (bytes = the whole gathered / scattered tensor), send_recv the message itself.
 double collective_bus_bytes(const std::string& op, int64_t bytes, int gpus);
 
-/// How a ring on `link` (CollectiveFit::link) moves its bytes: "p2p" (one GPU writes into the next one's memory: NVLink,
-/// or PCIe with peer access) or "host" (staged through host memory over PCIe: "pcie"). Efficiency (busbw / the
+/// How a ring on `link` (CollectiveFit::link) moves its bytes: "p2p" (one GPU writes into the next one's memory:
+/// NVLink, or PCIe with peer access) or "host" (staged through host memory over PCIe: "pcie"). Efficiency (busbw / the
 /// bottleneck link's bandwidth) is pooled by it.
 std::string collective_transport(const std::string& link);
 
@@ -42,7 +42,8 @@ struct AlphaBeta {
 struct CollectiveFit {
   std::string op = "all_reduce";  ///< the kernel family: all_reduce, all_gather, reduce_scatter, send_recv
   std::string impl = "nccl";      ///< "nccl", or "custom": the engines' one-shot/two-shot kernel (faster per size)
-  /// "nvswitch", "nvswitch-nvls-off" (NCCL's NVLS off), "nvlink-4gpu", "pairwise-nvlink", "pcie", "pcie-nop2p" (P2P off)
+  /// "nvswitch", "nvswitch-nvls-off" (NCCL's NVLS off), "nvlink-4gpu", "pairwise-nvlink", "pcie", "pcie-nop2p" (P2P
+  /// off)
   std::string gpu_key, topology;
   /// The link that bounds the ring: "nvlink", "pcie-p2p" (PCIe hops of a pairwise-NVLink node beyond 2 GPUs: peer
   /// to peer), "pcie" (through host memory: PCIe-only nodes, P2P off), "nvlink-bridge" (not in YAML)
@@ -73,7 +74,8 @@ std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>> load
 
 /// Every collective corpus below `traces_dir` read once: (op, impl) -> points per (gpu_key, topology); impl
 /// "custom" exists for all_reduce only.
-std::map<std::pair<std::string, std::string>, std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>>
+std::map<std::pair<std::string, std::string>,
+         std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>>
 load_collective_point_sets(const std::string& traces_dir);
 
 /// Fits one (GPU, topology, gpus) set: points are binned (4 per octave, medians) and each regime is a relative
@@ -82,9 +84,9 @@ CollectiveFit fit_collective(const std::vector<CollectivePoint>& points, int gpu
                              const std::string& where = "collectives", const std::string& op = "all_reduce");
 
 /// Fits every (GPU, topology, GPU count) in `points`; `link` of each fit comes from the GPU's YAML.
-CollectiveModel fit_collectives(const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
-                                const std::map<std::string, GpuSpec>& gpus, const std::string& impl = "nccl",
-                                const std::string& op = "all_reduce");
+CollectiveModel fit_collectives(
+    const std::map<std::pair<std::string, std::string>, std::vector<CollectivePoint>>& points,
+    const std::map<std::string, GpuSpec>& gpus, const std::string& impl = "nccl", const std::string& op = "all_reduce");
 
 struct CollectiveEstimate {
   double latency_us = 0;
@@ -101,17 +103,18 @@ std::optional<CollectiveEstimate> estimate_all_reduce(const CollectiveModel& m, 
                                                       int64_t bytes, const std::string& impl = "nccl");
 
 /// The same for any collective op (estimate_all_reduce is op "all_reduce"): only fits of `op` and `impl` count.
-std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, const GpuSpec& gpu, const std::string& op,
-                                                      int gpus, int64_t bytes, const std::string& impl = "nccl");
+std::optional<CollectiveEstimate> estimate_collective(const CollectiveModel& m, const GpuSpec& gpu,
+                                                      const std::string& op, int gpus, int64_t bytes,
+                                                      const std::string& impl = "nccl");
 
 /// The model of a GPU of `architecture` without a fit, on `link` ("nvlink", "pcie-p2p", "pcie") of
 /// `link_bytes_per_s`: medians over the fits of the same transport (p2p: NVLink or PCIe peer to peer; host: PCIe
 /// through host memory). The large-message efficiency (busbw / link bandwidth) from the same architecture first
-/// (then the same GPU count, for p2p; the same PCIe bandwidth, for host); the alphas, small-message efficiency and break from the same architecture
-/// and GPU count, then the same GPU count (latency follows the hops).
-/// `topology` is the target node's ("nvswitch": an NVLink GPU on an NVSwitch board): on Hopper and later NVSwitch nodes
-/// of more than 2 GPUs NCCL's large messages take NVLS, so the large-message efficiency, alpha and break come from
-/// fits of the same algorithm (NVLS or ring only) first.
+/// (then the same GPU count, for p2p; the same PCIe bandwidth, for host); the alphas, small-message efficiency and
+/// break from the same architecture and GPU count, then the same GPU count (latency follows the hops). `topology` is
+/// the target node's ("nvswitch": an NVLink GPU on an NVSwitch board): on Hopper and later NVSwitch nodes of more than
+/// 2 GPUs NCCL's large messages take NVLS, so the large-message efficiency, alpha and break come from fits of the same
+/// algorithm (NVLS or ring only) first.
 CollectiveFit calibrated_fit(const std::vector<CollectiveFit>& fits, const std::string& architecture,
                              const std::string& link, double link_bytes_per_s, int gpus,
                              const std::string& topology = "nvswitch");

@@ -65,7 +65,8 @@ MeasurementSet load_measurements(const std::string& traces_dir) {
       // A corpus measured without an L2 flush (public profiles: `#l2=warm`; loom's --warm sweeps: `#flush=none`)
       // measured warm kernels: say so in the spec, so the model learns the cache state as an input.
       const auto l2 = c.meta.find("l2"), flush = c.meta.find("flush");
-      const bool warm = (l2 != c.meta.end() && l2->second == "warm") || (flush != c.meta.end() && flush->second == "none");
+      const bool warm =
+          (l2 != c.meta.end() && l2->second == "warm") || (flush != c.meta.end() && flush->second == "none");
       if (warm && m.spec.find(" l2=") == std::string::npos) m.spec += " l2=warm";
       m.impl = r.impl;
       // A spec that names its implementation (impl=fused, impl=paged: kernels written in Triton) wins over the

@@ -197,7 +197,8 @@ Forest Forest::from_binary(std::string_view bytes) {
   get(bytes, pos, &f.base_score_);
   get(bytes, pos, &nt);
   get(bytes, pos, &nn);
-  if (nf == 0 || nf > (1u << 20) || nt > (1u << 24) || nn > (1u << 28)) throw std::runtime_error("binary forest header out of range");
+  if (nf == 0 || nf > (1u << 20) || nt > (1u << 24) || nn > (1u << 28))
+    throw std::runtime_error("binary forest header out of range");
   // The counts must account for the rest of the file exactly, before anything is allocated from them (a header
   // claiming 2^28 nodes in a short file must not allocate 3 GB).
   const uint64_t body = uint64_t(nt) * (sizeof(int32_t) + sizeof(int32_t)) + uint64_t(nn) * sizeof(Node);
@@ -210,7 +211,8 @@ Forest Forest::from_binary(std::string_view bytes) {
   get(bytes, pos, f.roots_.data(), nt);
   get(bytes, pos, f.depth_.data(), nt);
   get(bytes, pos, f.nodes_.data(), nn);
-  if (pos != bytes.size() || !std::isfinite(f.base_score_)) throw std::runtime_error("binary forest has trailing bytes or a bad base score");
+  if (pos != bytes.size() || !std::isfinite(f.base_score_))
+    throw std::runtime_error("binary forest has trailing bytes or a bad base score");
   f.validate();
   f.perfect_ = std::make_shared<PerfectOnce>();
   return f;

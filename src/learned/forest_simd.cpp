@@ -177,8 +177,8 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
                                                      uint32_t pass_left_bit, float* out) {
   const int32_t* words = reinterpret_cast<const int32_t*>(words_u);
   const size_t inner = (size_t(1) << depth) - 1, leaf_count = size_t(1) << depth;
-  const __m512i row_off = _mm512_mullo_epi32(
-      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(static_cast<int>(stride)));
+  const __m512i row_off = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                             _mm512_set1_epi32(static_cast<int>(stride)));
   const __m512i feature_mask = _mm512_set1_epi32(static_cast<int>(feature_bits));
   const __m512i default_left = _mm512_set1_epi32(static_cast<int>(default_left_bit));
   const __m512i pass_left = _mm512_set1_epi32(static_cast<int>(pass_left_bit));
@@ -205,7 +205,8 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
   while (r + kAvx512Chunk <= n) {
     const size_t nc = std::min(block_chunks, (n - r) / kAvx512Chunk);
     for (size_t c = 0; c < nc; ++c) {
-      if (top3) transpose_chunk(x + (r + c * kAvx512Chunk) * stride, stride, row_off, cols.data() + c * stride * kAvx512Chunk);
+      if (top3)
+        transpose_chunk(x + (r + c * kAvx512Chunk) * stride, stride, row_off, cols.data() + c * stride * kAvx512Chunk);
       for (size_t g = 0; g < kVecGroups; ++g)
         _mm512_storeu_ps(out + r + c * kAvx512Chunk + g * kVec512Rows, _mm512_set1_ps(base_score));
     }
@@ -265,10 +266,12 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
             } else if (d < d_perm) {  // k in 0-63: bits 0-4 index a register pair, bit 5 picks the pair
               const __m512i k = _mm512_sub_epi32(slot[g], sixty_three);
               const __mmask16 upper = _mm512_test_epi32_mask(k, thirty_two);
-              threshold = _mm512_mask_blend_ps(upper, _mm512_permutex2var_ps(_mm512_loadu_ps(thr + 63), k, _mm512_loadu_ps(thr + 79)),
-                                               _mm512_permutex2var_ps(_mm512_loadu_ps(thr + 95), k, _mm512_loadu_ps(thr + 111)));
-              w = _mm512_mask_blend_epi32(upper, _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 63), k, _mm512_loadu_si512(word + 79)),
-                                          _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 95), k, _mm512_loadu_si512(word + 111)));
+              threshold = _mm512_mask_blend_ps(
+                  upper, _mm512_permutex2var_ps(_mm512_loadu_ps(thr + 63), k, _mm512_loadu_ps(thr + 79)),
+                  _mm512_permutex2var_ps(_mm512_loadu_ps(thr + 95), k, _mm512_loadu_ps(thr + 111)));
+              w = _mm512_mask_blend_epi32(
+                  upper, _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 63), k, _mm512_loadu_si512(word + 79)),
+                  _mm512_permutex2var_epi32(_mm512_loadu_si512(word + 95), k, _mm512_loadu_si512(word + 111)));
             } else if (d < d_perm7) {  // level 7 (slots 127-254): four register pairs, bits 5-6 pick the pair
               const __m512i k = _mm512_sub_epi32(slot[g], one_two_seven);
               const __mmask16 b5 = _mm512_test_epi32_mask(k, thirty_two), b6 = _mm512_test_epi32_mask(k, sixty_four);
@@ -301,7 +304,8 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
         // The row's running sum plus this tree's leaf: the scalar walk's additions in tree order.
         for (size_t g = 0; g < kVecGroups; ++g) {
           float* o = out + rc + g * kVec512Rows;
-          _mm512_storeu_ps(o, _mm512_add_ps(_mm512_loadu_ps(o), _mm512_i32gather_ps(_mm512_sub_epi32(slot[g], inner_v), leaf, 4)));
+          _mm512_storeu_ps(
+              o, _mm512_add_ps(_mm512_loadu_ps(o), _mm512_i32gather_ps(_mm512_sub_epi32(slot[g], inner_v), leaf, 4)));
         }
       }
     }

@@ -70,7 +70,8 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
   std::vector<std::string> keys;
   for (const auto& [k, v] : groups)
     // An implementation's own forest (family@impl) comes from one focused sweep: half the family threshold.
-    if (k == "_all" || v.size() >= (k.find('@') != std::string::npos ? opt.min_family_samples / 2 : opt.min_family_samples))
+    if (k == "_all" ||
+        v.size() >= (k.find('@') != std::string::npos ? opt.min_family_samples / 2 : opt.min_family_samples))
       keys.push_back(k);
   size_t step = 0;
   for (const auto& key : keys) {
@@ -89,7 +90,8 @@ EfficiencyModel EfficiencyModel::train(const Dataset& ds, const std::vector<size
     std::set<std::string> gpus;
     for (size_t r : idx) gpus.insert(ds.samples[r].m.gpu_key);
     std::vector<std::string> masked = opt.masked_features;
-    if (gpus.size() < 3) masked.insert(masked.end(), gpu_constant_feature_names().begin(), gpu_constant_feature_names().end());
+    if (gpus.size() < 3)
+      masked.insert(masked.end(), gpu_constant_feature_names().begin(), gpu_constant_feature_names().end());
     for (const auto& name : masked)
       for (size_t c = 0; c < cols; ++c)
         if (ds.feature_names[c] == name)
@@ -135,7 +137,8 @@ std::vector<std::string> EfficiencyModel::save(const std::string& dir) const {
     index["models"][key] = {{"file", file}, {"hash", fnv1a_hex(json)}};
     written.push_back((fs::path(dir) / file).string());
   }
-  write_file((fs::path(dir) / "model.json").string(), index.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file((fs::path(dir) / "model.json").string(),
+             index.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   written.push_back((fs::path(dir) / "model.json").string());
   return written;
 }

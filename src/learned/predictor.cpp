@@ -54,7 +54,8 @@ Predictor::Predictor(const std::string& mode, const std::string& models_dir)
   for (const auto& n : model_->feature_names()) {
     auto it = std::find(now.begin(), now.end(), n);
     if (it == now.end())
-      throw InputError(dir, "the efficiency model uses feature '" + n + "', which loom no longer computes; retrain with `loom train`");
+      throw InputError(dir, "the efficiency model uses feature '" + n +
+                                "', which loom no longer computes; retrain with `loom train`");
     remap_.push_back(size_t(it - now.begin()));
   }
 }
@@ -138,7 +139,8 @@ bool Predictor::apply_collective(Prediction& p, const GpuSpec& gpu, const Kernel
   if (!collectives_ || (op != "all_reduce" && op != "all_gather" && op != "reduce_scatter" && op != "send_recv"))
     return false;
   const KernelShape s = parse_shape(spec, gpu);  // impl=custom where the engines run NCCL is nccl here
-  p.collective = estimate_collective(*collectives_, gpu, op, int(s.gpus), s.bytes, s.impl == "custom" ? "custom" : "nccl");
+  p.collective =
+      estimate_collective(*collectives_, gpu, op, int(s.gpus), s.bytes, s.impl == "custom" ? "custom" : "nccl");
   if (!p.collective) return false;
   p.model = "collective-fit";
   p.latency_us = p.collective->latency_us;

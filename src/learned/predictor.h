@@ -58,7 +58,8 @@ void require_operands_fit(double need_bytes, const GpuSpec& gpu, const std::stri
 class Predictor {
  public:
   /// mode "learned" loads <models_dir> (default data_dir()/models/efficiency) if present, else behaves as
-  /// "analytical", and models/collectives.json (all_reduce) if present; mode "analytical" never loads a model. Other modes throw InputError("--model", ...).
+  /// "analytical", and models/collectives.json (all_reduce) if present; mode "analytical" never loads a model. Other
+  /// modes throw InputError("--model", ...).
   explicit Predictor(const std::string& mode = "learned", const std::string& models_dir = "");
   /// `with_achievable` = false skips the low-quantile model (end-to-end composition needs only the latency).
   Prediction predict(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable = true) const;

@@ -175,7 +175,8 @@ Uncertainty assess_prediction(const Coverage* cov, const Prediction& p, const Gp
     u.lo_us = p.latency_us * (u.extrapolated ? 0.5 : std::max(0.0, 1 - b));
     u.hi_us = p.latency_us * (u.extrapolated ? 2.0 : 1 + b);
     u.reasons = {u.extrapolated ? p.collective->extrapolation
-                                : "note: measured " + p.analysis->family + " (" + p.collective->basis + "), band = its mean error"};
+                                : "note: measured " + p.analysis->family + " (" + p.collective->basis +
+                                      "), band = its mean error"};
     return u;
   }
   const std::string arch = measured_architecture(p.analysis->family, gpu);

@@ -16,7 +16,8 @@ namespace loom {
 ErrorStats error_stats(const std::vector<double>& predicted, const std::vector<double>& measured) {
   ErrorStats s;
   std::vector<double> ape;
-  for (size_t i = 0; i < predicted.size(); ++i) ape.push_back(100.0 * std::fabs(predicted[i] - measured[i]) / measured[i]);
+  for (size_t i = 0; i < predicted.size(); ++i)
+    ape.push_back(100.0 * std::fabs(predicted[i] - measured[i]) / measured[i]);
   s.n = ape.size();
   if (ape.empty()) return s;
   double sum = 0;
@@ -40,7 +41,8 @@ std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::stri
   // Public data sets with their own train/test protocol (corpus `#dataset=`): their train rows join the shapes
   // split's training side (so the committed model learns from them), their test rows are tested only by their own
   // split, which trains on the data set's train rows alone, as the publishers did.
-  Split shapes{"shapes", "1 in 5 shapes held out (all configs of a shape on one side), every GPU and partition", {}, {}};
+  Split shapes{
+      "shapes", "1 in 5 shapes held out (all configs of a shape on one side), every GPU and partition", {}, {}};
   std::map<std::string, Split> datasets;
   for (size_t i = 0; i < ds.samples.size(); ++i) {
     const Measurement& m = ds.samples[i].m;
@@ -97,7 +99,8 @@ std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::stri
   auto trainable = [&](size_t i) { return ds.samples[i].m.dataset_split != "test"; };
   auto testable = [&](size_t i) { return ds.samples[i].m.dataset.empty(); };
   for (const auto& g : others) {
-    Split sp{"gpu:" + g, "trained on " + train_gpu + " only (all partitions); tested on " + g + "'s own sweeps", {}, {}};
+    Split sp{
+        "gpu:" + g, "trained on " + train_gpu + " only (all partitions); tested on " + g + "'s own sweeps", {}, {}};
     for (size_t i = 0; i < ds.samples.size(); ++i) {
       if (!ds.samples[i].m.dataset.empty()) continue;
       if (ds.samples[i].m.gpu_key == train_gpu) sp.train.push_back(i);
@@ -134,7 +137,8 @@ std::vector<Split> make_splits(const Dataset& ds, uint64_t seed, const std::stri
 }
 
 ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, const TrainOptions& opt,
-                          const EfficiencyModel* shapes_model, const std::function<void(const std::string&)>& progress) {
+                          const EfficiencyModel* shapes_model,
+                          const std::function<void(const std::string&)>& progress) {
   ValidationReport rep;
   EfficiencyModel last_model;
   std::vector<size_t> last_train;
@@ -146,8 +150,9 @@ ValidationReport validate(const Dataset& ds, const std::vector<Split>& splits, c
     if ((sp.train.empty() && !heldout) || sp.test.empty()) continue;
     const bool reuse = (sp.name == "shapes" || heldout) && shapes_model;
     if (progress)
-      progress("split " + sp.name + (reuse ? ": committed model on " + std::to_string(sp.test.size()) + " held-out kernels"
-                                           : ": training on " + std::to_string(sp.train.size()) + " kernels"));
+      progress("split " + sp.name +
+               (reuse ? ": committed model on " + std::to_string(sp.test.size()) + " held-out kernels"
+                      : ": training on " + std::to_string(sp.train.size()) + " kernels"));
     const EfficiencyModel* model = shapes_model;
     if (!reuse) {
       // Splits with the same training rows and options (the gpu: splits all train on one GPU) share one model.

@@ -1,5 +1,5 @@
-// `loom e2e --format json` -> step timeline (layers, GPU kernels, idle gaps); `loom whatif --format json` -> ranked GPU table +
-// sensitivity bars. Field meanings: src/cli/cmd_e2e.cpp step_json() and src/cli/cmd_whatif.cpp.
+// `loom e2e --format json` -> step timeline (layers, GPU kernels, idle gaps); `loom whatif --format json` -> ranked GPU
+// table + sensitivity bars. Field meanings: src/cli/cmd_e2e.cpp step_json() and src/cli/cmd_whatif.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -49,7 +49,8 @@ void add_e2e(Report& r, const json& j, const std::string& where) {
   size_t kernels = 0;
   int layer_of_span = -2;
   std::vector<std::pair<int, std::pair<double, double>>> spans;  // layer -> (start, end)
-  if (!top.get("kernels", false)) top.fail("$.kernels", "required key missing; give `loom e2e ... --format json` output");
+  if (!top.get("kernels", false))
+    top.fail("$.kernels", "required key missing; give `loom e2e ... --format json` output");
   top.each("kernels", [&](const json& e, const std::string& p) {
     Obj k(e, p, where, {"name", "layer", "family", "kernel", "gpu_us", "start_us", "end_us", "wall_us"});
     TimelineEvent ev{k.str("name", true), k.str("family", true), k.number("start_us"), 0, 1};
@@ -88,7 +89,8 @@ void add_e2e(Report& r, const json& j, const std::string& where) {
 void add_whatif(Report& r, const json& j, const std::string& where) {
   Obj top(j, "$", where, {});  // lenient at the top: fields added to whatif later must not break the report
   top.require_schema("loom.whatif", 1, "loom whatif --batch B --input-len S --output-len N ... --format json");
-  if (!top.get("ranked", false)) top.fail("$.ranked", "required key missing; give `loom whatif ... --format json` output");
+  if (!top.get("ranked", false))
+    top.fail("$.ranked", "required key missing; give `loom whatif ... --format json` output");
   const std::string request = top.str("model") + ", batch " + std::to_string(top.integer("batch")) + ", input " +
                               std::to_string(top.integer("input_len")) + ", output " +
                               std::to_string(top.integer("output_len")) +

@@ -105,7 +105,8 @@ class Obj {
     const size_t slash = v.rfind('/');
     const std::string got = v.substr(0, slash);
     if (got != name)
-      fail(path_ + ".schema", "'" + v.substr(0, 60) + "' is not " + name + " output; give the output of `" + command + "`");
+      fail(path_ + ".schema",
+           "'" + v.substr(0, 60) + "' is not " + name + " output; give the output of `" + command + "`");
     int ver = 0;
     for (size_t i = slash + 1; slash != std::string::npos && i < v.size() && ver < 1000; ++i)
       ver = v[i] >= '0' && v[i] <= '9' ? ver * 10 + (v[i] - '0') : 1000;

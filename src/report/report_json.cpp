@@ -91,7 +91,8 @@ json report_to_json(const Report& r) {
 
 Report report_from_json(const json& j, const std::string& where) {
   Obj o(j, "$", where,
-        {"title", "subtitle", "demo_data", "rooflines", "sol", "scatters", "timelines", "tables", "sensitivities", "lines"});
+        {"title", "subtitle", "demo_data", "rooflines", "sol", "scatters", "timelines", "tables", "sensitivities",
+         "lines"});
   Report r;
   r.title = o.str("title", false, r.title);
   r.subtitle = o.str("subtitle");
@@ -172,7 +173,8 @@ Report report_from_json(const json& j, const std::string& where) {
   });
   o.each("lines", [&](const json& e, const std::string& p) {
     Obj c(e, p, where, {"title", "x_title", "y_title", "x_unit", "y_unit", "x_log", "series"});
-    LineChart lc{c.str("title"), c.str("x_title"), c.str("y_title"), c.str("x_unit"), c.str("y_unit"), c.boolean("x_log"), {}};
+    LineChart lc{
+        c.str("title"), c.str("x_title"), c.str("y_title"), c.str("x_unit"), c.str("y_unit"), c.boolean("x_log"), {}};
     c.each("series", [&](const json& se, const std::string& sp) {
       Obj s(se, sp, where, {"name", "x", "y"});
       LineSeries ls{s.str("name"), {}, {}};

@@ -45,7 +45,8 @@ RooflineChart roofline(const std::string& gpu, double bf16, double fp8, double f
   for (const K& k : ks) {
     double roof = std::min(bf16, dram * k.intensity);
     RooflinePoint p{k.label, k.family, k.intensity, roof * k.eff, std::nullopt};
-    if (measured_scale > 0) p.measured_flops_per_s = p.predicted_flops_per_s * measured_scale * (1 + 0.12 * rng.normal());
+    if (measured_scale > 0)
+      p.measured_flops_per_s = p.predicted_flops_per_s * measured_scale * (1 + 0.12 * rng.normal());
     c.points.push_back(p);
   }
   return c;

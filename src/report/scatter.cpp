@@ -36,7 +36,8 @@ std::string mape_text(const ScatterChart& c, const std::vector<const ScatterPoin
   if (pts.empty()) return "MAPE n/a";
   std::string t = (c.predicted_name.empty() ? "" : c.predicted_name + " ") + "MAPE " + si(mape_pct(pts), "", 3) + "%";
   auto [base, n] = baseline_mape_pct(pts);
-  if (n) t += " · " + (c.baseline_name.empty() ? std::string("baseline") : c.baseline_name) + " " + si(base, "", 3) + "%";
+  if (n)
+    t += " · " + (c.baseline_name.empty() ? std::string("baseline") : c.baseline_name) + " " + si(base, "", 3) + "%";
   return t;
 }
 

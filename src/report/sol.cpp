@@ -29,7 +29,8 @@ std::string render_sol(const SolBars& s, size_t index) {
   if (has_measured) hi = std::max(hi, *s.measured_us);
   if (!(hi > 0)) hi = 1;
   auto ticks = linear_ticks(0, hi, 5);
-  if (!ticks.empty() && ticks.back() < hi) ticks.push_back(ticks.back() + (ticks.size() > 1 ? ticks[1] - ticks[0] : hi));
+  if (!ticks.empty() && ticks.back() < hi)
+    ticks.push_back(ticks.back() + (ticks.size() > 1 ? ticks[1] - ticks[0] : hi));
   if (ticks.size() > 1) hi = ticks.back();
 
   double bottom = kTop + kRow * std::max<size_t>(bars.size(), 1) + 6;

@@ -41,7 +41,8 @@ std::string split_title(const std::string& split) {
   if (split.rfind("gpu:", 0) == 0)
     return "Held-out GPU " + split.substr(4) + ": learned model vs measured (trained on another GPU only)";
   if (split.rfind("arch:", 0) == 0)
-    return "Held-out architecture " + split.substr(5) + ": learned model vs measured (trained on every other architecture)";
+    return "Held-out architecture " + split.substr(5) +
+           ": learned model vs measured (trained on every other architecture)";
   return "Split " + split + ": learned model vs measured";
 }
 

@@ -39,7 +39,8 @@ std::string render_table(const RankedTable& t, size_t index) {
   html += "</tr></thead>\n<tbody>\n";
   for (const auto& row : t.rows) {
     html += "<tr>";
-    for (const auto& cell : row) html += numeric_cell(cell) ? "<td class=\"num\">" + esc(cell) + "</td>" : "<td>" + esc(cell) + "</td>";
+    for (const auto& cell : row)
+      html += numeric_cell(cell) ? "<td class=\"num\">" + esc(cell) + "</td>" : "<td>" + esc(cell) + "</td>";
     // Short rows are padded so every row has a cell under every column.
     for (size_t k = row.size(); k < t.columns.size(); ++k) html += "<td></td>";
     html += "</tr>\n";

@@ -50,7 +50,8 @@ CapacityRow capacity(const GpuSpec& gpu, int tp, const ModelConfig& model, const
       const SimResult r = simulate(gpu, model, profile, at_rate(q.unit_stream, rate), cfg, predictor);
       Trial t;
       t.s = summarize(r, q.slo);
-      t.ok = !r.aborted && (!q.slo.ttft_ms || t.s.ttft_ms.p99 <= *q.slo.ttft_ms) && (!q.slo.tpot_ms || t.s.tpot_ms.p99 <= *q.slo.tpot_ms);
+      t.ok = !r.aborted && (!q.slo.ttft_ms || t.s.ttft_ms.p99 <= *q.slo.ttft_ms) &&
+             (!q.slo.tpot_ms || t.s.tpot_ms.p99 <= *q.slo.tpot_ms);
       return t;
     };
     // Saturation throughput (every request at once) bounds the rate from above.

@@ -67,8 +67,9 @@ ModelConfig stage_model(const ModelConfig& model, int pp) {
 
 SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingProfile& profile,
                    const std::vector<Request>& requests, const SimConfig& cfg, const KernelPredictor& predictor) {
-  if (cfg.pp < 1 || cfg.pp > model.layers) throw InputError("--pp", std::to_string(cfg.pp) + " pipeline stages for " + model.name + "'s " +
-                                          std::to_string(model.layers) + " layers; use 1 to " + std::to_string(model.layers));
+  if (cfg.pp < 1 || cfg.pp > model.layers)
+    throw InputError("--pp", std::to_string(cfg.pp) + " pipeline stages for " + model.name + "'s " +
+                                 std::to_string(model.layers) + " layers; use 1 to " + std::to_string(model.layers));
   if (cfg.replicas < 1) throw InputError("--replicas", "needs at least one replica");
   if (cfg.router != "round_robin" && cfg.router != "least_outstanding")
     throw InputError("--router", "'" + cfg.router + "'; use round_robin or least_outstanding");
@@ -94,8 +95,9 @@ SimResult simulate(const GpuSpec& gpu, const ModelConfig& model, const ServingPr
                                          " KV tokens; a replica's cache holds " + std::to_string(capacity) +
                                          "; use a larger --tp/--pp or shorter requests");
     if (!sp.chunked_prefill && need > sp.max_num_batched_tokens)
-      throw InputError(cfg.requests_from, "request " + std::to_string(r.id) + " is longer than max_num_batched_tokens (" +
-                                         std::to_string(sp.max_num_batched_tokens) + ") and chunked_prefill is off");
+      throw InputError(cfg.requests_from,
+                       "request " + std::to_string(r.id) + " is longer than max_num_batched_tokens (" +
+                           std::to_string(sp.max_num_batched_tokens) + ") and chunked_prefill is off");
   }
   std::unique_ptr<StepCost> own;
   if (!cfg.shared_cost) {

@@ -68,7 +68,8 @@ std::vector<Row> read_table(const std::string& text, const std::string& path, co
       continue;
     }
     if (cells.size() != cols.size())
-      throw InputError(where, "has " + std::to_string(cells.size()) + " fields; the header has " + std::to_string(cols.size()));
+      throw InputError(
+          where, "has " + std::to_string(cells.size()) + " fields; the header has " + std::to_string(cols.size()));
     Row row{where, {}};
     for (size_t i = 0; i < cells.size(); ++i) {
       double v = 0;
@@ -100,8 +101,8 @@ MeasuredRun read_measured_run(const std::string& dir) {
   return read_measured_run_text(dir, std::move(requests), per, its);
 }
 
-MeasuredRun read_measured_run_text(const std::string& dir, std::vector<Request> requests, const std::string& per_request_csv,
-                                   const std::string& iterations_csv) {
+MeasuredRun read_measured_run_text(const std::string& dir, std::vector<Request> requests,
+                                   const std::string& per_request_csv, const std::string& iterations_csv) {
   namespace fs = std::filesystem;
   MeasuredRun run;
   run.dir = dir;

@@ -172,7 +172,8 @@ void Replica::start(double now) {
     const double dur = (step_us + (st == 0 ? params_.step_overhead_us : 0)) * 1e-6;
     if (st == 0 || record_all_) {
       out_.iterations.push_back({setup_.index, st, t, t + dur, b.decodes, b.prefills, b.tokens(), graph,
-                                 static_cast<int64_t>(waiting_.size()), static_cast<int64_t>(running_.size()), kv_used});
+                                 static_cast<int64_t>(waiting_.size()), static_cast<int64_t>(running_.size()),
+                                 kv_used});
     }
     t += dur;
     stage_free_[static_cast<size_t>(st)] = t;

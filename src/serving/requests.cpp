@@ -112,7 +112,8 @@ std::vector<Request> parse_csv(const std::string& text, const std::string& sourc
     }
     finish(r, where, out);
   }
-  if (col.empty()) throw InputError(source + ":1", "no header; the first line is arrival_s,prompt_tokens,output_tokens");
+  if (col.empty())
+    throw InputError(source + ":1", "no header; the first line is arrival_s,prompt_tokens,output_tokens");
   return out;
 }
 
@@ -132,7 +133,8 @@ std::vector<Request> parse_jsonl(const std::string& text, const std::string& sou
     auto cb = [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
       if (ev == nlohmann::json::parse_event_t::object_start) keys.emplace_back();
       if (ev == nlohmann::json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-      if (ev == nlohmann::json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
+      if (ev == nlohmann::json::parse_event_t::key && !keys.empty() &&
+          !keys.back().insert(parsed.get<std::string>()).second)
         dup = parsed.get<std::string>();
       (void)depth;
       return true;
@@ -150,7 +152,8 @@ std::vector<Request> parse_jsonl(const std::string& text, const std::string& sou
       if (!j.contains(name)) throw InputError(where, "missing key '" + std::string(name) + "'");
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (std::find(kColumns.begin(), kColumns.end(), it.key()) == kColumns.end())
-        throw InputError(where, "unknown key '" + it.key() + "'; keys: arrival_s, prompt_tokens, output_tokens, cached_prefix_tokens");
+        throw InputError(where, "unknown key '" + it.key() +
+                                    "'; keys: arrival_s, prompt_tokens, output_tokens, cached_prefix_tokens");
       if (!it.value().is_number()) throw InputError(where, it.key() + " must be a number");
       const double v = it.value().get<double>();
       if (!std::isfinite(v)) throw InputError(where, it.key() + " must be finite");
@@ -166,7 +169,8 @@ std::vector<Request> parse_jsonl(const std::string& text, const std::string& sou
 std::vector<Request> parse_requests(const std::string& text, const std::string& source, bool jsonl) {
   std::vector<Request> out = jsonl ? parse_jsonl(text, source) : parse_csv(text, source);
   if (out.empty()) throw InputError(source, "holds no requests");
-  std::stable_sort(out.begin(), out.end(), [](const Request& a, const Request& b) { return a.arrival_s < b.arrival_s; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Request& a, const Request& b) { return a.arrival_s < b.arrival_s; });
   return out;
 }
 
@@ -208,7 +212,8 @@ LengthDist parse_length_dist(const std::string& text, const std::string& flag) {
     while (std::getline(in, line)) {
       ++lineno;
       refuse_cr_line_ends(line, path + ":" + std::to_string(lineno));
-      if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 BOM, as the CSV readers take it
+      if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0)
+        line.erase(0, 3);  // a UTF-8 BOM, as the CSV readers take it
       if (trim(line).empty()) continue;
       const std::string where = path + ":" + std::to_string(lineno);
       d.samples.push_back(whole(decimal(line, where, "length"), where, "length", 1, kMaxTokensPerRequest));

@@ -74,7 +74,8 @@ double StepCost::step_us(const BatchShape& b, double extra_host_us) {
     const int64_t longest = bucket(b.decode_kv_max, resolution_), mean = bucket(kv_mean, resolution_);
     const double t_lat = paged(1, longest), t_thr = paged(std::max(graph, b.decodes), mean);
     const double tail = t_lat / t_thr * (1.0 - static_cast<double>(mean) / static_cast<double>(longest));
-    kv_mean = std::min(longest, static_cast<int64_t>(std::llround(static_cast<double>(mean) * (1.0 + std::max(0.0, tail)))));
+    kv_mean =
+        std::min(longest, static_cast<int64_t>(std::llround(static_cast<double>(mean) * (1.0 + std::max(0.0, tail)))));
   }
   const int64_t q_mean = b.prefills > 0 ? std::max<int64_t>(1, b.prefill_tokens / b.prefills) : 0;
   // Mean context of the prefill chunks that reproduces their causal attention work.
@@ -82,7 +83,8 @@ double StepCost::step_us(const BatchShape& b, double extra_host_us) {
       b.prefills > 0 ? std::max<int64_t>(0, std::llround(b.prefill_pairs / static_cast<double>(b.prefill_tokens) -
                                                          (static_cast<double>(q_mean) + 1) / 2))
                      : 0;
-  const int64_t kd = graph > 0 ? graph : bucket(b.decodes, resolution_), kkv = bucket(kv_mean, resolution_), kp = std::min<int64_t>(b.prefills, 255);
+  const int64_t kd = graph > 0 ? graph : bucket(b.decodes, resolution_), kkv = bucket(kv_mean, resolution_),
+                kp = std::min<int64_t>(b.prefills, 255);
   const int64_t kq = bucket(q_mean, resolution_), kc = bucket(ctx_mean, resolution_);
   // The step's token count (every GEMM's rows) on the same grid: the representative chunks are stretched to it.
   const int64_t kt = graph > 0 || kp == 0 ? 0 : bucket(b.tokens(), resolution_);
@@ -115,12 +117,14 @@ double StepCost::step_us(const BatchShape& b, double extra_host_us) {
   const std::vector<Op> ops = build_op_graph(model_, profile_, w);
   const StepTiming st = simulate_step(gpu_, ops, profile_, mode, model_.is_moe(), predict_);
   Cost c{st.wall_time_us, st.wall_time_us};
-  if (mode == ExecMode::eager && !st.kernels.empty()) c.host_end_us = st.kernels.back().issue_us + st.kernels.back().gpu_us;
+  if (mode == ExecMode::eager && !st.kernels.empty())
+    c.host_end_us = st.kernels.back().issue_us + st.kernels.back().gpu_us;
   const double past = predict_sustained_ ? sustained_load_weight(gpu_, st.gpu_time_us, ClockMode::automatic) : 0.0;
   if (past > 0) {  // the share of the step past the throttle onset runs at the sustained clock
     const StepTiming ss = simulate_step(gpu_, ops, profile_, mode, model_.is_moe(), predict_sustained_);
     Cost s{ss.wall_time_us, ss.wall_time_us};
-    if (mode == ExecMode::eager && !ss.kernels.empty()) s.host_end_us = ss.kernels.back().issue_us + ss.kernels.back().gpu_us;
+    if (mode == ExecMode::eager && !ss.kernels.empty())
+      s.host_end_us = ss.kernels.back().issue_us + ss.kernels.back().gpu_us;
     c.wall_us += past * (s.wall_us - c.wall_us);
     c.host_end_us += past * (s.host_end_us - c.host_end_us);
   }

@@ -34,7 +34,8 @@ class StepCost {
   /// Predicted wall time (us) of the iteration, CUDA-graph padding included for decode-only batches within the
   /// profile's capture sizes. `extra_host_us` is host time the step spends beyond its launches (an eager step of a
   /// shape the process has not run before): it delays the launches, so it shows only where the host, not the GPU,
-  /// bounds the step. It is in the profile's host time (host_time_scale applies). Throws InputError when the step model rejects the shape.
+  /// bounds the step. It is in the profile's host time (host_time_scale applies). Throws InputError when the step model
+  /// rejects the shape.
   double step_us(const BatchShape& b, double extra_host_us = 0);
   /// `--clock auto` for serving: the step as a whole decides, as in `loom e2e` (a step of many short kernels
   /// throttles as one long kernel does). With `sustained` set (the kernel predictor fully throttled), a step whose

@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
         const fs::path file = dir / entry.at("file").get<std::string>();
         const std::string hash = entry.at("hash").get<std::string>();
         const std::string json = gunzip(file.string());
-        if (loom::fnv1a_hex(json) != hash) throw std::runtime_error(file.string() + ": does not match its hash in model.json");
+        if (loom::fnv1a_hex(json) != hash)
+          throw std::runtime_error(file.string() + ": does not match its hash in model.json");
         const std::string bytes = loom::pack_forest(loom::Forest::from_json(json), hash, fs::file_size(file));
         const std::string out = loom::packed_path(argv[1], hash);
         const std::string tmp = out + ".tmp";

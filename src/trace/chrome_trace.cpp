@@ -57,7 +57,8 @@ int enclosing(const Thread& t, const std::vector<ChromeOp>& ops, double ts_us) {
   auto it = std::upper_bound(t.ops.begin(), t.ops.end(), ts_us,
                              [&](double v, size_t i) { return v < ops[i].ts_us; });
   int pos = int(it - t.ops.begin()) - 1;
-  while (pos >= 0 && ops[t.ops[size_t(pos)]].ts_us + ops[t.ops[size_t(pos)]].dur_us < ts_us) pos = t.parent[size_t(pos)];
+  while (pos >= 0 && ops[t.ops[size_t(pos)]].ts_us + ops[t.ops[size_t(pos)]].dur_us < ts_us)
+    pos = t.parent[size_t(pos)];
   return pos;
 }
 
@@ -111,7 +112,8 @@ ChromeTrace parse_events(const json& root, const std::string& name) {
     double ts = 0, dur = 0;
     if (cat == "ac2g" && ph == "s") {
       auto id = e.find("id");
-      if (id != e.end() && id->is_number_integer() && num(e, "ts", ts)) flow_start[id->get<int64_t>()] = {thread_key(e), ts};
+      if (id != e.end() && id->is_number_integer() && num(e, "ts", ts))
+        flow_start[id->get<int64_t>()] = {thread_key(e), ts};
       continue;
     }
     if (ph != "X") continue;
@@ -142,7 +144,9 @@ ChromeTrace parse_events(const json& root, const std::string& name) {
       if (auto t = args.find("Input type"); t != args.end() && t->is_array())
         for (const auto& x : *t) op.input_types.push_back(x.is_string() ? x.get<std::string>() : "");
       if (auto c = args.find("Concrete Inputs"); c != args.end() && c->is_array())
-        for (const auto& x : *c) op.concrete_inputs.push_back(x.is_string() ? x.get<std::string>() : x.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        for (const auto& x : *c)
+          op.concrete_inputs.push_back(
+              x.is_string() ? x.get<std::string>() : x.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       if (int64_t ext = arg_int(args, "External id"); ext >= 0) op_by_ext[ext] = ops.size();
       ops.push_back(std::move(op));
       op_thread.push_back(thread_key(e));

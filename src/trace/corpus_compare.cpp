@@ -53,7 +53,8 @@ std::string corpus_difference(const Corpus& a, const Corpus& b) {
     for (const auto& [k, v] : a.meta) {
       auto it = b.meta.find(k);
       if (it == b.meta.end()) return "metadata '" + k + "' only in the first";
-      if (it->second != v) return "metadata '" + k + "': '" + v.substr(0, 80) + "' vs '" + it->second.substr(0, 80) + "'";
+      if (it->second != v)
+        return "metadata '" + k + "': '" + v.substr(0, 80) + "' vs '" + it->second.substr(0, 80) + "'";
     }
     for (const auto& [k, v] : b.meta)
       if (!a.meta.count(k)) return "metadata '" + k + "' only in the second";

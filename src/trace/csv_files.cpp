@@ -160,29 +160,33 @@ CaseList read_cases(LineReader& r, const ReadOptions& opts) {
   cl.meta = t.meta;
   std::map<int64_t, int64_t> seen;  // case_id -> line
   const auto& c = t.col;
-  read_rows(r, t, opts, cl.cases, cl.skipped_records, cl.messages, [&](const std::vector<std::string>& f, CaseRow& row) {
-    row.case_id = get_int(f, c[0], "case_id");
-    row.family = f[c[1]];
-    row.spec = f[c[2]];
-    row.impl = f[c[3]];
-    row.reps = get_int(f, c[4], "reps");
-    row.event_median_us = get_event_us(f, c[5], "event_median_us");
-    row.event_p10_us = get_event_us(f, c[6], "event_p10_us");
-    row.event_p90_us = get_event_us(f, c[7], "event_p90_us");
-    if (row.reps < 1) throw "reps " + std::to_string(row.reps) + " must be >= 1";
-    if (row.event_p10_us > row.event_median_us || row.event_median_us > row.event_p90_us)  // false when one is empty
-      throw std::string("event_p10_us <= event_median_us <= event_p90_us does not hold");
-    if (row.family.empty()) throw std::string("empty family");
-    // The spec must be one predict accepts: a zero or negative dimension (m=0) would enter the corpus as a
-    // measured kernel no model can describe.
-    try {
-      check_spec_sizes(parse_kernel_spec(row.spec, r.where()));
-    } catch (const InputError& e) {
-      throw "spec '" + row.spec.substr(0, 80) + "': " + e.detail();
-    }
-    auto [it, fresh] = seen.emplace(row.case_id, r.line_no());
-    if (!fresh) throw "duplicate case_id " + std::to_string(row.case_id) + " (first at line " + std::to_string(it->second) + ")";
-  });
+  read_rows(r, t, opts, cl.cases, cl.skipped_records, cl.messages,
+            [&](const std::vector<std::string>& f, CaseRow& row) {
+              row.case_id = get_int(f, c[0], "case_id");
+              row.family = f[c[1]];
+              row.spec = f[c[2]];
+              row.impl = f[c[3]];
+              row.reps = get_int(f, c[4], "reps");
+              row.event_median_us = get_event_us(f, c[5], "event_median_us");
+              row.event_p10_us = get_event_us(f, c[6], "event_p10_us");
+              row.event_p90_us = get_event_us(f, c[7], "event_p90_us");
+              if (row.reps < 1) throw "reps " + std::to_string(row.reps) + " must be >= 1";
+              if (row.event_p10_us > row.event_median_us ||
+                  row.event_median_us > row.event_p90_us)  // false when one is empty
+                throw std::string("event_p10_us <= event_median_us <= event_p90_us does not hold");
+              if (row.family.empty()) throw std::string("empty family");
+              // The spec must be one predict accepts: a zero or negative dimension (m=0) would enter the corpus as a
+              // measured kernel no model can describe.
+              try {
+                check_spec_sizes(parse_kernel_spec(row.spec, r.where()));
+              } catch (const InputError& e) {
+                throw "spec '" + row.spec.substr(0, 80) + "': " + e.detail();
+              }
+              auto [it, fresh] = seen.emplace(row.case_id, r.line_no());
+              if (!fresh)
+                throw "duplicate case_id " + std::to_string(row.case_id) + " (first at line " +
+                    std::to_string(it->second) + ")";
+            });
   return cl;
 }
 
@@ -200,30 +204,34 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
   if (co.meta.count("clock_mhz")) co.clock_mhz = *trace_io::parse_f64(co.meta.at("clock_mhz"));
   if (co.meta.count("resolution_us")) co.resolution_us = *trace_io::parse_f64(co.meta.at("resolution_us"));
   const auto& c = t.col;
-  read_rows(r, t, opts, co.rows, co.skipped_records, co.messages, [&](const std::vector<std::string>& f, CorpusRow& row) {
-    row.case_id = get_int(f, c[0], "case_id");
-    row.family = f[c[1]];
-    row.spec = f[c[2]];
-    row.impl = f[c[3]];
-    row.kernels = v2 ? dict.resolve(f[c[4]]) : f[c[4]];
-    row.grid = get_dim3(f, c[5], "grid");
-    row.block = get_dim3(f, c[6], "block");
-    row.regs = get_int(f, c[7], "regs");
-    row.smem_bytes = get_int(f, c[8], "smem_bytes");
-    row.reps = get_int(f, c[9], "reps");
-    row.median_us = get_num(f, c[10], "median_us", false);
-    row.p10_us = get_num(f, c[11], "p10_us", false);
-    row.p90_us = get_num(f, c[12], "p90_us", false);
-    row.spread_pct = get_num(f, c[13], "spread_pct", false);
-    row.event_median_us = get_event_us(f, c[14], "event_median_us");
-    if (row.median_us <= 0) throw std::string("median_us must be > 0");
-    if (row.median_us > 1e9) throw "median_us " + f[c[10]].substr(0, 40) + " is not a plausible duration (<= 1e9 us)";
-    if (row.p10_us > row.median_us || row.median_us > row.p90_us)
-      throw std::string("p10_us <= median_us <= p90_us does not hold");
-    if (row.spread_pct < 0) throw std::string("spread_pct must be >= 0");
-    if (row.regs < 0 || row.smem_bytes < 0) throw std::string("regs and smem_bytes must be >= 0");
-    if (row.reps <= 0) throw std::string("reps must be > 0");
-  }, v2);
+  read_rows(
+      r, t, opts, co.rows, co.skipped_records, co.messages,
+      [&](const std::vector<std::string>& f, CorpusRow& row) {
+        row.case_id = get_int(f, c[0], "case_id");
+        row.family = f[c[1]];
+        row.spec = f[c[2]];
+        row.impl = f[c[3]];
+        row.kernels = v2 ? dict.resolve(f[c[4]]) : f[c[4]];
+        row.grid = get_dim3(f, c[5], "grid");
+        row.block = get_dim3(f, c[6], "block");
+        row.regs = get_int(f, c[7], "regs");
+        row.smem_bytes = get_int(f, c[8], "smem_bytes");
+        row.reps = get_int(f, c[9], "reps");
+        row.median_us = get_num(f, c[10], "median_us", false);
+        row.p10_us = get_num(f, c[11], "p10_us", false);
+        row.p90_us = get_num(f, c[12], "p90_us", false);
+        row.spread_pct = get_num(f, c[13], "spread_pct", false);
+        row.event_median_us = get_event_us(f, c[14], "event_median_us");
+        if (row.median_us <= 0) throw std::string("median_us must be > 0");
+        if (row.median_us > 1e9)
+          throw "median_us " + f[c[10]].substr(0, 40) + " is not a plausible duration (<= 1e9 us)";
+        if (row.p10_us > row.median_us || row.median_us > row.p90_us)
+          throw std::string("p10_us <= median_us <= p90_us does not hold");
+        if (row.spread_pct < 0) throw std::string("spread_pct must be >= 0");
+        if (row.regs < 0 || row.smem_bytes < 0) throw std::string("regs and smem_bytes must be >= 0");
+        if (row.reps <= 0) throw std::string("reps must be > 0");
+      },
+      v2);
   // A lenient read may have skipped the only rows that used an id.
   if (v2 && !opts.lenient) dict.check_all_used(r.name());
   return co;
@@ -293,7 +301,8 @@ bool dictionary_fits(const Corpus& co, const std::map<std::string, std::string>&
     if (r.kernels.empty()) continue;
     for (size_t start = 0;;) {
       const size_t semi = r.kernels.find(';', start);
-      const std::string_view name = std::string_view(r.kernels).substr(start, semi == std::string::npos ? semi : semi - start);
+      const std::string_view name =
+          std::string_view(r.kernels).substr(start, semi == std::string::npos ? semi : semi - start);
       if (!trace_io::kernel_name_problem(name).empty()) return false;
       if (semi == std::string::npos) break;
       start = semi + 1;

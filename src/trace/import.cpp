@@ -57,7 +57,8 @@ LctIndex build_index(const LctTrace& t) {
   int64_t max_end = INT64_MIN;
   size_t ri = 0;
   for (const LctKernel* k : ix.kernels) {
-    while (ri < ix.reps.size() && ix.reps[ri]->start_ns <= k->start_ns) max_end = std::max(max_end, ix.reps[ri++]->end_ns);
+    while (ri < ix.reps.size() && ix.reps[ri]->start_ns <= k->start_ns)
+      max_end = std::max(max_end, ix.reps[ri++]->end_ns);
     if (max_end < k->start_ns) ++ix.outside_reps;
   }
   return ix;

@@ -63,22 +63,28 @@ void read_collective(trace_io::LineReader& r, const std::vector<std::string>& hd
                c_size = column(hdr, "size", w0), c_coll = column(hdr, "collective", w0),
                c_dpn = column(hdr, "devices_per_node", w0);
   const std::map<std::string, std::string> meta = {
-      {"timing", "NCCL kernel time from the torch profiler (Vidur CudaTimer), median of 3 runs x 11 launches, "
-                 "ms -> us; p10/p90 hold min/max"},
+      {"timing",
+       "NCCL kernel time from the torch profiler (Vidur CudaTimer), median of 3 runs x 11 launches, "
+       "ms -> us; p10/p90 hold min/max"},
       {"kernel", "NCCL " + op + " (torch.distributed, float16 buffer, default algorithm and protocol)"},
       {"dtype", "fp16"},
       {"topology", node.topology},
-      {"repository", out.source == "vidur" ? "github.com/microsoft/vidur (MIT)" : "github.com/zksainx/pipeweave (Apache-2.0)"}};
+      {"repository",
+       out.source == "vidur" ? "github.com/microsoft/vidur (MIT)" : "github.com/zksainx/pipeweave (Apache-2.0)"}};
   for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
     if (f[c_coll] != op)
       throw InputError(where, "collective '" + f[c_coll].substr(0, 40) + "' in a " + op + " file; fix the row");
-    const int64_t n = positive_int(f[c_n], "num_workers", where), dpn = positive_int(f[c_dpn], "devices_per_node", where);
+    const int64_t n = positive_int(f[c_n], "num_workers", where),
+                  dpn = positive_int(f[c_dpn], "devices_per_node", where);
     const int64_t bytes = positive_int(f[c_size], "size", where);
     const double med_us = positive_number(f[c_med], b + "median", where) * 1e3;
-    const double lo_us = positive_number(f[c_min], b + "min", where) * 1e3, hi_us = positive_number(f[c_max], b + "max", where) * 1e3;
+    const double lo_us = positive_number(f[c_min], b + "min", where) * 1e3,
+                 hi_us = positive_number(f[c_max], b + "max", where) * 1e3;
     if (lo_us > med_us * (1 + 1e-9) || med_us > hi_us * (1 + 1e-9))
       throw InputError(where, "min <= median <= max does not hold; fix the row");
-    if (send_recv && n != 2) throw InputError(where, "num_workers=" + f[c_n] + " in a send_recv file (one sender, one receiver: 2); fix the row");
+    if (send_recv && n != 2)
+      throw InputError(where,
+                       "num_workers=" + f[c_n] + " in a send_recv file (one sender, one receiver: 2); fix the row");
     if (n > dpn) {
       ++out.skipped[op + " across nodes (loom models one node)"];
       return;
@@ -161,7 +167,8 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
     for (int i = 0; i < 3; ++i) runs[i] = positive_number(f[c_run[i]], "run" + std::to_string(i + 1) + "_us", where);
     std::sort(runs, runs + 3);
     if (!is_collective(op))
-      throw InputError(where, "op '" + op.substr(0, 40) + "' is not all_reduce, all_gather, reduce_scatter or send_recv");
+      throw InputError(where,
+                       "op '" + op.substr(0, 40) + "' is not all_reduce, all_gather, reduce_scatter or send_recv");
     if (impl != "nccl" && impl != "one_shot" && impl != "two_shot")
       throw InputError(where, "impl '" + impl.substr(0, 40) + "' is not nccl, one_shot or two_shot");
     if (impl != "nccl" && op != "all_reduce")

@@ -35,7 +35,8 @@ void read_fp8(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
   const std::map<std::string, std::string> meta = {
       {"dataset", "pipeweave-gemm-fp8"},
       {"dataset_split", train ? "train" : "test"},
-      {"timing", "PipeWeave gemm_fp8 set: avg_duration (us), the mean of its runs; repetitions and spread not published"},
+      {"timing",
+       "PipeWeave gemm_fp8 set: avg_duration (us), the mean of its runs; repetitions and spread not published"},
       {"kernel", "vLLM cutlass_scaled_mm (CUTLASS 3.x sm90 w8a8 fp8, per-token x per-channel scales)"},
       {"repository", "github.com/zksainx/pipeweave (Apache-2.0)"}};
   for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
@@ -44,7 +45,8 @@ void read_fp8(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
     row.case_id = r.line_no();
     row.family = "gemm";
     row.impl = "cutlass";
-    row.spec = "gemm m=" + I(c_m, "M") + " n=" + I(c_n, "N") + " k=" + I(c_k, "K") + " dtype=fp8 scales=rowwise impl=cutlass";
+    row.spec =
+        "gemm m=" + I(c_m, "M") + " n=" + I(c_n, "N") + " k=" + I(c_k, "K") + " dtype=fp8 scales=rowwise impl=cutlass";
     const double us = positive_number(f[c_d], "avg_duration", where);
     row.kernels = "cutlass_scaled_mm";
     row.reps = 1;

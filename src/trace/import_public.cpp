@@ -167,8 +167,9 @@ void refuse_non_finite(const std::vector<std::string>& fields, const std::vector
                        const std::string& where) {
   for (size_t i = 0; i < fields.size() && i < header.size(); ++i)
     if (auto v = trace_io::parse_f64(fields[i]); v && !std::isfinite(*v))
-      throw InputError(where + ":" + header[i], "'" + fields[i].substr(0, 20) +
-                                                    "' is not a finite number (a corrupt or truncated export); fix the row");
+      throw InputError(
+          where + ":" + header[i],
+          "'" + fields[i].substr(0, 20) + "' is not a finite number (a corrupt or truncated export); fix the row");
 }
 
 std::vector<std::string> row_fields(const std::string& line, size_t width, const std::string& where) {

@@ -5,9 +5,10 @@
 // input/post_attention_layernorm -> rms_norm (gated models: RMSNorm) or layer_norm, attn_rope -> rotary over the
 // shard's q and k heads, add -> elementwise add. The GPU comes from the path (compute/a100 -> a100-sxm4-80gb) or --gpu.
 // Which code ran (vidur/profiling/mlp/mlp_impl.py at 7d475133 builds sarathi-serve's layers): sarathi's RMSNorm,
-// get_rope and SiluAndMul call its vLLM-derived CUDA kernels (layernorm_ops.rms_norm, pos_encoding_ops.rotary_embedding,
-// activation_ops.silu_and_mul), the engines' fused kernels: impl=fused (their own forests, beside the serving traces'
-// Triton ones). torch.nn.LayerNorm and GELU (phi-2) and the residual add are PyTorch's: impl=torch.
+// get_rope and SiluAndMul call its vLLM-derived CUDA kernels (layernorm_ops.rms_norm,
+// pos_encoding_ops.rotary_embedding, activation_ops.silu_and_mul), the engines' fused kernels: impl=fused (their own
+// forests, beside the serving traces' Triton ones). torch.nn.LayerNorm and GELU (phi-2) and the residual add are
+// PyTorch's: impl=torch.
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -55,7 +56,8 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
   for (const char* op : kOps) {
     // Models without an op have no columns for it (phi-2: no post_attention_layernorm); the projections must exist.
     const std::string b = std::string("time_stats.") + op + ".";
-    if (std::find(hdr.begin(), hdr.end(), b + "median") == hdr.end() && std::string(op).find("proj") == std::string::npos)
+    if (std::find(hdr.begin(), hdr.end(), b + "median") == hdr.end() &&
+        std::string(op).find("proj") == std::string::npos)
       continue;
     ops.push_back({op, column(hdr, b + "min", w0), column(hdr, b + "max", w0), column(hdr, b + "median", w0)});
   }
@@ -67,7 +69,8 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
       {"repository", "github.com/microsoft/vidur (MIT)"}};
   for_each_row(r, hdr.size(), out, [&](const std::vector<std::string>& f, const std::string& where) {
     const int64_t heads = positive_int(f[c_head], "n_head", where), kv = positive_int(f[c_kv], "n_kv_head", where),
-                  embd = positive_int(f[c_embd], "n_embd", where), exp = positive_int(f[c_exp], "n_expanded_embd", where),
+                  embd = positive_int(f[c_embd], "n_embd", where),
+                  exp = positive_int(f[c_exp], "n_expanded_embd", where),
                   tokens = positive_int(f[c_tok], "num_tokens", where),
                   tp = positive_int(f[c_tp], "num_tensor_parallel_workers", where);
     const bool gated = boolean(f[c_gated], "use_gated_mlp", where);
@@ -86,19 +89,25 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
       row.impl = "torch";
       // The projections are nn.Linear-style cuBLAS GEMMs; sarathi's own kernels are fused (header); the rest PyTorch's.
       if (o.op.find("proj") != std::string::npos) row.impl = "cublas";
-      const bool fused = o.op == "attn_rope" || (gated && (o.op == "mlp_act" || o.op.find("layernorm") != std::string::npos));
+      const bool fused =
+          o.op == "attn_rope" || (gated && (o.op == "mlp_act" || o.op.find("layernorm") != std::string::npos));
       if (fused) row.impl = "fused";
-      if (o.op == "attn_pre_proj") row.family = "gemm", row.spec = gemm((h_tp + 2 * kv_tp) * hd, embd);
-      else if (o.op == "attn_post_proj") row.family = "gemm", row.spec = gemm(embd, h_tp * hd);
-      else if (o.op == "mlp_up_proj") row.family = "gemm", row.spec = gemm((gated ? 2 : 1) * e_tp, embd);
-      else if (o.op == "mlp_down_proj") row.family = "gemm", row.spec = gemm(embd, e_tp);
+      if (o.op == "attn_pre_proj")
+        row.family = "gemm", row.spec = gemm((h_tp + 2 * kv_tp) * hd, embd);
+      else if (o.op == "attn_post_proj")
+        row.family = "gemm", row.spec = gemm(embd, h_tp * hd);
+      else if (o.op == "mlp_up_proj")
+        row.family = "gemm", row.spec = gemm((gated ? 2 : 1) * e_tp, embd);
+      else if (o.op == "mlp_down_proj")
+        row.family = "gemm", row.spec = gemm(embd, e_tp);
       else if (o.op == "mlp_act")
         row.family = "elementwise",
         row.spec = "elementwise op=" + std::string(gated ? "silu_mul" : "gelu") + " rows=" + T + " cols=" +
                    std::to_string(e_tp) + " dtype=fp16" + (fused ? " impl=fused" : "");
       else if (o.op == "attn_rope")
-        row.family = "rotary", row.spec = "rotary tokens=" + T + " heads=" + std::to_string(h_tp) + " kv_heads=" +
-                                          std::to_string(kv_tp) + " head_dim=" + std::to_string(hd) + " dtype=fp16 impl=fused";
+        row.family = "rotary", row.spec = "rotary tokens=" + T + " heads=" + std::to_string(h_tp) +
+                                          " kv_heads=" + std::to_string(kv_tp) + " head_dim=" + std::to_string(hd) +
+                                          " dtype=fp16 impl=fused";
       else if (o.op == "add")
         row.family = "elementwise", row.spec = "elementwise op=add rows=" + T + " cols=" + std::to_string(embd) +
                                                " dtype=fp16";

@@ -138,10 +138,10 @@ int arg_int(const std::vector<sv>& a, size_t i) {
   return i < a.size() ? v : -1;
 }
 
-// loom's own bench kernels (/work/main/bench): loom_gemm_kernel<BM, BN, BK, STAGES, WM, WN, MOE> (bench/gemm_tiled.cuh),
-// loom_flash_prefill<BM, BN, D>, loom_decode_split/_reduce (attention.cu), bench::norm_kernel<T, MODE 0 rms / 1 layer>,
-// softmax_kernel, elementwise_kernel<T, OP 0 add 1 mul 2 silu 3 gelu 4 silu_mul>, rotary_kernel (memory_kernels.cu),
-// loom_l2_flush (timing.cu), fill kernels (common.cu).
+// loom's own bench kernels (/work/main/bench): loom_gemm_kernel<BM, BN, BK, STAGES, WM, WN, MOE>
+// (bench/gemm_tiled.cuh), loom_flash_prefill<BM, BN, D>, loom_decode_split/_reduce (attention.cu),
+// bench::norm_kernel<T, MODE 0 rms / 1 layer>, softmax_kernel, elementwise_kernel<T, OP 0 add 1 mul 2 silu 3 gelu 4
+// silu_mul>, rotary_kernel (memory_kernels.cu), loom_l2_flush (timing.cu), fill kernels (common.cu).
 bool classify_loom(sv s, KernelName& k) {
   if (has(s, "loom_l2_flush")) return k = make("l2_flush", "", "loom"), true;
   if (has(s, "loom_gemm_kernel")) {
@@ -238,7 +238,8 @@ KernelName classify_demangled(sv s) {
   if (has(s, "gemv")) return make("gemm", "gemv", "cublas");
   if (has(s, "triton_tem_fused_mm") || has(s, "triton_tem_fused_addmm") || has(s, "triton_tem_fused_bmm"))
     return make("gemm", "", "triton");
-  for (sv prefix : {sv("cutlass_"), sv("ampere_"), sv("volta_"), sv("turing_"), sv("sm80_"), sv("sm90_"), sv("sm100_")}) {
+  for (sv prefix :
+       {sv("cutlass_"), sv("ampere_"), sv("volta_"), sv("turing_"), sv("sm80_"), sv("sm90_"), sv("sm100_")}) {
     size_t p = s.find(prefix);
     while (p != sv::npos && p > 0 && is_ident(s[p - 1])) p = s.find(prefix, p + 1);
     if (p == sv::npos) continue;
@@ -259,7 +260,8 @@ KernelName classify_demangled(sv s) {
   // PyTorch >= 2.8 runs aten::_fused_rms_norm on layer_norm_kernel<T, T_ACC, rms_norm = true> (seen on H200 with
   // PyTorch 2.11: tests/data/trace/torch_profile_h200.json.gz).
   if (has(s, "layer_norm_kernel<")) {
-    auto a = template_args(s, has(s, "vectorized_layer_norm_kernel<") ? "vectorized_layer_norm_kernel" : "layer_norm_kernel");
+    auto a = template_args(
+        s, has(s, "vectorized_layer_norm_kernel<") ? "vectorized_layer_norm_kernel" : "layer_norm_kernel");
     if (a.size() >= 3 && a[2] == "true") return make("rms_norm", "fwd", "pytorch");
   }
   if (has(s, "layer_norm") || has(s, "LayerNorm") || has(s, "RowwiseMomentsCUDAKernel"))

@@ -95,7 +95,8 @@ LctTrace read(LineReader& r, const ReadOptions& opts) {
   LctTrace t;
   t.path = r.name();
   std::string line;
-  if (!r.next(line)) throw InputError(r.name() + ":1", "empty file; expected a loom CUPTI trace starting with '#loom-cupti 1'");
+  if (!r.next(line))
+    throw InputError(r.name() + ":1", "empty file; expected a loom CUPTI trace starting with '#loom-cupti 1'");
   if (line.substr(0, kMagic.size()) != kMagic)
     throw InputError(r.where(), "missing header: first line must be '#loom-cupti 1'; is this a .lct file?");
   if (line != "#loom-cupti 1")
@@ -127,7 +128,8 @@ LctTrace read(LineReader& r, const ReadOptions& opts) {
       }
       if (line.rfind(kMagic, 0) == 0)
         throw InputError(r.where(), "a second '#loom-cupti' header (files concatenated?); keep one trace per file");
-      if (auto kv = trace_io::parse_meta(line)) trace_io::add_meta(t.meta, meta_where, *kv, r.where(), true);  // 0: not recorded
+      if (auto kv = trace_io::parse_meta(line))
+        trace_io::add_meta(t.meta, meta_where, *kv, r.where(), true);  // 0: not recorded
       continue;  // other '#' lines are comments
     }
     ++t.records;

@@ -144,6 +144,8 @@ LctSummary summarize_lct(const LctTrace& t) {
   return s;
 }
 
-LctSummary summarize_lct(const std::string& path, const ReadOptions& opts) { return summarize_lct(read_lct(path, opts)); }
+LctSummary summarize_lct(const std::string& path, const ReadOptions& opts) {
+  return summarize_lct(read_lct(path, opts));
+}
 
 }  // namespace loom

@@ -73,7 +73,8 @@ bool LineReader::fill() {
     return false;
   }
   read_bytes_ += size_t(n);
-  if (read_bytes_ > max_bytes_) throw InputError(name_ + ":" + std::to_string(line_no_ + 1), too_large_message(max_bytes_));
+  if (read_bytes_ > max_bytes_)
+    throw InputError(name_ + ":" + std::to_string(line_no_ + 1), too_large_message(max_bytes_));
   buf_.append(chunk, size_t(n));
   return true;
 }
@@ -228,7 +229,8 @@ std::string meta_get(const std::map<std::string, std::string>& meta, const std::
 // The numbers a corpus's readers use were checked only in the corpus: a case list's or a collector trace's `#sms=abc`
 // or `#clock_mhz=nan` was dropped by `trace import` (a whole GPU at no clock), and `#clock_mhz=99999` was written
 // into a corpus that no reader then took. Round 11: one check, in every reader of these lines.
-void check_meta_value(const std::string& key, const std::string& value, const std::string& where, bool zero_unrecorded) {
+void check_meta_value(const std::string& key, const std::string& value, const std::string& where,
+                      bool zero_unrecorded) {
   const std::string shown = value.substr(0, 40);
   if (zero_unrecorded && (key == "sms" || key == "clock_mhz") && value == "0") return;
   if (key == "sms") {

@@ -31,8 +31,8 @@ class LineReader {
   LineReader& operator=(LineReader&&) noexcept;
   ~LineReader();
 
-  /// Next line without its '\n' (and a trailing '\r'; on line 1, without a UTF-8 byte-order mark); false at end of input. Throws InputError on a gzip error or
-  /// a line longer than kMaxLineBytes.
+  /// Next line without its '\n' (and a trailing '\r'; on line 1, without a UTF-8 byte-order mark); false at end of
+  /// input. Throws InputError on a gzip error or a line longer than kMaxLineBytes.
   bool next(std::string& line);
   /// "NAME:LINE" of the line last returned.
   std::string where() const { return name_ + ":" + std::to_string(line_no_); }

@@ -23,11 +23,6 @@ double bucket_center(int b) {
 }
 
 inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-// cdiv for a >= 0 and a tile size b: a shift when b is a power of two (every tile of the Triton grids), a 64-bit
-// division (tens of cycles, a dozen per decision) otherwise.
-inline int64_t cdiv_tile(int64_t a, int64_t b) {
-  return (b & (b - 1)) == 0 ? (a + b - 1) >> std::countr_zero(uint64_t(b)) : (a + b - 1) / b;
-}
 
 }  // namespace
 
@@ -125,7 +120,8 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
   if (c.per_config.size() > 512)
     throw InputError(t.gpu + "-" + t.family, "more than 512 configs; the per-config model supports 512");
   if (c.pair_m.size() > 256)
-    throw InputError(t.gpu + "-" + t.family, "more than 256 distinct (BM, BN) pairs; the per-config model supports 256");
+    throw InputError(t.gpu + "-" + t.family,
+                     "more than 256 distinct (BM, BN) pairs; the per-config model supports 256");
   if (c.tile_m.size() > 16 || c.tile_n.size() > 16 || c.tile_k.size() > 16)
     throw InputError(t.gpu + "-" + t.family, "more than 16 distinct tile sizes; the per-config model supports 16");
   c.bucket_of_wave.resize(1024);
@@ -136,16 +132,8 @@ CompiledTables compile_tables(const TuneTables& t, Extrapolation mode) {
 
 double predict_macro(const CompiledTables& t, size_t macro, const TuneShape& s, Choice* info) {
   const auto& m = t.macros[macro];
-  int64_t g, l;
-  if (t.moe) {
-    const int64_t n = s.stage == 2 ? s.hidden : 2 * s.inter, k = s.stage == 2 ? s.inter : s.hidden;
-    const int64_t rows = s.tokens * s.topk, q = rows / s.experts, r = rows % s.experts;
-    g = (r * cdiv(q + 1, m.bm) + (s.experts - r) * cdiv(q, m.bm)) * cdiv(n, m.bn);
-    l = cdiv(k, m.bk);
-  } else {
-    g = cdiv(s.m, m.bm) * cdiv(s.n, m.bn);
-    l = cdiv(s.k, m.bk);
-  }
+  const TiledGemm tg = tiled_gemm(s, t.moe);
+  const int64_t g = tg.m_tiles(m.bm) * tile_count(tg.n, m.bn), l = tile_count(tg.k, m.bk);
   const int64_t w = g > 0 ? cdiv(g, m.slots) : 1;
   const int b = w < int64_t(t.bucket_of_wave.size()) ? t.bucket_of_wave[size_t(w)] : t.buckets - 1;
   const auto& c = m.cells[size_t(b)];
@@ -182,16 +170,10 @@ struct ShapeTiles {
 
 ShapeTiles shape_tiles(const CompiledTables& t, const TuneShape& s) {
   ShapeTiles st;
-  int64_t n, k, rows = 0, q = 0, r = 0;
-  double weights;  // weight elements the shape reads (moe: of the experts its tokens touch)
-  if (t.moe) {
-    n = s.stage == 2 ? s.hidden : 2 * s.inter, k = s.stage == 2 ? s.inter : s.hidden;
-    rows = s.tokens * s.topk, q = rows / s.experts, r = rows % s.experts;
-    weights = double(std::min(s.experts, rows)) * double(n) * double(k);
-  } else {
-    n = s.n, k = s.k, rows = s.m;
-    weights = double(s.n) * double(s.k);
-  }
+  const TiledGemm g = tiled_gemm(s, t.moe);
+  const int64_t n = g.n, k = g.k, rows = g.rows;
+  // Weight elements the shape reads (moe: of the experts its tokens touch).
+  const double weights = t.moe ? double(std::min(s.experts, rows)) * double(n) * double(k) : double(n) * double(k);
   st.n = double(n), st.rows = double(rows), st.ek = t.elem_bytes * double(k) / 1e8;
   st.c_bytes = 2.0 * double(rows) * double(n) / 1e8;
   st.per_pair = t.bytes == BytesFeature::tiles;
@@ -201,11 +183,11 @@ ShapeTiles shape_tiles(const CompiledTables& t, const TuneShape& s) {
                                                : weights / 1e8;
   for (size_t i = 0; i < t.tile_m.size(); ++i) {
     const int bm = t.tile_m[i];
-    st.mt[i] = double(t.moe ? r * cdiv_tile(q + 1, bm) + (s.experts - r) * cdiv_tile(q, bm) : cdiv_tile(s.m, bm));
+    st.mt[i] = double(g.m_tiles(bm));
     st.rr[i] = !t.moe && s.m > 0 && s.m < bm ? double(bm) / double(s.m) - 1.0 : 0.0;
   }
-  for (size_t i = 0; i < t.tile_n.size(); ++i) st.nt[i] = double(cdiv_tile(n, t.tile_n[i]));
-  for (size_t i = 0; i < t.tile_k.size(); ++i) st.l[i] = double(cdiv_tile(k, t.tile_k[i]));
+  for (size_t i = 0; i < t.tile_n.size(); ++i) st.nt[i] = double(tile_count(n, t.tile_n[i]));
+  for (size_t i = 0; i < t.tile_k.size(); ++i) st.l[i] = double(tile_count(k, t.tile_k[i]));
   return st;
 }
 

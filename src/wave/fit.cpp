@@ -22,7 +22,8 @@ uint64_t fnv1a(const std::string& s) {
 }  // namespace
 
 std::string default_config(const std::string& family) {
-  // The Triton GEMM's untuned config: the first entry of Triton's matmul tutorial autotune list (gemm_sweep.py DEFAULT).
+  // The Triton GEMM's untuned config: the first entry of Triton's matmul tutorial autotune list (gemm_sweep.py
+  // DEFAULT).
   if (family.rfind("gemm-triton", 0) == 0) return "128x256x64_s3_w8_g8";
   if (target_impl(family) == "triton") return "64x64x64_s3_w4_g1";
   return family == "moe" ? "64x64x64_s3_w4" : "128x128x32_s3_w4";
@@ -51,10 +52,11 @@ Pool load_pool(const std::vector<Corpus>& corpora, const GpuSpec& gpu, const std
     if (c.gpu_key == gpu_key && is_triton_sweep(c) == (impl == "triton") && (!best || c.sms > best->sms) && has_rows(c))
       best = &c;
   if (!best)
-    throw InputError(traces_where, "no " + impl + " tuning corpus for GPU '" + gpu_key + "'; " +
-                                       (impl == "triton" ? "collect one with " + collect
-                                                         : "expected e.g. traces/" + gpu_key +
-                                                               "/sms132.corpus.csv.gz (collect with loom-bench --families tune)"));
+    throw InputError(traces_where,
+                     "no " + impl + " tuning corpus for GPU '" + gpu_key + "'; " +
+                         (impl == "triton" ? "collect one with " + collect
+                                           : "expected e.g. traces/" + gpu_key +
+                                                 "/sms132.corpus.csv.gz (collect with loom-bench --families tune)"));
   std::vector<const Corpus*> sources{best};
   if (impl == "triton")
     for (const auto& c : corpora)
@@ -202,7 +204,9 @@ TuneTables build_tables(const Pool& pool, const std::vector<bool>& sampled, cons
       for (int i : members) t_min = std::min(t_min, pool.us[s][size_t(i)]);
       by_bucket[b].push_back({double(g.ctas), double(g.loop_iters), t_min});
       auto [it, fresh] = wave_range.try_emplace(b, g.waves, g.waves);
-      if (!fresh) it->second.first = std::min(it->second.first, g.waves), it->second.second = std::max(it->second.second, g.waves);
+      if (!fresh)
+        it->second.first = std::min(it->second.first, g.waves),
+        it->second.second = std::max(it->second.second, g.waves);
       wave_sum[b] += double(g.waves);
       auto& cost = micro_cost[{b, a}];
       cost.resize(members.size(), 0.0);

@@ -8,7 +8,8 @@
 
 namespace loom::wave {
 
-void Lanes::build(const std::vector<Group>& groups, const std::vector<double>& inv, const std::vector<ConfigCoef>& coef) {
+void Lanes::build(const std::vector<Group>& groups, const std::vector<double>& inv,
+                  const std::vector<ConfigCoef>& coef) {
   blocks = (groups.size() + kLaneWidth - 1) / kLaneWidth, slots = 0, real = 0;
   for (const Group& g : groups) slots = std::max(slots, g.configs.size());
   const size_t groups_padded = blocks * kLaneWidth, lanes = blocks * slots * kLaneWidth;

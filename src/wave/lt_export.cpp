@@ -91,7 +91,8 @@ LtModel lt_model_from_json(const nlohmann::json& j, const std::string& where) {
     x.name = need_str(c, "name", w), x.stages = need_str(c, "stages", w), x.cluster = need_str(c, "cluster", w);
     x.algo = need_int(c, "algo", w), x.tile_id = need_int(c, "tile_id", w), x.stages_id = need_int(c, "stages_id", w);
     x.splitk = need_int(c, "splitk", w), x.reduction = need_int(c, "reduction", w);
-    x.cta_swizzle = need_int(c, "cta_swizzle", w), x.custom = need_int(c, "custom", w), x.inner = need_int(c, "inner", w);
+    x.cta_swizzle = need_int(c, "cta_swizzle", w), x.custom = need_int(c, "custom", w),
+    x.inner = need_int(c, "inner", w);
     x.cluster_id = need_int(c, "cluster_id", w), x.bm = need_int(c, "bm", w), x.bn = need_int(c, "bn", w);
     x.bk = need_int(c, "bk", w);
     if (x.bm <= 0 || x.bn <= 0 || x.bk <= 0 || x.splitk <= 0) throw InputError(w, "bm/bn/bk/splitk: must be positive");
@@ -152,7 +153,8 @@ LtModel load_lt_model(const std::string& path) {
   try {
     j = nlohmann::json::parse(trace_io::read_all(path));
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, std::string("not JSON (") + e.what() + "); refit with `loom tune --fit --family gemm-cublaslt`");
+    throw InputError(path,
+                     std::string("not JSON (") + e.what() + "); refit with `loom tune --fit --family gemm-cublaslt`");
   }
   return lt_model_from_json(j, path);
 }

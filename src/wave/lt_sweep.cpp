@@ -18,6 +18,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // "key=value" from the "# tool=cublaslt_sweep gpu=NVIDIA H200 sms=132 ..." line; values may hold spaces (gpu), so a
 // value runs to the next " word=".
+// Not trace_io::add_meta / check_meta_value: they read one `#key=value` a line, and the sweep (cublaslt_sweep.cu)
+// writes every pair on one `# ` line, the form of the committed sweeps under traces/tune/.
 std::string meta_value(const std::string& line, const std::string& key) {
   const std::string k = " " + key + "=";
   size_t p = line.find(k);
@@ -71,7 +73,8 @@ LtSweep read(LineReader& in) {
     break;
   }
   if (header.empty()) throw InputError(in.name(), "no header line; expected a cublaslt_sweep CSV");
-  if (sw.sms <= 0) throw InputError(in.name(), "no '# ... sms=N' line before the header; expected a cublaslt_sweep CSV");
+  if (sw.sms <= 0)
+    throw InputError(in.name(), "no '# ... sms=N' line before the header; expected a cublaslt_sweep CSV");
   Columns c;
   for (size_t i = 0; i < header.size(); ++i) c.at[header[i]] = i;
   const std::string hw = in.name() + ":header";
@@ -106,9 +109,10 @@ LtSweep read(LineReader& in) {
     const bool shape_blank = f[c_m].empty() && f[c_n].empty() && f[c_k].empty() && f[c_src].empty();
     if (shape_blank && known_shape == shape_index.end())
       throw InputError(where, "field 'm': empty on the first row of shape " + std::to_string(id));
-    LtShape s = shape_blank ? all[known_shape->second].shape
-                            : LtShape{int_field(f, c_m, "m", where, 1, kMaxDim), int_field(f, c_n, "n", where, 1, kMaxDim),
-                                      int_field(f, c_k, "k", where, 1, kMaxDim), f[c_src]};
+    LtShape s = shape_blank
+                    ? all[known_shape->second].shape
+                    : LtShape{int_field(f, c_m, "m", where, 1, kMaxDim), int_field(f, c_n, "n", where, 1, kMaxDim),
+                              int_field(f, c_k, "k", where, 1, kMaxDim), f[c_src]};
     auto [si, fresh] = shape_index.try_emplace(id, all.size());
     if (fresh) all.push_back({s, {}, kNaN, kNaN, -1});
     Partial& p = all[si->second];
@@ -133,7 +137,8 @@ LtSweep read(LineReader& in) {
     LtConfig cfg;
     cfg.name = f[c_cfg];
     if (cfg.name.empty()) throw InputError(where, "field 'config': empty");
-    if (f[c_algo].empty() && f[c_bm].empty() && f[c_tid].empty()) {  // compact row: attributes of the config's first row
+    if (f[c_algo].empty() && f[c_bm].empty() &&
+        f[c_tid].empty()) {  // compact row: attributes of the config's first row
       auto known = cfg_index.find(cfg.name);
       if (known == cfg_index.end())
         throw InputError(where, "field 'algo': empty on the first row of config " + cfg.name);

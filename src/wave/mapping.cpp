@@ -40,9 +40,10 @@ bool is_tune_family(const std::string& family) {
 
 void check_tune_family(const std::string& family, const std::string& where) {
   if (!is_tune_family(family))
-    throw InputError(where, "'" + family + "' cannot be tuned; `loom tune` supports gemm and moe (loom-bench's kernels), "
-                                           "moe-triton and moe-triton-fp8 (the Triton fused-MoE kernel), gemm-triton and "
-                                           "gemm-triton-fp8 (the Triton GEMM)");
+    throw InputError(where, "'" + family +
+                                "' cannot be tuned; `loom tune` supports gemm and moe (loom-bench's kernels), "
+                                "moe-triton and moe-triton-fp8 (the Triton fused-MoE kernel), gemm-triton and "
+                                "gemm-triton-fp8 (the Triton GEMM)");
 }
 
 std::string base_family(const std::string& target) {
@@ -68,8 +69,9 @@ TuneConfig parse_tune_config(const std::string& family, const std::string& name,
   TuneConfig c;
   c.name = name;
   int used = 0;
-  const bool ok = std::sscanf(name.c_str(), "%dx%dx%d_s%d_w%d%n", &c.bm, &c.bn, &c.bk, &c.stages, &c.warps, &used) == 5 &&
-                  c.bm > 0 && c.bn > 0 && c.bk > 0 && c.stages > 0 && c.warps > 0;
+  const bool ok =
+      std::sscanf(name.c_str(), "%dx%dx%d_s%d_w%d%n", &c.bm, &c.bn, &c.bk, &c.stages, &c.warps, &used) == 5 &&
+      c.bm > 0 && c.bn > 0 && c.bk > 0 && c.stages > 0 && c.warps > 0;
   std::string rest = ok ? name.substr(size_t(used)) : name;
   int tail = 0;
   if (ok && !rest.empty() &&
@@ -79,7 +81,8 @@ TuneConfig parse_tune_config(const std::string& family, const std::string& name,
     throw InputError(where, "config '" + name + "' is not of the form BMxBNxBK_sS_wW or BMxBNxBK_sS_wW_gG "
                                                 "(e.g. 128x128x32_s3_w4, 64x128x64_s3_w4_g16)");
   c.macro = std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk);
-  c.micro = "s" + std::to_string(c.stages) + "_w" + std::to_string(c.warps) + (c.group ? "_g" + std::to_string(c.group) : "");
+  c.micro =
+      "s" + std::to_string(c.stages) + "_w" + std::to_string(c.warps) + (c.group ? "_g" + std::to_string(c.group) : "");
   if (!c.group) try {  // The kernels/ YAML is the project's naming authority when it knows the config.
     ConfigSplit s = split_config(base_family(family), name);
     if (!s.macro.empty()) c.macro = s.macro, c.micro = s.micro;
@@ -141,22 +144,23 @@ std::string tune_spec(const TuneShape& s, const std::string& config) {
   return out;
 }
 
-int64_t moe_m_tiles(int64_t tokens, int64_t experts, int64_t topk, int bm) {
-  // route_uniform: routed row t*topk+j goes to expert (t*topk+j) % experts, so r experts get q+1 rows, the rest q.
-  const int64_t rows = tokens * topk, q = rows / experts, r = rows % experts;
-  return r * ceil_div(q + 1, bm) + (experts - r) * ceil_div(q, bm);
+TiledGemm tiled_gemm(const TuneShape& s, bool moe) {
+  TiledGemm g;
+  g.moe = moe;
+  if (moe) {
+    g.n = s.stage == 2 ? s.hidden : 2 * s.inter, g.k = s.stage == 2 ? s.inter : s.hidden;
+    g.rows = s.tokens * s.topk, g.experts = s.experts, g.q = g.rows / s.experts, g.r = g.rows % s.experts;
+  } else {
+    g.rows = s.m, g.n = s.n, g.k = s.k;
+  }
+  return g;
 }
 
 GridMap map_grid(const TuneShape& s, int bm, int bn, int bk) {
+  const TiledGemm t = tiled_gemm(s, s.family != "gemm");
   GridMap g;
-  if (s.family == "gemm") {
-    g.ctas = ceil_div(s.m, bm) * ceil_div(s.n, bn);
-    g.loop_iters = ceil_div(s.k, bk);
-  } else {
-    const int64_t n = s.stage == 2 ? s.hidden : 2 * s.inter, k = s.stage == 2 ? s.inter : s.hidden;
-    g.ctas = moe_m_tiles(s.tokens, s.experts, s.topk, bm) * ceil_div(n, bn);
-    g.loop_iters = ceil_div(k, bk);
-  }
+  g.ctas = t.m_tiles(bm) * tile_count(t.n, bn);
+  g.loop_iters = tile_count(t.k, bk);
   return g;
 }
 

@@ -2,6 +2,7 @@
 // kernels (bench/configs.h, bench/gemm_tiled.cuh, bench/moe.cu), and the macro/micro split of their config names.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,7 +29,7 @@ struct TuneShape {
   std::string family;                 ///< "gemm" | "moe"
   int64_t m = 0, n = 0, k = 0;        ///< gemm: C[m,n] = A[m,k] B[n,k]^T
   int64_t tokens = 0, experts = 0, topk = 0, hidden = 0, inter = 0;
-  int stage = 13;                     ///< moe: 13 = w13 (up+gate, N = 2*inter, K = hidden), 2 = w2 (N = hidden, K = inter)
+  int stage = 13;  ///< moe: 13 = w13 (up+gate, N = 2*inter, K = hidden), 2 = w2 (N = hidden, K = inter)
   std::string impl = "loom";          ///< loom (loom-bench's kernels) | triton (scripts/torch/tune/fused_moe_triton.py)
   std::string dtype = "bf16";         ///< bf16 | fp8 (triton moe only: w8a8, per-tensor scales)
 };
@@ -46,16 +47,18 @@ struct GridMap {
 bool is_tune_family(const std::string& family);
 /// Throws InputError(where, ...) naming the supported targets unless `family` is one.
 void check_tune_family(const std::string& family, const std::string& where);
-/// The kernel family of a target ("moe-triton-fp8" -> "moe", "gemm-triton" -> "gemm"), its implementation (loom | triton) and dtype.
+/// The kernel family of a target ("moe-triton-fp8" -> "moe", "gemm-triton" -> "gemm"), its implementation (loom |
+/// triton) and dtype.
 std::string base_family(const std::string& target);
 std::string target_impl(const std::string& target);
 std::string target_dtype(const std::string& target);
 /// The target a shape belongs to (family, impl, dtype -> e.g. "moe-triton-fp8").
 std::string target_of(const TuneShape& s);
 
-/// Parses "BMxBNxBK_sS_wW" (loom-bench) or "BMxBNxBK_sS_wW_gG" (Triton, G = GROUP_SIZE_M; micro "sS_wW_gG"). Macro/micro come from kernels::split_config when kernels/<family>.yaml knows the name,
-/// else from the name itself (loom-bench's space differs from the YAML's); both give "BMxBNxBK" / "sS_wW".
-/// Throws InputError(where, ...) on a malformed name.
+/// Parses "BMxBNxBK_sS_wW" (loom-bench) or "BMxBNxBK_sS_wW_gG" (Triton, G = GROUP_SIZE_M; micro "sS_wW_gG").
+/// Macro/micro come from kernels::split_config when kernels/<family>.yaml knows the name, else from the name itself
+/// (loom-bench's space differs from the YAML's); both give "BMxBNxBK" / "sS_wW". Throws InputError(where, ...) on a
+/// malformed name.
 TuneConfig parse_tune_config(const std::string& family, const std::string& name, const std::string& where);
 /// Shared memory of loom-bench's tiled kernel: STAGES * (BM + BN) * (BK + 8) * 2 bytes (padded bf16 rows).
 int64_t bench_smem_bytes(int bm, int bn, int bk, int stages);
@@ -63,15 +66,33 @@ int64_t bench_smem_bytes(int bm, int bn, int bk, int stages);
 void fit_occupancy(TuneConfig& c, const GpuSpec& gpu);
 
 /// The problem of a kernel spec (gemm: m n k; moe: tokens experts topk hidden inter stage=w13|w2; dtype bf16, or fp8
-/// with impl=triton (gemm or moe); impl=loom|triton, default loom; a config= key is ignored). Throws InputError(spec.where, ...) on other families or missing sizes.
+/// with impl=triton (gemm or moe); impl=loom|triton, default loom; a config= key is ignored). Throws
+/// InputError(spec.where, ...) on other families or missing sizes.
 TuneShape parse_tune_shape(const KernelSpec& spec);
 /// The loom spec of a shape with a config, exactly as loom-bench writes it ("gemm m=.. n=.. k=.. dtype=bf16 config=X").
 std::string tune_spec(const TuneShape& s, const std::string& config = "");
 
-/// M-tiles of a fused-MoE launch: rows tokens*topk routed round-robin over experts (bench/moe.cu route_uniform),
-/// each expert's rows padded to a multiple of bm, one M-tile per bm rows of each expert that has rows.
-int64_t moe_m_tiles(int64_t tokens, int64_t experts, int64_t topk, int bm);
-/// G and L of a shape under a tile (bm, bn, bk): gemm G = ceil(M/BM)*ceil(N/BN); moe G = moe_m_tiles*ceil(N/BN).
+/// ceil(a / b) for a >= 0 and a tile size b > 0: a shift when b is a power of two (every tile of the Triton grids),
+/// a 64-bit division (tens of cycles; decide() counts a dozen tiles per decision) otherwise.
+inline int64_t tile_count(int64_t a, int64_t b) {
+  return (b & (b - 1)) == 0 ? (a + b - 1) >> std::countr_zero(uint64_t(b)) : (a + b - 1) / b;
+}
+
+/// The tiled GEMM a shape launches. gemm: C[m,n] = A[m,k] B[n,k]^T. moe: its stage's N and K, and rows tokens*topk
+/// routed round-robin over experts (bench/moe.cu route_uniform): r experts get q+1 rows, the rest q, each expert's
+/// rows padded to a multiple of BM.
+struct TiledGemm {
+  bool moe = false;
+  int64_t rows = 0, n = 0, k = 0;  ///< rows of A: gemm M, moe tokens*topk
+  int64_t experts = 0, q = 0, r = 0;
+  /// M-tiles under BM: gemm ceil(M/BM); moe one per BM rows of each expert that has rows.
+  int64_t m_tiles(int64_t bm) const {
+    return moe ? r * tile_count(q + 1, bm) + (experts - r) * tile_count(q, bm) : tile_count(rows, bm);
+  }
+};
+/// The tiled GEMM of `s` read as a fused-MoE shape (`moe`) or a gemm.
+TiledGemm tiled_gemm(const TuneShape& s, bool moe);
+/// G and L of a shape under a tile (bm, bn, bk): G = M-tiles * ceil(N/BN), L = ceil(K/BK) (TiledGemm).
 GridMap map_grid(const TuneShape& s, int bm, int bn, int bk);
 /// map_grid plus waves = ceil(G / (sms * ctas_per_sm)).
 GridMap map_shape(const TuneShape& s, const TuneConfig& c, int sms);

@@ -41,7 +41,8 @@ TuneShape gemm_for(int64_t g, int64_t l, const TuneConfig& c) {
 // Tokens (1..8192) whose MoE grid is closest to g under macro c; returns false if even 8192 tokens stay below g/2.
 bool moe_for(int64_t g, const MoeModel& mm, const TuneConfig& c, TuneShape& out) {
   TuneShape s;
-  s.family = "moe", s.experts = mm.experts, s.topk = mm.topk, s.hidden = mm.hidden, s.inter = mm.inter, s.stage = mm.stage;
+  s.family = "moe", s.experts = mm.experts, s.topk = mm.topk, s.hidden = mm.hidden, s.inter = mm.inter,
+  s.stage = mm.stage;
   int64_t lo = 1, hi = 8192;
   while (lo < hi) {  // smallest token count reaching g (G grows with tokens)
     s.tokens = (lo + hi) / 2;
@@ -55,7 +56,8 @@ bool moe_for(int64_t g, const MoeModel& mm, const TuneConfig& c, TuneShape& out)
 
 }  // namespace
 
-std::vector<TuneConfig> bench_configs(const std::string& family, const GpuSpec& gpu, const std::vector<TuneConfig>& known) {
+std::vector<TuneConfig> bench_configs(const std::string& family, const GpuSpec& gpu,
+                                      const std::vector<TuneConfig>& known) {
   check_tune_family(family, "--family");
   if (target_impl(family) != "loom")
     throw InputError("--family", family + ": plans are for loom-bench's kernels; the Triton fused-MoE grid is swept by "
@@ -90,7 +92,8 @@ std::vector<std::string> make_plan(const std::string& family, const std::vector<
       if (g_lo > max_g) break;
       std::vector<TuneShape> anchors;
       if (family == "gemm") {
-        const int64_t l_short = cdiv(512, mc.bk), l_long = 8192 / mc.bk, l_mid = int64_t(std::sqrt(double(l_short * l_long)));
+        const int64_t l_short = cdiv(512, mc.bk), l_long = 8192 / mc.bk,
+                      l_mid = int64_t(std::sqrt(double(l_short * l_long)));
         const int64_t g_hi_c = std::min(g_hi, max_g), g_mid = (g_lo + g_hi_c) / 2;
         for (auto [g, l] : std::vector<std::pair<int64_t, int64_t>>{
                  {g_lo, l_short}, {g_lo, l_long}, {g_hi_c, l_short}, {g_hi_c, l_long}, {g_mid, l_mid}})

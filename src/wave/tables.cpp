@@ -86,7 +86,8 @@ TuneTables tables_from_json(const nlohmann::json& j, const std::string& where) {
   t.sms = field<int>(j, "sms", where);
   t.default_config = field<std::string>(j, "default_config", where);
   const auto p = field<nlohmann::json>(j, "provenance", where);
-  t.pool_shapes = field<int64_t>(p, "pool_shapes", where), t.sampled_shapes = field<int64_t>(p, "sampled_shapes", where);
+  t.pool_shapes = field<int64_t>(p, "pool_shapes", where),
+  t.sampled_shapes = field<int64_t>(p, "sampled_shapes", where);
   t.samples = field<int64_t>(p, "samples", where), t.exhaustive_points = field<int64_t>(p, "exhaustive_points", where);
   for (const auto& c : field<nlohmann::json>(j, "configs", where)) {
     TuneConfig tc = parse_tune_config(t.family, field<std::string>(c, "name", where), where);

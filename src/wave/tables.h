@@ -50,7 +50,7 @@ struct ConfigModel {
   double lambda = 0;
   BytesFeature bytes = BytesFeature::weights;
   bool nonneg = false;           ///< fitted with every coefficient >= 0 (provenance; decisions do not read it)
-  bool macro_prior = false;      ///< fitted shrunk towards its macro's pooled fit (provenance; decisions do not read it)
+  bool macro_prior = false;  ///< fitted shrunk towards its macro's pooled fit (provenance; decisions do not read it)
   double work_floor_ctas = 0;    ///< feature 2 is max(G, this) * L / slots (config_model.h); 0: G * L / slots
   std::vector<ConfigCoef> coef;  ///< per config, TuneTables::configs order; empty = no model
 };

@@ -18,9 +18,9 @@ namespace loom::wave {
 inline double tune_operand_bytes(const TuneShape& t) {
   const double elem = t.dtype == "fp8" ? 1.0 : 2.0;
   auto d = [](int64_t v) { return static_cast<double>(v); };
-  return t.family == "gemm"
-             ? (d(t.m) * d(t.k) + d(t.n) * d(t.k)) * elem + d(t.m) * d(t.n) * 2.0
-             : d(t.experts) * 3.0 * d(t.hidden) * d(t.inter) * elem + d(t.tokens) * d(t.topk) * (2.0 * d(t.inter) + d(t.hidden)) * 2.0;
+  return t.family == "gemm" ? (d(t.m) * d(t.k) + d(t.n) * d(t.k)) * elem + d(t.m) * d(t.n) * 2.0
+                            : d(t.experts) * 3.0 * d(t.hidden) * d(t.inter) * elem +
+                                  d(t.tokens) * d(t.topk) * (2.0 * d(t.inter) + d(t.hidden)) * 2.0;
 }
 
 /// The shape of a user's tune spec: refuses keys the tune tables do not model and operands beyond the GPU's DRAM.
@@ -31,10 +31,11 @@ inline TuneShape parse_tune_request(const KernelSpec& spec, const GpuSpec& gpu) 
   const auto& known = spec.family == "gemm" ? gemm : moe;
   for (const auto& [k, v] : spec.params)
     if (!known.count(k))
-      throw InputError(spec.where, "'" + k + "=" + v + "' is not a key the tune tables model (" + spec.family +
-                                       (spec.family == "gemm" ? ": m, n, k, dtype, impl" :
-                                                                ": tokens, experts, topk, hidden, inter, dtype, stage, impl") +
-                                       "); drop it, or use `loom predict` for that kernel");
+      throw InputError(spec.where,
+                       "'" + k + "=" + v + "' is not a key the tune tables model (" + spec.family +
+                           (spec.family == "gemm" ? ": m, n, k, dtype, impl"
+                                                  : ": tokens, experts, topk, hidden, inter, dtype, stage, impl") +
+                           "); drop it, or use `loom predict` for that kernel");
   require_operands_fit(tune_operand_bytes(shape), gpu, spec.where);
   return shape;
 }

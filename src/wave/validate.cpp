@@ -34,7 +34,8 @@ void features(const TuneShape& s, const TuneConfig& c, int sms, float* x) {
 }
 
 // Median nanoseconds per call of pick(shape) over the shapes (each timed over `reps` calls).
-double time_ns(const std::vector<const TuneShape*>& shapes, int reps, const std::function<int(const TuneShape&)>& pick) {
+double time_ns(const std::vector<const TuneShape*>& shapes, int reps,
+               const std::function<int(const TuneShape&)>& pick) {
   std::vector<double> per;
   volatile int sink = 0;
   for (const TuneShape* s : shapes) {
@@ -155,7 +156,8 @@ ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& samp
       borrowed += c.borrowed;
       return c.config;
     });
-    if (opt.time_decisions) m.decision_ns = time_ns(held_shapes, 2000, [&](const TuneShape& s) { return decide(ct, s).config; });
+    if (opt.time_decisions)
+      m.decision_ns = time_ns(held_shapes, 2000, [&](const TuneShape& s) { return decide(ct, s).config; });
     if (mode == Extrapolation::ratio) {
       r.chosen_borrowed_share = double(borrowed) / double(held.size());
       // Held-out error of each macro's predicted best latency.
@@ -163,7 +165,8 @@ ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& samp
       std::vector<double> err, err_b;
       for (size_t s : held)
         for (size_t mi = 0; mi < ct.macros.size(); ++mi) {
-          auto g = std::find_if(macros.begin(), macros.end(), [&](const auto& p) { return p.first == ct.macros[mi].name; });
+          auto g =
+              std::find_if(macros.begin(), macros.end(), [&](const auto& p) { return p.first == ct.macros[mi].name; });
           double truth = std::numeric_limits<double>::infinity();
           for (int i : g->second) truth = std::min(truth, pool.us[s][size_t(i)]);
           Choice info;
@@ -240,7 +243,8 @@ ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& samp
       lb += std::log(best_us(s) / it->second);
     }
     if (r.cublas_shapes > 0)
-      r.tuned_over_cublas = std::exp(lt / double(r.cublas_shapes)), r.best_over_cublas = std::exp(lb / double(r.cublas_shapes));
+      r.tuned_over_cublas = std::exp(lt / double(r.cublas_shapes)),
+      r.best_over_cublas = std::exp(lb / double(r.cublas_shapes));
   }
   return r;
 }

@@ -35,7 +35,8 @@ void BM_ServingSimulate70bTp8(benchmark::State& state) {
   const auto reqs = serving::synthesize(10000, 12, serving::ArrivalProcess{}, prompt, output, 1);
   serving::SimConfig cfg;
   cfg.tp = 8;
-  for (auto _ : state) benchmark::DoNotOptimize(serving::simulate(s.gpu, s.model, s.profile, reqs, cfg, s.predict).requests.size());
+  for (auto _ : state)
+    benchmark::DoNotOptimize(serving::simulate(s.gpu, s.model, s.profile, reqs, cfg, s.predict).requests.size());
 }
 BENCHMARK(BM_ServingSimulate70bTp8)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(1);
 
@@ -44,9 +45,12 @@ void BM_ServingCapacityRow(benchmark::State& state) {
   const Setup s("h100-sxm", "llama-3-8b");
   serving::CapacityQuery q;
   q.slo = serving::parse_slo("ttft=2s,tpot=50ms", "--slo");
-  q.unit_stream = serving::synthesize(1000, 1, serving::ArrivalProcess{}, serving::parse_length_dist("lognormal:1000:1", "--prompt-len"),
+  q.unit_stream = serving::synthesize(1000, 1, serving::ArrivalProcess{},
+                                      serving::parse_length_dist("lognormal:1000:1", "--prompt-len"),
                                       serving::parse_length_dist("lognormal:200:1", "--output-len"), 1);
-  for (auto _ : state) benchmark::DoNotOptimize(serving::capacity(s.gpu, static_cast<int>(state.range(0)), s.model, s.profile, q, s.predict).max_rate);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(
+        serving::capacity(s.gpu, static_cast<int>(state.range(0)), s.model, s.profile, q, s.predict).max_rate);
 }
 BENCHMARK(BM_ServingCapacityRow)->Arg(1)->Arg(4)->Unit(benchmark::kMillisecond)->Iterations(1);
 

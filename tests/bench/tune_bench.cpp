@@ -29,10 +29,12 @@ void BM_TuneDecisionMoe(benchmark::State& state) {
 }
 // The Triton fused-MoE kernel's per-config model (236-256 configs evaluated per decision; target <= 0.5 us).
 void BM_TuneDecisionMoeTriton(benchmark::State& state) {
-  decide_bench(state, "moe-triton", "moe tokens=512 experts=128 topk=8 hidden=2048 inter=768 dtype=bf16 impl=triton stage=w13");
+  decide_bench(state, "moe-triton",
+               "moe tokens=512 experts=128 topk=8 hidden=2048 inter=768 dtype=bf16 impl=triton stage=w13");
 }
 void BM_TuneDecisionMoeTritonFp8(benchmark::State& state) {
-  decide_bench(state, "moe-triton-fp8", "moe tokens=512 experts=128 topk=8 hidden=2048 inter=768 dtype=fp8 impl=triton stage=w13");
+  decide_bench(state, "moe-triton-fp8",
+               "moe tokens=512 experts=128 topk=8 hidden=2048 inter=768 dtype=fp8 impl=triton stage=w13");
 }
 // cuBLASLt algorithm selection (gemm-cublaslt): the decision's cost depends only on the number of configs, so a
 // synthetic model of state.range(0) configs (tiles 64..256, split-K 1..8) stands in until measured tables exist.
@@ -122,13 +124,13 @@ void decide_shapes_bench(benchmark::State& state, const char* gpu, const char* f
   const char* dtype = target_dtype(family) == "fp8" ? "fp8" : "bf16";
   for (int i = 0; i < 64; ++i) {
     const int64_t m = int64_t(1) << (i % 13), n = 1024 * (1 + i % 7), k = 2048 * (1 + i % 3);
-    const std::string spec =
-        base_family(family) == "gemm"
-            ? "gemm m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
-                  " dtype=bf16 impl=triton"
-            : "moe tokens=" + std::to_string(m) + " experts=" + std::to_string(i % 2 ? 128 : 8) + " topk=" +
-                  std::to_string(i % 2 ? 8 : 2) + " hidden=" + std::to_string(k) + " inter=" + std::to_string(n / 2 + 256) +
-                  " dtype=" + dtype + " impl=triton stage=" + (i % 4 < 2 ? "w13" : "w2");
+    const std::string spec = base_family(family) == "gemm"
+                                 ? "gemm m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                                       " k=" + std::to_string(k) + " dtype=bf16 impl=triton"
+                                 : "moe tokens=" + std::to_string(m) + " experts=" + std::to_string(i % 2 ? 128 : 8) +
+                                       " topk=" + std::to_string(i % 2 ? 8 : 2) + " hidden=" + std::to_string(k) +
+                                       " inter=" + std::to_string(n / 2 + 256) + " dtype=" + dtype +
+                                       " impl=triton stage=" + (i % 4 < 2 ? "w13" : "w2");
     shapes.push_back(parse_tune_shape(loom::parse_kernel_spec(spec)));
   }
   size_t i = 0;

@@ -8,7 +8,10 @@ check() {  # check "WORDS..." WANT: completing the last word must offer WANT
   local want=${!#}; local words=("${@:1:$#-1}")
   COMP_WORDS=("$loom" "${words[@]}"); COMP_CWORD=${#words[@]}; COMPREPLY=()
   _loom
-  case " ${COMPREPLY[*]} " in *" $want "*) ;; *) echo "FAIL completion of '${words[*]}': want $want, got ${COMPREPLY[*]}"; fail=1;; esac
+  case " ${COMPREPLY[*]} " in
+    *" $want "*) ;;
+    *) echo "FAIL completion of '${words[*]}': want $want, got ${COMPREPLY[*]}"; fail=1;;
+  esac
 }
 check "pre" predict
 check predict "--gpu" h200 "h200"

@@ -9,7 +9,8 @@ loom=$1; src=$2
 fail() { echo "FAIL: $*"; exit 1; }
 for bin in chromium chromedriver node; do
   command -v "$bin" >/dev/null 2>&1 ||
-    fail "'$bin' not found: the browser test needs Debian's chromium, chromium-driver and nodejs (run scripts/install-deps.sh as root)"
+    fail "'$bin' not found: the browser test needs Debian's chromium, chromium-driver and nodejs" \
+      "(run scripts/install-deps.sh as root)"
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/loom-report-test.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp  # Chromium's scoped dirs and the driver's profile go there too, and leave with it
@@ -17,13 +18,16 @@ art=${LOOM_ARTIFACTS:-$(cd "$(dirname "$loom")" && pwd)/artifacts}
 
 "$loom" report --sample -o "$tmp/report.html" --json-out "$tmp/report.json" || fail "loom report --sample exited $?"
 [ -s "$tmp/report.html" ] || fail "no HTML written"
-if grep -qE 'https?://' "$tmp/report.html"; then fail "report references the network: $(grep -oE 'https?://[^"<> ]*' "$tmp/report.html" | head -3)"; fi
+if grep -qE 'https?://' "$tmp/report.html"; then
+  fail "report references the network: $(grep -oE 'https?://[^"<> ]*' "$tmp/report.html" | head -3)"
+fi
 "$loom" report --json-in "$tmp/report.json" -o "$tmp/again.html" >/dev/null || fail "loom report --json-in exited $?"
 cmp -s "$tmp/report.html" "$tmp/again.html" || fail "--json-out then --json-in does not reproduce the same page"
 
 # The analytical model's own report: one roofline per GPU, one SOL card per (GPU, kernel).
 "$loom" report --gpu h100-sxm,b200 --kernel "gemm m=4096 n=4096 k=4096 dtype=bf16" \
-  --kernel "gemm m=16 n=4096 k=4096 dtype=bf16" -o "$tmp/model.html" >/dev/null || fail "loom report --gpu/--kernel exited $?"
+  --kernel "gemm m=16 n=4096 k=4096 dtype=bf16" -o "$tmp/model.html" >/dev/null ||
+  fail "loom report --gpu/--kernel exited $?"
 for id in roofline-h100-sxm roofline-b200 sol-0 sol-3; do
   grep -q "id=\"$id\"" "$tmp/model.html" || fail "model report lacks #$id"
 done

@@ -22,7 +22,8 @@ for m in (1, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096):
         spec = "gemm m=%d n=%d k=%d dtype=bf16" % (m, n, k)
         cid += 1
         lib = 2.0 * m * n * k / 6e8 + n * k * 2 / 3.5e6 + 4
-        out.append("%d,gemm,%s,torch,nvjet,1:1:1,128:1:1,168,0,3,%.3f,%.3f,%.3f,0,%.3f" % (cid, spec, lib, lib, lib, lib))
+        out.append("%d,gemm,%s,torch,nvjet,1:1:1,128:1:1,168,0,3,%.3f,%.3f,%.3f,0,%.3f"
+                   % (cid, spec, lib, lib, lib, lib))
         for bm, bn, bk, g, w, s in cfgs:
             cid += 1
             ctas = max(1, min(232448 // (s * (bm + bn) * bk * 2), 2048 // (w * 32)))

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& family : loom::family_names())
       for (const auto& arch : loom::gpu_architectures()) {
         const loom::Uncertainty u = loom::assess(c, family, arch, "h100-sxm", "cublas", 10.0);
-        if (!(u.lo_us > 0) || !(u.hi_us >= u.lo_us) || !std::isfinite(u.hi_us)) __builtin_trap();  // a band the reader let through
+        if (!(u.lo_us > 0) || !(u.hi_us >= u.lo_us) || !std::isfinite(u.hi_us))
+          __builtin_trap();  // a band the reader let through
       }
   } catch (const loom::InputError&) {
   }

@@ -1,7 +1,7 @@
-// Fuzz target: arbitrary bytes as one measured serving run of `validate --serving` (traces/serving/engine/<gpu>/<run>/):
-// requests.csv, per_request.csv and iterations.csv in one input, separated by lines "====" (a missing part is
-// empty). Only loom::InputError may come out; an accepted run pairs every request once and every iteration
-// schedules something.
+// Fuzz target: arbitrary bytes as one measured serving run of `validate --serving`
+// (traces/serving/engine/<gpu>/<run>/): requests.csv, per_request.csv and iterations.csv in one input, separated by
+// lines "====" (a missing part is empty). Only loom::InputError may come out; an accepted run pairs every request once
+// and every iteration schedules something.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,6 @@
 // Fuzz target: arbitrary bytes through every public-format reader of `loom trace import --from` (NeuSight, Vidur,
-// PipeWeave, loom's collectives.py), with file names that select a GPU. The only exception allowed out is loom::InputError.
+// PipeWeave, loom's collectives.py), with file names that select a GPU. The only exception allowed out is
+// loom::InputError.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -162,15 +162,19 @@ TEST(AnalyticalCollective, AllReduceScalesWithBytes) {
   EXPECT_EQ(a.bottleneck, "link");
   EXPECT_NE(a.config_reason.find("NCCL ring"), std::string::npos);
   // impl=custom is priced by the custom fit; its reason names that kernel, not NCCL's ring.
-  EXPECT_NE(run("all_reduce bytes=16384 gpus=8 impl=custom").config_reason.find("custom all-reduce"), std::string::npos);
+  EXPECT_NE(run("all_reduce bytes=16384 gpus=8 impl=custom").config_reason.find("custom all-reduce"),
+            std::string::npos);
   // One GPU communicates nothing: refused (round 12), not priced at 0 us.
   EXPECT_THROW(run("all_reduce bytes=67108864 gpus=1"), InputError);
 }
 
 TEST(AnalyticalFamilies, EveryFamilyAnalyzesOnBothTestGpus) {
   const char* specs[] = {
-      "gemm m=4096 n=4096 k=4096 dtype=bf16", "gemm m=7 n=11008 k=4096 dtype=fp16", "gemm m=512 n=512 k=512 batch=8 dtype=fp8",
-      "gemm m=300 n=200 k=100 dtype=fp32", "gemm m=4096 n=4096 k=4096 dtype=tf32",
+      "gemm m=4096 n=4096 k=4096 dtype=bf16",
+      "gemm m=7 n=11008 k=4096 dtype=fp16",
+      "gemm m=512 n=512 k=512 batch=8 dtype=fp8",
+      "gemm m=300 n=200 k=100 dtype=fp32",
+      "gemm m=4096 n=4096 k=4096 dtype=tf32",
       "moe tokens=4096 experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16",
       "moe tokens=1 experts=64 topk=8 hidden=2048 inter=1408 dtype=bf16 stage=w2",
       "moe tokens=256 experts=128 topk=8 hidden=7168 inter=2048 dtype=fp8",
@@ -179,12 +183,19 @@ TEST(AnalyticalFamilies, EveryFamilyAnalyzesOnBothTestGpus) {
       "attention_prefill batch=1 heads=8 kv_heads=1 seq=1000 head_dim=256 causal=0 dtype=bf16",
       "attention_decode batch=1 heads=32 kv_heads=8 seq_kv=100 head_dim=128 dtype=bf16",
       "attention_decode batch=256 heads=64 kv_heads=8 seq_kv=2048 head_dim=128 dtype=fp8",
-      "rms_norm rows=1 cols=4096 dtype=bf16", "rms_norm rows=8192 cols=8192 dtype=fp32",
-      "layer_norm rows=4096 cols=768 dtype=fp16", "softmax rows=4096 cols=1000 dtype=fp32",
-      "softmax rows=64 cols=32000 dtype=bf16", "elementwise op=add rows=4096 cols=4096 dtype=bf16",
-      "elementwise op=gelu rows=1 cols=3 dtype=fp32", "elementwise op=silu_mul rows=4096 cols=14336 dtype=bf16",
-      "rotary tokens=4096 heads=40 head_dim=128 dtype=bf16", "all_reduce bytes=1024 gpus=2",
-      "all_gather bytes=1048576 gpus=8", "reduce_scatter bytes=4096 gpus=2", "send_recv bytes=16777216",
+      "rms_norm rows=1 cols=4096 dtype=bf16",
+      "rms_norm rows=8192 cols=8192 dtype=fp32",
+      "layer_norm rows=4096 cols=768 dtype=fp16",
+      "softmax rows=4096 cols=1000 dtype=fp32",
+      "softmax rows=64 cols=32000 dtype=bf16",
+      "elementwise op=add rows=4096 cols=4096 dtype=bf16",
+      "elementwise op=gelu rows=1 cols=3 dtype=fp32",
+      "elementwise op=silu_mul rows=4096 cols=14336 dtype=bf16",
+      "rotary tokens=4096 heads=40 head_dim=128 dtype=bf16",
+      "all_reduce bytes=1024 gpus=2",
+      "all_gather bytes=1048576 gpus=8",
+      "reduce_scatter bytes=4096 gpus=2",
+      "send_recv bytes=16777216",
   };
   for (const auto& gpu : {test::test_h100(), test::test_a100()}) {
     for (const char* spec : specs) {

@@ -44,7 +44,8 @@ TEST(CollectiveCeiling, H800MeasuredAllReduceIsAtOrAboveItsCeiling) {
   const Predictor predictor("learned");
   const GpuSpec h800 = cat.get("h800");
   for (const char* bytes : {"268435456", "536870912", "1073741824"}) {
-    const Prediction p = predictor.predict(h800, parse_kernel_spec(std::string("all_reduce bytes=") + bytes + " gpus=8", "test"));
+    const Prediction p =
+        predictor.predict(h800, parse_kernel_spec(std::string("all_reduce bytes=") + bytes + " gpus=8", "test"));
     ASSERT_EQ(p.model, "collective-fit") << bytes;
     ASSERT_TRUE(p.collective && p.collective->extrapolation.empty()) << bytes;  // H800's own measured 8-GPU fit
     EXPECT_GE(p.latency_us, p.ceiling_us()) << bytes;

@@ -1,4 +1,5 @@
-// Measured collectives (all_reduce, all_gather, reduce_scatter, send_recv): the Vidur/PipeWeave collective importer and the alpha-beta fits (hand-checked numbers).
+// Measured collectives (all_reduce, all_gather, reduce_scatter, send_recv): the Vidur/PipeWeave collective importer and
+// the alpha-beta fits (hand-checked numbers).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -69,7 +70,8 @@ TEST(Collectives, FitRecoversBothRegimes) {
 TEST(Collectives, EstimateFlagsWhatItExtrapolates) {
   const Catalog cat = Catalog::load();
   CollectiveFit f;
-  f.gpu_key = "h100-sxm", f.architecture = "hopper", f.topology = "nvswitch", f.link = "nvlink", f.link_bytes_per_s = 450e9, f.gpus = 8;
+  f.gpu_key = "h100-sxm", f.architecture = "hopper", f.topology = "nvswitch", f.link = "nvlink",
+  f.link_bytes_per_s = 450e9, f.gpus = 8;
   f.small = {20, 100e9}, f.large = {40, 360e9}, f.break_bytes = 1 << 20;
   CollectiveModel m{{f}};
   const int64_t bytes = 64 << 20;
@@ -177,7 +179,8 @@ TEST(Collectives, FitsAreKeptApartByOp) {
   EXPECT_DOUBLE_EQ(collective_bus_bytes("send_recv", 800, 2), 800);
   const Catalog cat = Catalog::load();
   CollectiveFit sr;
-  sr.op = "send_recv", sr.gpu_key = "h100-sxm", sr.architecture = "hopper", sr.topology = "nvswitch", sr.link = "nvlink";
+  sr.op = "send_recv", sr.gpu_key = "h100-sxm", sr.architecture = "hopper", sr.topology = "nvswitch",
+  sr.link = "nvlink";
   sr.link_bytes_per_s = 450e9, sr.gpus = 2, sr.small = sr.large = {8, 360e9};
   CollectiveModel m{{sr}};
   const int64_t b = 64 << 20;
@@ -206,14 +209,16 @@ TEST(Collectives, FitsAreKeptApartByOp) {
 // NVLink fits' efficiency of its architecture, a PCIe-only node (through host memory) the host-staged fits' of any
 // GPU count; alphas follow the GPU count.
 TEST(Collectives, CalibrationPoolsByTransport) {
-  auto fit = [](const std::string& gpu, const std::string& arch, const std::string& link, int g, double eff, double alpha) {
+  auto fit = [](const std::string& gpu, const std::string& arch, const std::string& link, int g, double eff,
+                double alpha) {
     CollectiveFit f;
     f.gpu_key = gpu, f.architecture = arch, f.link = link, f.gpus = g, f.link_bytes_per_s = 100e9;
     f.small = {alpha, eff * 50e9}, f.large = {2 * alpha, eff * 100e9}, f.break_bytes = 1 << 20;
     return f;
   };
-  const std::vector<CollectiveFit> fits = {fit("a", "ampere", "nvlink", 8, 0.7, 40), fit("h", "hopper", "nvlink", 4, 0.8, 10),
-                                           fit("r", "ada", "pcie", 2, 0.35, 5), fit("s", "blackwell", "pcie", 4, 0.45, 30)};
+  const std::vector<CollectiveFit> fits = {
+      fit("a", "ampere", "nvlink", 8, 0.7, 40), fit("h", "hopper", "nvlink", 4, 0.8, 10),
+      fit("r", "ada", "pcie", 2, 0.35, 5), fit("s", "blackwell", "pcie", 4, 0.45, 30)};
   const CollectiveFit p2p = calibrated_fit(fits, "ampere", "pcie-p2p", 32e9, 4);
   EXPECT_NEAR(p2p.large.busbw_bytes_per_s, 0.7 * 32e9, 1);  // the Ampere NVLink ring's efficiency
   // Latency from the 4-GPU p2p fit (the Hopper one), its large alpha carried from NVLink to PCIe steps by NCCL's ring
@@ -255,9 +260,11 @@ TEST(Collectives, NoP2pSweepIsNotAnOwnFit) {
 // GPU (Ampere, or an NVSwitch node with NVLS off) takes its large-message efficiency, alpha and break from ring fits,
 // an NVLS-capable one from NVLS fits; small-message latency is pooled as before.
 TEST(Collectives, CalibrationPoolsNvlsApart) {
-  auto fit = [](const std::string& gpu, const std::string& arch, const std::string& topo, int g, double eff, double alpha) {
+  auto fit = [](const std::string& gpu, const std::string& arch, const std::string& topo, int g, double eff,
+                double alpha) {
     CollectiveFit f;
-    f.gpu_key = gpu, f.architecture = arch, f.topology = topo, f.link = "nvlink", f.gpus = g, f.link_bytes_per_s = 100e9;
+    f.gpu_key = gpu, f.architecture = arch, f.topology = topo, f.link = "nvlink", f.gpus = g,
+    f.link_bytes_per_s = 100e9;
     f.small = {5, eff * 50e9}, f.large = {alpha, eff * 100e9}, f.break_bytes = int64_t(alpha) << 20;
     return f;
   };

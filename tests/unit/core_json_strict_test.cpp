@@ -39,7 +39,8 @@ TEST(ParseStrictJson, ByteAndWhatPlaceholders) {
   EXPECT_EQ(bad.rfind("f: bad at ", 0), 0u) << bad;
   EXPECT_IN(bad, ": [json.exception.parse_error");
   EXPECT_EQ(bad.find("{byte}"), std::string::npos) << bad;
-  EXPECT_IN(error_of([&] { parse_strict_json("[1e999]", "f", m); }).what(), "f: unreadable ([json.exception.out_of_range");
+  EXPECT_IN(error_of([&] { parse_strict_json("[1e999]", "f", m); }).what(),
+            "f: unreadable ([json.exception.out_of_range");
   EXPECT_EQ(std::string(error_of([&] { parse_strict_json("{\"abc\":1,\"abc\":2}", "f", m); }).what()),
             "f:1: duplicate key 'ab'; once");
 }

@@ -82,24 +82,29 @@ TEST(CorpusV2, Version1StillReadsKernelLinesAsMetadata) {
 
 TEST(CorpusV2, BadDictionaryLines) {
   // Line numbers: 1 version, 2-4 metadata, 5 and 6 the dictionary, 7 the header, 8-10 the rows.
-  expect_error([] { parse_corpus(edit("#kernel.2=", "#kernel.1="), "c.csv"); }, "c.csv:6", "#kernel.1 is defined twice (first at line 5)");
-  expect_error([] { parse_corpus(edit("#kernel.2=", "#kernel.x="), "c.csv"); }, "c.csv:6", "kernel id 'x' is not a positive integer");
+  expect_error([] { parse_corpus(edit("#kernel.2=", "#kernel.1="), "c.csv"); }, "c.csv:6",
+               "#kernel.1 is defined twice (first at line 5)");
+  expect_error([] { parse_corpus(edit("#kernel.2=", "#kernel.x="), "c.csv"); }, "c.csv:6",
+               "kernel id 'x' is not a positive integer");
   expect_error([] { parse_corpus(edit("#kernel.2=", "#kernel.02="), "c.csv"); }, "c.csv:6", "kernel id '02'");
   expect_error([] { parse_corpus(edit("#kernel.2=", "#kernel.0="), "c.csv"); }, "c.csv:6", "kernel id '0'");
   expect_error([] { parse_corpus(edit("#kernel.2=", "#kernel.-2="), "c.csv"); }, "c.csv:6", "kernel id '-2'");
   expect_error([] { parse_corpus(edit("#kernel.2=", "#kernel.=2="), "c.csv"); }, "c.csv:6", "kernel id ''");
   expect_error([] { parse_corpus(edit("#kernel.2=", "#kernel.1234567890="), "c.csv"); }, "c.csv:6", "at most 9 digits");
   expect_error([] { parse_corpus(edit("#kernel.2=" + kReduce, "#kernel.2"), "c.csv"); }, "c.csv:6", "without '='");
-  expect_error([] { parse_corpus(edit("#kernel.2=" + kReduce, "#kernel.2="), "c.csv"); }, "c.csv:6", "#kernel.2 has an empty name");
+  expect_error([] { parse_corpus(edit("#kernel.2=" + kReduce, "#kernel.2="), "c.csv"); }, "c.csv:6",
+               "#kernel.2 has an empty name");
   expect_error([] { parse_corpus(edit("#kernel.2=" + kReduce, "#kernel.2=a;b"), "c.csv"); }, "c.csv:6", "holding ';'");
-  expect_error([] { parse_corpus(edit("#kernel.2=" + kReduce, "#kernel.2=a\tb"), "c.csv"); }, "c.csv:6", "control character");
+  expect_error([] { parse_corpus(edit("#kernel.2=" + kReduce, "#kernel.2=a\tb"), "c.csv"); }, "c.csv:6",
+               "control character");
   expect_error([] { parse_corpus(edit("#kernel.2=" + kReduce, "#kernel.2=" + kGemm), "c.csv"); }, "c.csv:6",
                "#kernel.2 repeats the name of #kernel.1 (line 5)");
   // A dictionary line after the header, in strict and lenient reads.
   for (bool lenient : {false, true}) {
     ReadOptions o;
     o.lenient = lenient;
-    expect_error([&] { parse_corpus(kV2 + "#kernel.3=late\n", "c.csv", o); }, "c.csv:11", "kernel dictionary line after the CSV header");
+    expect_error([&] { parse_corpus(kV2 + "#kernel.3=late\n", "c.csv", o); }, "c.csv:11",
+                 "kernel dictionary line after the CSV header");
   }
   // An id no row uses: strict reads only (a lenient read may have skipped its rows).
   const std::string unused = edit("#kernel.2=", "#kernel.9=unused\n#kernel.2=");
@@ -110,13 +115,17 @@ TEST(CorpusV2, BadDictionaryLines) {
 }
 
 TEST(CorpusV2, BadReferences) {
-  expect_error([] { parse_corpus(edit(",@2,", ",@3,"), "c.csv"); }, "c.csv:9", "kernels reference @3: no #kernel.3 line defines it");
-  expect_error([] { parse_corpus(edit(",@2,", ",@02,"), "c.csv"); }, "c.csv:9", "kernels reference '@02' is not '@' and a positive integer");
+  expect_error([] { parse_corpus(edit(",@2,", ",@3,"), "c.csv"); }, "c.csv:9",
+               "kernels reference @3: no #kernel.3 line defines it");
+  expect_error([] { parse_corpus(edit(",@2,", ",@02,"), "c.csv"); }, "c.csv:9",
+               "kernels reference '@02' is not '@' and a positive integer");
   expect_error([] { parse_corpus(edit(",@2,", ",@,"), "c.csv"); }, "c.csv:9", "kernels reference '@'");
   expect_error([] { parse_corpus(edit(",@2,", ",2,"), "c.csv"); }, "c.csv:9", "kernels element '2' is not a reference");
-  expect_error([] { parse_corpus(edit(",@1;@2,", ",@1;;@2,"), "c.csv"); }, "c.csv:8", "kernels element '' is not a reference");
+  expect_error([] { parse_corpus(edit(",@1;@2,", ",@1;;@2,"), "c.csv"); }, "c.csv:8",
+               "kernels element '' is not a reference");
   expect_error([] { parse_corpus(edit(",@1;@2,", ",@1;,"), "c.csv"); }, "c.csv:8", "kernels element ''");
-  expect_error([&] { parse_corpus(edit(",@2,", ",\"" + kReduce + "\","), "c.csv"); }, "c.csv:9", "is not a reference '@<id>'");
+  expect_error([&] { parse_corpus(edit(",@2,", ",\"" + kReduce + "\","), "c.csv"); }, "c.csv:9",
+               "is not a reference '@<id>'");
   // Lenient: the row is skipped, the others read (and kernel.2, still used by row 1, is not reported).
   ReadOptions lenient;
   lenient.lenient = true;
@@ -128,7 +137,8 @@ TEST(CorpusV2, BadReferences) {
 TEST(CorpusV2, UnknownVersion) {
   expect_error([] { parse_corpus("#loom-corpus 3\n" + kHeader, "c.csv"); }, "c.csv:1",
                "this loom reads '#loom-corpus 1' or '#loom-corpus 2'");
-  expect_error([] { parse_case_list("#loom-bench 2\n", "c.cases.csv"); }, "c.cases.csv:1", "this loom reads '#loom-bench 1':");
+  expect_error([] { parse_case_list("#loom-bench 2\n", "c.cases.csv"); }, "c.cases.csv:1",
+               "this loom reads '#loom-bench 1':");
 }
 
 TEST(CorpusV2, DifferenceNamesTheField) {

@@ -16,7 +16,9 @@ std::vector<const Op*> named(const std::vector<Op>& ops, const std::string& name
   return v;
 }
 
-const std::string& P(const Op* op, const std::string& key, size_t part = 0) { return op->parts().at(part).params.at(key); }
+const std::string& P(const Op* op, const std::string& key, size_t part = 0) {
+  return op->parts().at(part).params.at(key);
+}
 
 TEST(E2eGraph, Llama8bPrefillVllmShapes) {
   const ModelConfig m = load_model("llama-3-8b");

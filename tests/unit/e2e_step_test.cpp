@@ -136,6 +136,22 @@ TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
   EXPECT_GT(b.wall_time_us, a.wall_time_us);
 }
 
+TEST_F(E2eStep, AFallenBackCustomAllReduceIsListedAsNccl) {
+  // vllm prices its small all-reduces as the engines' custom kernel (impl=custom); on 4 PCIe GPUs (l40) the engines
+  // run NCCL, which parse_shape prices: the kernel list says impl=nccl there, impl=custom on an NVSwitch node.
+  const Catalog c = Catalog::load();
+  const Workload w = decode_workload(1, {512}, 4);
+  auto listed = [&](const std::string& gpu_name, const std::string& impl) {
+    int n = 0;
+    for (const auto& k : predict_step(c.get(gpu_name), llama_8b, vllm, w, ExecMode::graph).timing.kernels)
+      n += k.family() == "all_reduce" && k.spec().find(" impl=" + impl) != std::string::npos;
+    return n;
+  };
+  EXPECT_EQ(listed("l40", "custom"), 0);
+  EXPECT_GT(listed("l40", "nccl"), 0);
+  EXPECT_GT(listed("h100-sxm", "custom"), 0);
+}
+
 TEST_F(E2eStep, EagerCollectivesCostHostTime) {
   // collective_host_us: an eager step's collective launches each cost that much more host time (scaled like the
   // profile's other host costs); a CUDA-graph step does not pay it.

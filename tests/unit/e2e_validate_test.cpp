@@ -29,7 +29,8 @@ std::string range(int64_t start_ns, int64_t end_ns, const std::string& name) {
 
 const char* kGemm = "nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT";
 const char* kAdd =
-    "_ZN2at6native29vectorized_elementwise_kernelILi8ENS0_15CUDAFunctor_addIN3c108BFloat16EEESt5arrayIPcLm3EEEEviT0_T1_";
+    "_ZN2at6native29vectorized_elementwise_kernelILi8ENS0_15CUDAFunctor_addIN3c108BFloat16EEESt5arrayIPcLm3EEEEviT0_"
+    "T1_";
 
 /// Case 1: three reps; rep GPU times 30, 10, 20 us (median 20), phase ranges 100, 50, 80 us (median 80), one
 /// kernel before the first rep (warm-up) that must not count, an l2 flush that must not count.
@@ -39,7 +40,8 @@ std::string synthetic_lct() {
   rec += range(0, 1'000'000, "loom.case=1");
   rec += kernel(1'000, 500'000, kGemm);  // warm-up: outside every rep
   int64_t base = 600'000;
-  const int64_t gemm_ns[3] = {20'000, 5'000, 15'000}, add_ns[3] = {10'000, 5'000, 5'000}, phase_ns[3] = {100'000, 50'000, 80'000};
+  const int64_t gemm_ns[3] = {20'000, 5'000, 15'000}, add_ns[3] = {10'000, 5'000, 5'000},
+                phase_ns[3] = {100'000, 50'000, 80'000};
   for (int r = 0; r < 3; ++r) {
     rec += range(base, base + phase_ns[r] + 2'000, "loom.rep");
     rec += range(base + 1'000, base + 1'000 + phase_ns[r], "loom.phase=decode");
@@ -60,7 +62,8 @@ const char* kCases =
     "2,e2e_prefill,e2e_prefill model=llama-3.2-1b batch=1 seq=16 dtype=bf16 mode=eager,torch_hf,3,1,1,1\n";
 
 TEST(E2eValidate, ParsesSpecs) {
-  const E2eCaseSpec d = parse_e2e_spec("e2e_decode model=llama-3.2-1b batch=8 context=512 dtype=bf16 mode=cuda_graph", "x");
+  const E2eCaseSpec d =
+      parse_e2e_spec("e2e_decode model=llama-3.2-1b batch=8 context=512 dtype=bf16 mode=cuda_graph", "x");
   EXPECT_EQ(d.phase, "decode");
   EXPECT_EQ(d.batch, 8);
   EXPECT_EQ(d.length, 512);

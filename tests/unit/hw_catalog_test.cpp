@@ -152,9 +152,10 @@ TEST(Catalog, ExtendsOverridesOnlyWhatDiffers) {
 }
 
 TEST(Catalog, OverridesApplyInOrder) {
-  const GpuSpec g = catalog().get(
-      "h100-sxm", {"dram.bandwidth=4.8TB/s", "sms=64", "l2.size=60MiB", "tensor.bf16=2048FLOP/clk", "sms=66",
-                   "clock.sustained=1.5 GHz", "interconnect.nvlink=0 GB/s", "interconnect.topology=pcie", "price=none"});
+  const GpuSpec g =
+      catalog().get("h100-sxm", {"dram.bandwidth=4.8TB/s", "sms=64", "l2.size=60MiB", "tensor.bf16=2048FLOP/clk",
+                                 "sms=66", "clock.sustained=1.5 GHz", "interconnect.nvlink=0 GB/s",
+                                 "interconnect.topology=pcie", "price=none"});
   EXPECT_DOUBLE_EQ(g.dram_bytes_per_s, 4.8e12);
   EXPECT_EQ(g.sms, 66);
   EXPECT_EQ(g.l2_bytes, 60 << 20);

@@ -35,7 +35,9 @@ class Topology : public ::testing::Test {
     ADD_FAILURE() << "no error for " << gpu;
     return InputError("", "");
   }
-  double ceiling(const GpuSpec& g, const std::string& spec) { return analyze(g, parse_kernel_spec(spec, "test")).ceiling_us; }
+  double ceiling(const GpuSpec& g, const std::string& spec) {
+    return analyze(g, parse_kernel_spec(spec, "test")).ceiling_us;
+  }
   const Catalog cat_ = Catalog::load();
   const test::ScratchDir scratch_;
 };
@@ -65,7 +67,8 @@ TEST_F(Topology, AbsentOrNoneIsTheOldInference) {
   EXPECT_EQ(infer_topology(450e9, 4), "nvswitch");  // a 4-GPU NVLink domain: NVLS at 3-4 GPUs, as before
   const GpuSpec none = get(write("none.yaml", "extends: h100-sxm\ninterconnect:\n  topology: none\n"));
   EXPECT_EQ(none.topology, "nvswitch");
-  const GpuSpec bridged = get(write("bridged.yaml", "extends: h100-sxm\ninterconnect:\n  topology: none\n  nvlink_gpus: 2\n"));
+  const GpuSpec bridged =
+      get(write("bridged.yaml", "extends: h100-sxm\ninterconnect:\n  topology: none\n  nvlink_gpus: 2\n"));
   EXPECT_EQ(bridged.topology, "nvlink-bridge");
   // A hand-built spec without the field: node_topology() infers it the same way.
   GpuSpec hand;

@@ -45,7 +45,8 @@ class YamlErrors : public ::testing::Test {
   const fs::path& dir_ = scratch_.path();
 };
 
-#define EXPECT_WHERE(err, file_line) EXPECT_TRUE(err.where().ends_with(file_line)) << err.where() << ": " << err.detail()
+#define EXPECT_WHERE(err, file_line) \
+  EXPECT_TRUE(err.where().ends_with(file_line)) << err.where() << ": " << err.detail()
 #define EXPECT_DETAIL(err, text) EXPECT_NE(err.detail().find(text), std::string::npos) << err.detail()
 
 TEST_F(YamlErrors, MalformedYaml) {
@@ -60,7 +61,8 @@ TEST_F(YamlErrors, MalformedIndentationPointsAtTheLine) {
 }
 
 TEST_F(YamlErrors, UnknownTopLevelKeyListsValidKeys) {
-  const auto e = load_error(write("unknown_key.yaml", "extends: h100-sxm\nname: Edited\nsms: 120\nwarp_schedulers: 4\n"));
+  const auto e =
+      load_error(write("unknown_key.yaml", "extends: h100-sxm\nname: Edited\nsms: 120\nwarp_schedulers: 4\n"));
   EXPECT_WHERE(e, "unknown_key.yaml:4");
   EXPECT_DETAIL(e, "warp_schedulers");
   EXPECT_DETAIL(e, "extends, name, architecture");

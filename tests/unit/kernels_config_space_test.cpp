@@ -18,7 +18,9 @@
 namespace loom {
 namespace {
 
-bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 TEST(ConfigSpace, EveryFamilyFileLoads) {
   for (const auto& f : family_names()) {
@@ -131,8 +133,9 @@ TEST(ConfigSpace, BadYamlReportsFileAndLine) {
   e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
                  "  - {tile: 8x64x64, warps: 4, mma: wgmma, archs: [hopper], dtypes: bf16}\n");
   EXPECT_NE(e.find("bad.yaml:5"), std::string::npos) << e;
-  e = load_error("family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
-                 "  - {tile: 128x256x64, warps: 8, mma: wgmma, archs: [hopper]}\ncandidates:\n  hopper: [64x64x64_s2_w4]\n");
+  e = load_error(
+      "family: gemm\nnaming: tile\nstages: {wgmma: [2]}\ntiles:\n"
+      "  - {tile: 128x256x64, warps: 8, mma: wgmma, archs: [hopper]}\ncandidates:\n  hopper: [64x64x64_s2_w4]\n");
   EXPECT_NE(e.find("bad.yaml:7"), std::string::npos) << e;
   EXPECT_NE(e.find("no tile 64x64x64"), std::string::npos) << e;
   e = load_error("family: gemm\nnaming: [oops\n");
@@ -177,7 +180,8 @@ TEST(ConfigSpace, CandidateMemoServesFreshLists) {
   for (const auto& [g, s] : cases) want.push_back(fresh(s, *g));
   std::thread([&] {  // one thread, every case twice in reverse order: the second call of each is served
     for (size_t i = cases.size(); i-- > 0;)
-      for (int r = 0; r < 2; ++r) EXPECT_EQ(list_text(candidate_configs(cases[i].second, *cases[i].first)), want[i]) << i;
+      for (int r = 0; r < 2; ++r)
+        EXPECT_EQ(list_text(candidate_configs(cases[i].second, *cases[i].first)), want[i]) << i;
   }).join();
   GpuSpec g = test::test_h100();
   const KernelShape s = parse_shape(parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=bf16"), g);
@@ -193,7 +197,8 @@ TEST(ConfigSpace, Sm100TilesRunAsTcgen05) {
   // B200-class GPUs (sm_100) have no wgmma: the same tiles run as tcgen05.mma with tensor-memory accumulators, and
   // 128-row tiles pair up (2SM) where the grid has two along M, each CTA holding half of B.
   GpuSpec h = test::test_h100(), b = h;
-  b.architecture = "blackwell", b.compute_capability = 100, b.tensor_flops_per_clk_per_sm[static_cast<int>(Dtype::bf16)] = 8192;
+  b.architecture = "blackwell", b.compute_capability = 100,
+  b.tensor_flops_per_clk_per_sm[static_cast<int>(Dtype::bf16)] = 8192;
   const ConfigTable& t = config_table(Family::gemm);
   KernelShape s = parse_shape(parse_kernel_spec("gemm m=4096 n=4096 k=4096 dtype=bf16"), b);
   TileConfig ch = parse_config(t, Family::gemm, "128x256x64_s4_w8", "test"), cb = ch;
@@ -215,7 +220,8 @@ TEST(ConfigSpace, Sm100TilesRunAsTcgen05) {
   // A 256-row tile is two 128-row instructions: B read twice, A once.
   TileConfig c256 = parse_config(t, Family::gemm, "256x128x64_s4_w8", "test");
   ASSERT_TRUE(config_fits(c256, t, s, b, nullptr));
-  EXPECT_DOUBLE_EQ(gemm_demand(b, s, c256, false).per_iter.smem, (256 + 128) * bk * bytes + (256 + 2 * 128) * bk * bytes);
+  EXPECT_DOUBLE_EQ(gemm_demand(b, s, c256, false).per_iter.smem,
+                   (256 + 128) * bk * bytes + (256 + 2 * 128) * bk * bytes);
   // sm_120 keeps Ada's mma.sync tiles, and Hopper is untouched (above).
   GpuSpec rtx = b;
   rtx.compute_capability = 120;

@@ -75,7 +75,8 @@ TEST(LearnedAnchor, MoreOfAResourceIsNeverSlower) {
       }
     }
     // An edit to the value the GPU already has changes nothing.
-    const GpuSpec same = catalog().get("h200", {"clock.sustained=" + std::to_string(int(catalog().get("h200").sustained_clock_mhz)) + "MHz"});
+    const GpuSpec same = catalog().get(
+        "h200", {"clock.sustained=" + std::to_string(int(catalog().get("h200").sustained_clock_mhz)) + "MHz"});
     EXPECT_NEAR(p.predict(same, spec).latency_us, p.predict(catalog().get("h200"), spec).latency_us, 1e-9) << k;
   }
 }

@@ -63,7 +63,8 @@ TEST(LearnedForest, BatchedPackedAndXgboostAgreeOnCommittedModels) {
   ASSERT_GT(ds.samples.size(), 1000u);
   const size_t cols = ds.feature_names.size();
   std::map<std::string, std::vector<float>> x_by_family;
-  for (const auto& s : ds.samples) x_by_family[s.m.family].insert(x_by_family[s.m.family].end(), s.x.begin(), s.x.end());
+  for (const auto& s : ds.samples)
+    x_by_family[s.m.family].insert(x_by_family[s.m.family].end(), s.x.begin(), s.x.end());
   size_t checked = 0;
   for (const auto& [family, x] : x_by_family) {
     for (const char* suffix : {".xgb.json.gz", ".q.xgb.json.gz"}) {
@@ -164,7 +165,8 @@ TEST(LearnedForest, SyntheticDefaultsAndShallowLeavesEqualPredict) {
                ",\"default_left\":" + arr(defl) + "}";
     }
     const std::string json = "{\"learner\":{\"learner_model_param\":{\"base_score\":\"0.5\",\"num_feature\":\"" +
-                             std::to_string(cols) + "\"},\"gradient_booster\":{\"model\":{\"trees\":[" + trees + "]}}}}";
+                             std::to_string(cols) + "\"},\"gradient_booster\":{\"model\":{\"trees\":[" + trees +
+                             "]}}}}";
     const loom::Forest f = loom::Forest::from_json(json);
     const size_t n = max_depth == 6 ? 300 : 700;
     std::vector<float> x(n * cols);

@@ -19,14 +19,15 @@ using loom::Prediction;
 
 std::vector<KernelSpec> mixed() {
   std::vector<KernelSpec> out;
-  for (const char* t : {"gemm m=4096 n=4096 k=4096 dtype=bf16", "gemm m=17 n=14336 k=4096 dtype=bf16 impl=torch",
-                        "rms_norm rows=4096 cols=8192 dtype=bf16", "elementwise op=silu_mul rows=300 cols=14336 dtype=bf16",
-                        "attention_decode batch=64 heads=32 kv_heads=8 seq_kv=4000 head_dim=128 dtype=bf16",
-                        "attention_prefill batch=2 heads=32 kv_heads=8 seq=1500 head_dim=128 causal=1 dtype=bf16",
-                        "rotary tokens=2048 heads=32 head_dim=128 dtype=bf16", "softmax rows=512 cols=32768 dtype=fp32",
-                        "layer_norm rows=999 cols=4096 dtype=bf16",
-                        "moe tokens=256 experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16 stage=w2",
-                        "all_reduce bytes=33554432 gpus=8"})
+  for (const char* t :
+       {"gemm m=4096 n=4096 k=4096 dtype=bf16", "gemm m=17 n=14336 k=4096 dtype=bf16 impl=torch",
+        "rms_norm rows=4096 cols=8192 dtype=bf16", "elementwise op=silu_mul rows=300 cols=14336 dtype=bf16",
+        "attention_decode batch=64 heads=32 kv_heads=8 seq_kv=4000 head_dim=128 dtype=bf16",
+        "attention_prefill batch=2 heads=32 kv_heads=8 seq=1500 head_dim=128 causal=1 dtype=bf16",
+        "rotary tokens=2048 heads=32 head_dim=128 dtype=bf16", "softmax rows=512 cols=32768 dtype=fp32",
+        "layer_norm rows=999 cols=4096 dtype=bf16",
+        "moe tokens=256 experts=8 topk=2 hidden=4096 inter=14336 dtype=bf16 stage=w2",
+        "all_reduce bytes=33554432 gpus=8"})
     out.push_back(loom::parse_kernel_spec(t));
   return out;
 }
@@ -61,7 +62,8 @@ void check_batch(const loom::Predictor& p, const GpuSpec& gpu, const std::vector
   std::vector<Prediction> many;
   p.predict_many(gpus, specs, ach, many);
   ASSERT_EQ(many.size(), specs.size());
-  for (size_t i = 0; i < specs.size(); ++i) expect_same(p.predict(gpu, specs[i], ach), many[i], what + " " + specs[i].family);
+  for (size_t i = 0; i < specs.size(); ++i)
+    expect_same(p.predict(gpu, specs[i], ach), many[i], what + " " + specs[i].family);
 }
 
 TEST(PredictMemo, ServesExactlyWhatPredictGives) {

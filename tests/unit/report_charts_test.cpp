@@ -137,7 +137,8 @@ TEST(ReportCharts, NonFiniteAndNonPositiveValuesAreLeftOutAndCounted) {
 
 TEST(ReportCharts, ScatterPanelTitleCarriesMape) {
   Report r;
-  r.scatters = {{"v", {{"a", "gemm", "H100", 100, 110}, {"b", "gemm", "H100", 100, 90}, {"c", "norm", "A100", 10, 15}}}};
+  r.scatters = {
+      {"v", {{"a", "gemm", "H100", 100, 110}, {"b", "gemm", "H100", 100, 90}, {"c", "norm", "A100", 10, 15}}}};
   std::string html = render_html(r);
   EXPECT_NE(html.find("gemm — MAPE 10% (n=2)"), std::string::npos);
   EXPECT_NE(html.find("norm — MAPE 50% (n=1)"), std::string::npos);

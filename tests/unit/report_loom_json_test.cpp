@@ -135,8 +135,13 @@ json kernel(const std::string& name, int layer, double start, double end) {
 }
 
 TEST(E2eJson, KernelsBecomeLanesWithIdleGapsAndLayerSpans) {
-  json j = {{"gpu", "h200"}, {"model", "m"}, {"phase", "decode"}, {"mode", "eager"}, {"wall_time_us", 9.0},
-            {"kernels", {kernel("embed", -1, 1, 2), kernel("qkv", 0, 2, 4), kernel("o", 0, 5, 7), kernel("lm", -1, 7, 9)}}};
+  json j = {
+      {"gpu", "h200"},
+      {"model", "m"},
+      {"phase", "decode"},
+      {"mode", "eager"},
+      {"wall_time_us", 9.0},
+      {"kernels", {kernel("embed", -1, 1, 2), kernel("qkv", 0, 2, 4), kernel("o", 0, 5, 7), kernel("lm", -1, 7, 9)}}};
   Report r;
   add_e2e(r, j, "e.json");
   ASSERT_EQ(r.timelines.size(), 1u);
@@ -162,7 +167,9 @@ TEST(E2eJson, BadKernelsNameTheirPath) {
   EXPECT_NE(e.find("e.json: $.kernels[0].start_us: required key missing"), std::string::npos) << e;
   e = error_of([&] { add_e2e(r, json{{"gpu", "h200"}}, "e.json"); });
   EXPECT_NE(e.find("$.kernels: required key missing"), std::string::npos) << e;
-  e = error_of([&] { add_e2e(r, json{{"trace", "t.json"}, {"source_gpu", "h100"}, {"kernels", json::array()}}, "e.json"); });
+  e = error_of([&] {
+    add_e2e(r, json{{"trace", "t.json"}, {"source_gpu", "h100"}, {"kernels", json::array()}}, "e.json");
+  });
   EXPECT_NE(e.find("--replay"), std::string::npos) << e;
   j = {{"kernels", {kernel("a", 0, 3, 2)}}};
   e = error_of([&] { add_e2e(r, j, "e.json"); });

@@ -40,7 +40,8 @@ TEST(ServingEngine, LoneRequestMatchesTheStepModel) {
   Fixture f;
   const std::vector<Request> in = {req(0, 1000, 11)};
   const SimResult r = simulate(f.gpu, f.model, f.profile, in, {}, {});
-  const double prefill_us = predict_step(f.gpu, f.model, f.profile, prefill_workload(1, {1000}, {}, 1)).timing.wall_time_us;
+  const double prefill_us =
+      predict_step(f.gpu, f.model, f.profile, prefill_workload(1, {1000}, {}, 1)).timing.wall_time_us;
   EXPECT_NEAR(r.requests[0].ttft_ms(), prefill_us / 1e3, prefill_us / 1e3 * 0.03);
   // Decode steps run as CUDA graphs at batch 1 over contexts 1001..1010.
   const double decode_us = predict_step(f.gpu, f.model, f.profile, decode_workload(1, {1005}, 1)).timing.wall_time_us;
@@ -128,7 +129,8 @@ TEST(ServingEngine, StepClockThrottlesOnlyPastTheOnset) {
 
 TEST(ServingEngine, ReplicasAndRouters) {
   Fixture f;
-  const auto stream = at_rate(synthesize(400, 1, {}, parse_length_dist("800", "x"), parse_length_dist("100", "x"), 1), 60);
+  const auto stream =
+      at_rate(synthesize(400, 1, {}, parse_length_dist("800", "x"), parse_length_dist("100", "x"), 1), 60);
   SimConfig one;
   const SimResult a = simulate(f.gpu, f.model, f.profile, stream, one, {});
   SimConfig two;

@@ -34,7 +34,8 @@ TEST(ServingRequests, CsvRefusesBadInputNamingLineAndField) {
   EXPECT_NE(error_of("arrival_s,prompt_tokens\n0,1\n").find("lacks the column 'output_tokens'"), std::string::npos);
   EXPECT_NE(error_of("arrival_s,prompt_tokens,output_tokens,foo\n").find("unknown column 'foo'"), std::string::npos);
   EXPECT_NE(error_of("arrival_s,prompt_tokens,output_tokens,arrival_s\n").find("appears twice"), std::string::npos);
-  EXPECT_NE(error_of("arrival_s,prompt_tokens,output_tokens\n0,10,nan\n").find("r.csv:2: output_tokens"), std::string::npos);
+  EXPECT_NE(error_of("arrival_s,prompt_tokens,output_tokens\n0,10,nan\n").find("r.csv:2: output_tokens"),
+            std::string::npos);
   EXPECT_NE(error_of("arrival_s,prompt_tokens,output_tokens\n0,0x10,5\n").find("prompt_tokens"), std::string::npos);
   EXPECT_NE(error_of("arrival_s,prompt_tokens,output_tokens\n-1,10,5\n").find("arrival_s"), std::string::npos);
   EXPECT_NE(error_of("arrival_s,prompt_tokens,output_tokens\n0,0,5\n").find("prompt_tokens"), std::string::npos);
@@ -47,19 +48,23 @@ TEST(ServingRequests, CsvRefusesBadInputNamingLineAndField) {
 }
 
 TEST(ServingRequests, JsonlStrict) {
-  const auto v = parse_requests("{\"arrival_s\": 0, \"prompt_tokens\": 5, \"output_tokens\": 3}\n\n"
-                                "{\"arrival_s\": 1, \"prompt_tokens\": 7, \"output_tokens\": 2, \"cached_prefix_tokens\": 3}\n",
-                                "r.jsonl", true);
+  const auto v = parse_requests(
+      "{\"arrival_s\": 0, \"prompt_tokens\": 5, \"output_tokens\": 3}\n\n"
+      "{\"arrival_s\": 1, \"prompt_tokens\": 7, \"output_tokens\": 2, \"cached_prefix_tokens\": 3}\n",
+      "r.jsonl", true);
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[1].cached_prefix_tokens, 3);
-  EXPECT_NE(error_of("{\"arrival_s\": 0, \"prompt_tokens\": 5}\n", true).find("missing key 'output_tokens'"), std::string::npos);
-  EXPECT_NE(error_of("{\"arrival_s\": 0, \"prompt_tokens\": 5, \"output_tokens\": 1, \"x\": 1}\n", true).find("unknown key 'x'"),
+  EXPECT_NE(error_of("{\"arrival_s\": 0, \"prompt_tokens\": 5}\n", true).find("missing key 'output_tokens'"),
+            std::string::npos);
+  EXPECT_NE(error_of("{\"arrival_s\": 0, \"prompt_tokens\": 5, \"output_tokens\": 1, \"x\": 1}\n", true)
+                .find("unknown key 'x'"),
             std::string::npos);
   EXPECT_NE(error_of("{\"arrival_s\": 0, \"arrival_s\": 1, \"prompt_tokens\": 5, \"output_tokens\": 1}\n", true)
                 .find("appears twice"),
             std::string::npos);
-  EXPECT_NE(error_of("{\"arrival_s\": \"0\", \"prompt_tokens\": 5, \"output_tokens\": 1}\n", true).find("must be a number"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("{\"arrival_s\": \"0\", \"prompt_tokens\": 5, \"output_tokens\": 1}\n", true).find("must be a number"),
+      std::string::npos);
   EXPECT_NE(error_of("{\"arrival_s\": 0,\n", true).find("r.csv:1: malformed JSON"), std::string::npos);
   EXPECT_NE(error_of("[1, 2]\n", true).find("one JSON object"), std::string::npos);
 }
@@ -72,7 +77,8 @@ TEST(ServingRequests, LengthDistributionsAndArrivals) {
                           "file:/nonexistent", "normal:1:2", "1e400"})
     EXPECT_THROW(parse_length_dist(bad, "--prompt-len"), InputError) << bad;
   EXPECT_DOUBLE_EQ(parse_arrivals("gamma:cv=2", "--arrivals").cv, 2);
-  for (const char* bad : {"gamma", "gamma:cv=0", "gamma:cv=-1", "gamma:cv=inf", "uniform", "gamma:cv=1e-300", "gamma:cv=0.009"})
+  for (const char* bad :
+       {"gamma", "gamma:cv=0", "gamma:cv=-1", "gamma:cv=inf", "uniform", "gamma:cv=1e-300", "gamma:cv=0.009"})
     EXPECT_THROW(parse_arrivals(bad, "--arrivals"), InputError) << bad;
 }
 

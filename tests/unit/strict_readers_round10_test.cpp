@@ -68,7 +68,8 @@ TEST(CorpusMeta, KeyTwiceIsRefusedNamingBothLines) {
 TEST(CorpusMeta, SmsAndClockAreCheckedWherePresent) {
   for (const char* bad : {"#sms=sixteen\n", "#sms=0\n", "#sms=-16\n", "#sms=99999999999\n", "#sms=16.5\n"})
     expect_error([&] { parse_corpus(corpus_with(bad), "c.csv"); }, "c.csv:2", "is not an SM count");
-  for (const char* bad : {"#clock_mhz=nan\n", "#clock_mhz=0\n", "#clock_mhz=0.5\n", "#clock_mhz=1e5\n", "#clock_mhz=x\n"})
+  for (const char* bad :
+       {"#clock_mhz=nan\n", "#clock_mhz=0\n", "#clock_mhz=0.5\n", "#clock_mhz=1e5\n", "#clock_mhz=x\n"})
     expect_error([&] { parse_corpus(corpus_with(bad), "c.csv"); }, "c.csv:2", "is not a clock in MHz");
   const Corpus ok = parse_corpus(corpus_with("#sms=16\n#clock_mhz=1980\n"), "c.csv");
   EXPECT_EQ(ok.sms, 16);

@@ -19,7 +19,9 @@
 namespace loom {
 namespace {
 
-std::string lct_with(const std::string& meta) { return "#loom-cupti 1\n#gpu=NVIDIA H200\n" + meta + "#end records=0 dropped=0\n"; }
+std::string lct_with(const std::string& meta) {
+  return "#loom-cupti 1\n#gpu=NVIDIA H200\n" + meta + "#end records=0 dropped=0\n";
+}
 
 std::string cases_with(const std::string& meta) {
   return "#loom-bench 1\n#gpu=NVIDIA H200\n" + meta +
@@ -28,7 +30,8 @@ std::string cases_with(const std::string& meta) {
 }
 
 TEST(LctMeta, SmsAndClockAreCheckedAsInACorpus) {
-  for (const char* bad : {"#sms=abc\n", "#sms=-0\n", "#sms=-3\n", "#sms=1e9\n", "#sms=5000\n", "#sms=16.5\n", "#sms=\n"})
+  for (const char* bad :
+       {"#sms=abc\n", "#sms=-0\n", "#sms=-3\n", "#sms=1e9\n", "#sms=5000\n", "#sms=16.5\n", "#sms=\n"})
     expect_error([&] { parse_lct(lct_with(bad), "t.lct"); }, "t.lct:3", "is not an SM count");
   for (const char* bad : {"#clock_mhz=nan\n", "#clock_mhz=0.5\n", "#clock_mhz=-1\n", "#clock_mhz=99999\n",
                           "#clock_mhz=inf\n", "#clock_mhz=fast\n"})
@@ -63,7 +66,8 @@ TEST(CaseListMeta, SmsClockAndResolutionAreChecked) {
 const std::string kBody = "R\t1000\t100000\t1\tloom.case=7\nR\t2000\t10000\t1\tloom.rep\n"
                           "K\t2100\t3100\t0\t1\t7\t99\t0\t66\t1\t1\t384\t1\t1\t168\t1024\t200000\tk\n";
 
-Corpus join_two(const std::string& meta_a, const std::string& meta_b, const std::string& lct_meta = "#clock_mhz=1980\n") {
+Corpus join_two(const std::string& meta_a, const std::string& meta_b,
+                const std::string& lct_meta = "#clock_mhz=1980\n") {
   GpuNameTable gpus;
   gpus.add("NVIDIA H200", "h200");
   JoinStats st;

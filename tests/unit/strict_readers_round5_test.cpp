@@ -112,7 +112,8 @@ TEST(ModelConfig, RopeScalingInsidesAreChecked) {
               parse_model_config(llama_with(R"(, "rope_scaling": {"rope_type": "llama3", "factor": null})"), "m.json");
             }).what(),
             "rope_scaling.factor");
-  EXPECT_NO_THROW(parse_model_config(llama_with(R"(, "rope_scaling": {"rope_type": "llama3", "factor": 8.0})"), "m.json"));
+  EXPECT_NO_THROW(
+      parse_model_config(llama_with(R"(, "rope_scaling": {"rope_type": "llama3", "factor": 8.0})"), "m.json"));
 }
 
 TEST(ModelConfig, DtypeAndTorchDtypeMustAgree) {

@@ -33,7 +33,8 @@ std::string calibration_with(const std::string& pointer, const nlohmann::json& v
 
 std::string overlay_error(const std::string& text) {
   const Catalog cat = Catalog::load();
-  return error_of([&] { calibration_overlay(text, "r.json", "h100-sxm", cat.get("h100-sxm"), cat.get("h200")); }).what();
+  return error_of([&] { calibration_overlay(text, "r.json", "h100-sxm", cat.get("h100-sxm"), cat.get("h200")); })
+      .what();
 }
 
 TEST(Calibration, EveryNumberPresentIsChecked) {

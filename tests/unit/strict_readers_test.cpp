@@ -68,7 +68,8 @@ TEST(StrictYaml, GpuExtendsChainIsBounded) {
   auto write_chain = [&](int n) {
     write_file((dir / "g0.yaml").string(), "extends: h100-sxm\n");
     for (int i = 1; i <= n; ++i)
-      write_file((dir / ("g" + std::to_string(i) + ".yaml")).string(), "extends: g" + std::to_string(i - 1) + ".yaml\n");
+      write_file((dir / ("g" + std::to_string(i) + ".yaml")).string(),
+                 "extends: g" + std::to_string(i - 1) + ".yaml\n");
     return (dir / ("g" + std::to_string(n) + ".yaml")).string();
   };
   const std::string cat = data_dir() + "/gpus";

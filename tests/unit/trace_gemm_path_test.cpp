@@ -13,7 +13,8 @@ TEST(GemmPath, ClassifiesTracedNames) {
   EXPECT_EQ(sk.path, "mma_sync");
   EXPECT_TRUE(sk.split_k);
   EXPECT_EQ(sk.kernel, "cutlass_80_tensorop_bf16_s16816gemm_bf16_128x256_64x3_tn_align2");
-  EXPECT_EQ(gemm_path("void cutlass::Kernel2<cutlass_75_tensorop_bf16_s1688gemm_bf16_64x64_nn_align1>(x)").path, "sm75");
+  EXPECT_EQ(gemm_path("void cutlass::Kernel2<cutlass_75_tensorop_bf16_s1688gemm_bf16_64x64_nn_align1>(x)").path,
+            "sm75");
   EXPECT_EQ(gemm_path("cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_128x2_tn_align4>").path,
             "wmma");
   EXPECT_EQ(gemm_path("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x64x8_stage3_warpsize1x4x1_ffma_aligna4").path,

@@ -66,7 +66,8 @@ TEST(TraceKernelNames, NvjetFieldsFromGpuNotes) {
 
 TEST(TraceKernelNames, DemangleAndPassThrough) {
   EXPECT_EQ(demangle("_Z13loom_l2_flushPim"), "loom_l2_flush(int*, unsigned long)");
-  EXPECT_EQ(demangle("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"), "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT");
+  EXPECT_EQ(demangle("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"),
+            "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT");
   EXPECT_EQ(demangle("_Zgarbage"), "_Zgarbage");
 }
 

@@ -20,11 +20,11 @@ const char* kLct =
     "#sms=132\n"
     "#pid=42\n"
     "R\t100\t900\t1\tloom.case=3\n"
-    "K\t200\t300\t0\t1\t7\t11\t0\t66\t1\t1\t384\t1\t1\t168\t1024\t200000\tnvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT\n"
+    "K\t200\t300\t0\t1\t7\t11\t0\t66\t1\t1\t384\t1\t1\t168\t1024\t200000\tnvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_"
+    "NNT\n"
     "C\t400\t500\t0\t7\t12\t4096\t1\n"
     "S\t510\t520\t0\t7\t13\t64\n"
     "#end records=4 dropped=2\n";
-
 
 TEST(TraceReader, LctRecordsAndMetadata) {
   LctTrace t = parse_lct(kLct, "a.lct");

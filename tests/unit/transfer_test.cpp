@@ -101,10 +101,11 @@ TEST(Transfer, FileRoundTripsAndIsOptional) {
   const TransferWeights back = TransferWeights::load(dir.string());
   EXPECT_EQ(back.weight, t.weight);
   EXPECT_EQ(back.architectures, t.architectures);
-  for (const std::string bad : {"{", "[]", R"({"schema": "loom-transfer 1"})",
-                                R"({"schema": "loom-transfer 1", "families": {"gemm": {"weight": 2, "architectures": []}}})",
-                                R"({"schema": "loom-transfer 1", "families": {"gemm": {"weight": "x", "architectures": []}}})",
-                                R"({"schema": "loom-transfer 1", "families": {"gemm": {"architectures": []}}})"}) {
+  for (const std::string bad :
+       {"{", "[]", R"({"schema": "loom-transfer 1"})",
+        R"({"schema": "loom-transfer 1", "families": {"gemm": {"weight": 2, "architectures": []}}})",
+        R"({"schema": "loom-transfer 1", "families": {"gemm": {"weight": "x", "architectures": []}}})",
+        R"({"schema": "loom-transfer 1", "families": {"gemm": {"architectures": []}}})"}) {
     std::ofstream(dir / "transfer.json") << bad;
     EXPECT_IN(error_of([&] { TransferWeights::load(dir.string()); }).what(), "transfer.json");
   }

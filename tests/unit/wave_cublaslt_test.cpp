@@ -81,7 +81,8 @@ TEST(LtSweep, BadInputNamesFileLineAndField) {
   std::string other = row;
   other.replace(other.find(",1,0,0,0,0,auto"), 15, ",2,2,0,0,0,auto");
   other.replace(0, 1, "1");
-  EXPECT_EQ(error_of(kHead + row + other), "t.csv:4: field 'config': a1_t128x128 has other attributes than on an earlier row");
+  EXPECT_EQ(error_of(kHead + row + other),
+            "t.csv:4: field 'config': a1_t128x128 has other attributes than on an earlier row");
   EXPECT_EQ(error_of(kHead + row.substr(0, row.size() - 2) + "\n"), "t.csv:3: has 22 fields, the header 23");
   EXPECT_NE(error_of("shape,m\n").find("t.csv: no '# ... sms=N' line"), std::string::npos);
   std::string no_col = kHead;

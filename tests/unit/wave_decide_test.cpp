@@ -24,7 +24,8 @@ TuneShape random_shape(std::mt19937_64& rng, bool gemm, const std::string& dtype
     s.n = pick({128, 512, 1024, 2048, 3072, 4096, 5120, 6144, 8192, 14336, 28672}) + pick({0, 0, 16, 100});
     s.k = pick({256, 1024, 2048, 4096, 5120, 7168, 14336}) + pick({0, 0, 8, 72});
   } else {
-    s.family = "moe", s.experts = pick({8, 16, 60, 64, 128, 256}), s.topk = std::min<int64_t>(s.experts, pick({1, 2, 4, 8}));
+    s.family = "moe", s.experts = pick({8, 16, 60, 64, 128, 256}),
+    s.topk = std::min<int64_t>(s.experts, pick({1, 2, 4, 8}));
     s.tokens = log_uniform(13), s.hidden = pick({1024, 2048, 3584, 4096, 7168});
     s.inter = pick({128, 384, 768, 1408, 2048, 4096, 14336}), s.stage = pick({13, 2});
   }

@@ -41,9 +41,12 @@ TEST(WaveMapping, MoeGridFollowsUniformRouting) {
   EXPECT_EQ(g.ctas, 2 * 448);
   EXPECT_EQ(g.loop_iters, 4096 / 64);
   // 100 tokens x topk 2 = 200 rows over 8 experts = 25 each -> ceil(25/16) = 2 tiles each = 16 M-tiles.
-  EXPECT_EQ(moe_m_tiles(100, 8, 2, 16), 16);
+  TuneShape routed = s;  // 8 experts
+  routed.tokens = 100, routed.topk = 2;
+  EXPECT_EQ(tiled_gemm(routed, true).m_tiles(16), 16);
   // 13 rows over 8 experts: 5 experts get 2, 3 get 1 -> 8 tiles of bm=16.
-  EXPECT_EQ(moe_m_tiles(13, 8, 1, 16), 8);
+  routed.tokens = 13, routed.topk = 1;
+  EXPECT_EQ(tiled_gemm(routed, true).m_tiles(16), 8);
   s.stage = 2;  // w2: N = hidden, K = inter
   g = map_grid(s, 16, 64, 64);
   EXPECT_EQ(g.ctas, 2 * 64);

@@ -99,7 +99,8 @@ TEST(WaveTables, MissingAndBadTablesNameTheFix) {
     load_tables("/nonexistent/h200-gemm.json", "h200", "gemm");
     FAIL() << "no throw";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("loom tune --fit --traces traces/ --gpu h200 --family gemm"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("loom tune --fit --traces traces/ --gpu h200 --family gemm"),
+              std::string::npos);
   }
   const test::ScratchDir scratch;
   const std::string path = scratch.file("wave_bad.json");
@@ -117,10 +118,12 @@ TEST(WaveExport, HeaderStructure) {
   const std::string h = export_header(ct);
   const std::string p = "loom_tune_h200_gemm";
   EXPECT_EQ(export_prefix("h100-sxm", "moe"), "loom_tune_h100_sxm_moe");
-  for (const std::string& want : std::vector<std::string>{"#ifndef LOOM_TUNE_H200_GEMM_H", "#define LOOM_TUNE_H200_GEMM_MACROS 2", "#define LOOM_TUNE_H200_GEMM_CONFIGS 3",
-        "static const char* const " + p + "_configs[LOOM_TUNE_H200_GEMM_CONFIGS]", "static const double " + p + "_coef[",
-        "static const uint8_t " + p + "_micro[", "static inline int " + p + "_pick(int64_t m, int64_t n, int64_t k)",
-        "#endif"})
+  for (const std::string& want :
+       std::vector<std::string>{"#ifndef LOOM_TUNE_H200_GEMM_H", "#define LOOM_TUNE_H200_GEMM_MACROS 2",
+                                "#define LOOM_TUNE_H200_GEMM_CONFIGS 3",
+                                "static const char* const " + p + "_configs[LOOM_TUNE_H200_GEMM_CONFIGS]",
+                                "static const double " + p + "_coef[", "static const uint8_t " + p + "_micro[",
+                                "static inline int " + p + "_pick(int64_t m, int64_t n, int64_t k)", "#endif"})
     EXPECT_NE(h.find(want), std::string::npos) << want;
   // Balanced braces and parentheses, and one row per macro in the coefficient table.
   EXPECT_EQ(std::count(h.begin(), h.end(), '{'), std::count(h.begin(), h.end(), '}'));

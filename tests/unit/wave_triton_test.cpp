@@ -133,7 +133,8 @@ TEST(WaveConfigModel, RecoversALinearLawAndRoundTrips) {
     c.ctas_per_sm = 1;
     p.configs.push_back(c);
   }
-  const ConfigCoef truth[3] = {{0.02, 1.0, 0.01, 5, 3, 0.1}, {0.05, 2.0, 0.02, 8, 1, 0.2}, {0.09, 3.0, 0.03, 12, 0.5, 0.3}};
+  const ConfigCoef truth[3] = {
+      {0.02, 1.0, 0.01, 5, 3, 0.1}, {0.05, 2.0, 0.02, 8, 1, 0.2}, {0.09, 3.0, 0.03, 12, 0.5, 0.3}};
   for (int64_t m : {1, 4, 16, 64, 256, 1024, 2048, 4096})
     for (int stage : {13, 2}) {
       TuneShape s;
@@ -151,7 +152,8 @@ TEST(WaveConfigModel, RecoversALinearLawAndRoundTrips) {
   const std::vector<bool> all(p.shapes.size(), true);
   ConfigModel m = fit_config_model(p, all, 0.0);
   for (size_t i = 0; i < 3; ++i)
-    for (size_t j = 0; j < size_t(kConfigFeatures); ++j) EXPECT_NEAR(m.coef[i][j], truth[i][j], 1e-6 * (1 + truth[i][j]));
+    for (size_t j = 0; j < size_t(kConfigFeatures); ++j)
+      EXPECT_NEAR(m.coef[i][j], truth[i][j], 1e-6 * (1 + truth[i][j]));
   TuneTables t = build_tables(p, all, "16x64x64_s3_w4_g1");
   t.config_model = m;
   const TuneTables back = tables_from_json(nlohmann::json::parse(tables_to_json(t).dump()), "t");

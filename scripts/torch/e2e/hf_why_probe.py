@@ -11,7 +11,8 @@ def run(layers, tag):
     torch.cuda.synchronize()
     ts = []
     for _ in range(10):
-        t = time.perf_counter(); nxt = hf_eager.forward(m, nxt, cache).logits[:, -1:].argmax(-1); torch.cuda.synchronize(); ts.append((time.perf_counter()-t)*1e3)
+        t = time.perf_counter(); nxt = hf_eager.forward(m, nxt, cache).logits[:, -1:].argmax(-1)
+        torch.cuda.synchronize(); ts.append((time.perf_counter()-t)*1e3)
     with profile(activities=[ProfilerActivity.CPU]) as prof:
         for _ in range(3): nxt = hf_eager.forward(m, nxt, cache).logits[:, -1:].argmax(-1)
         torch.cuda.synchronize()

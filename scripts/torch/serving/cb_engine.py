@@ -279,7 +279,8 @@ def main():
         gpu_ms = ev_s.elapsed_time(ev_e)
         its.append(dict(start_s=t_s, end_s=t_e, gpu_ms=gpu_ms, decodes=len(dec), prefills=len(pre),
                         decode_kv=sum(r["kv"] + 1 for r in dec),
-                        decode_kv_max=max([r["kv"] + 1 for r in dec], default=0), prefill_tokens=sum(r["prompt"] for r in pre),
+                        decode_kv_max=max([r["kv"] + 1 for r in dec], default=0),
+                        prefill_tokens=sum(r["prompt"] for r in pre),
                         prefill_pairs=sum(r["prompt"] * (r["prompt"] + 1) // 2 for r in pre),
                         graph_batch=graph_b))
         for i, (r, t) in enumerate(zip(dec + pre, toks)):

@@ -6,8 +6,10 @@ cfg=json.load(open('models/presets/llama-3-8b.json'))
 m=cb.Model(cfg, 2048)
 def step(n, ctxmgr=True):
     z=torch.zeros(n,dtype=torch.long,device='cuda')
-    args=(z, torch.arange(n,device='cuda'), z, 0, torch.zeros(0,1,dtype=torch.int32,device='cuda'), torch.zeros(0,dtype=torch.int32,device='cuda'), [(0,n)], torch.tensor([n-1],device='cuda'))
-    torch.cuda.synchronize(); t=time.perf_counter(); m.forward(*args); th=time.perf_counter()-t; torch.cuda.synchronize(); tw=time.perf_counter()-t
+    args=(z, torch.arange(n,device='cuda'), z, 0, torch.zeros(0,1,dtype=torch.int32,device='cuda'),
+          torch.zeros(0,dtype=torch.int32,device='cuda'), [(0,n)], torch.tensor([n-1],device='cuda'))
+    torch.cuda.synchronize(); t=time.perf_counter(); m.forward(*args); th=time.perf_counter()-t
+    torch.cuda.synchronize(); tw=time.perf_counter()-t
     return th*1e3, tw*1e3
 for n in [512, 455, 455, 210, 210, 333, 600, 600]:
     print('n', n, 'host %.2f ms wall %.2f ms' % step(n))

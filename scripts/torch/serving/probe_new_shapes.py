@@ -67,7 +67,8 @@ def main():
     summary = {"gpu": torch.cuda.get_device_name(0), "torch": torch.__version__, "n": len(rows),
                "extra_ms_median": statistics.median(extra), "extra_ms_mean": statistics.mean(extra),
                "extra_ms_p10": q[0], "extra_ms_p90": q[-1],
-               "extra_ms_median_div16": statistics.median([r["extra_ms"] for r in rows if r["tokens"] % 16 == 0] or [0]),
+               "extra_ms_median_div16":
+                   statistics.median([r["extra_ms"] for r in rows if r["tokens"] % 16 == 0] or [0]),
                "warmup_counts": warm, "rows": rows}
     print(json.dumps({k: v for k, v in summary.items() if k != "rows"}))
     json.dump(summary, open(args.out, "w"), indent=1)

@@ -39,7 +39,8 @@ SPACE = dict(bm=(16, 32, 64, 128), bn=(32, 64, 128, 256), bk=(64, 128), group=(1
 # The config a user gets untuned: the first entry of Triton's matmul tutorial autotune list (the kernel this one is
 # written after), which is also what the tutorial's kernel runs when autotuning is switched off.
 DEFAULT = "128x256x64_s3_w8_g8"
-SMEM_LIMIT = 232448  # H100/H200 shared memory per block (opt-in); precompile keeps what Triton reports below the device's
+# H100/H200 shared memory per block (opt-in); precompile keeps what Triton reports below the device's
+SMEM_LIMIT = 232448
 
 
 def all_configs(dtype="bf16"):

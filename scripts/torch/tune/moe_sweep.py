@@ -146,8 +146,8 @@ def main():
     shapes = shapes[args.skip:]
     if args.shapes:
         shapes = shapes[:int(args.shapes)]
-    sweep = loom_torch.Sweep(args, "moe_sweep.py --configs" if args.configs else "moe_sweep.py", {"space": SPACE, "routing": "round_robin",
-                                                   "configs": {d: len(kept[d]) for d in dtypes}})
+    sweep = loom_torch.Sweep(args, "moe_sweep.py --configs" if args.configs else "moe_sweep.py",
+                             {"space": SPACE, "routing": "round_robin", "configs": {d: len(kept[d]) for d in dtypes}})
     weights = {}
     done = 0
     for name, tp, e, k, h, inter, m in shapes:

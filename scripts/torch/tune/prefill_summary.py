@@ -32,7 +32,8 @@ def summarise(path):
     for name, v in reps.items():
         v = v[2:] if len(v) > 2 else v
         variant, tokens = name.split(",tokens=")
-        out.setdefault(int(tokens), {})[variant] = (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
+        out.setdefault(int(tokens), {})[variant] = (statistics.median(x[0] for x in v),
+                                                    statistics.median(x[1] for x in v))
     return out
 
 
