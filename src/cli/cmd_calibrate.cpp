@@ -18,7 +18,8 @@ namespace loom::cli {
 int cmd_calibrate(const std::vector<std::string>& argv) {
   Args args(argv, {"--gpu", "-o", "--out"});
   const auto& pos = args.positional();
-  if (pos.size() != 1) throw InputError("calibrate", "give one calibration result (scripts/torch/calibrate.py --out FILE)");
+  if (pos.size() != 1)
+    throw InputError("calibrate", "give one calibration result (scripts/torch/calibrate.py --out FILE)");
   const std::string file = pos[0];
   const std::string key = args.require("--gpu");
   const Catalog catalog = Catalog::load();

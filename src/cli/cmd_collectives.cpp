@@ -66,19 +66,22 @@ int cmd_fit_collectives(const Args& args) {
   check_output_file(out);
   const Catalog cat = Catalog::load();
   const PointSets sets = load_collective_point_sets(traces);
-  if (sets.empty()) throw InputError(traces, "no collective corpora below it; import some with `loom trace import --from pipeweave|vidur|loom`");
+  if (sets.empty())
+    throw InputError(
+        traces, "no collective corpora below it; import some with `loom trace import --from pipeweave|vidur|loom`");
   CollectiveModel m;
   for (const auto& set : fit_sets(sets, catalogue_gpus(cat)))
     for (const auto& f : set.fits) m.fits.push_back(f);
   m.save(out);
-  Table t{{"op", "impl", "gpu", "topology", "gpus", "points", "break", "small alpha us", "small busbw GB/s", "large alpha us",
-           "large busbw GB/s", "link GB/s", "fit MAPE <1MB", "fit MAPE >=1MB"}, {},
+  Table t{{"op", "impl", "gpu", "topology", "gpus", "points", "break", "small alpha us", "small busbw GB/s",
+           "large alpha us", "large busbw GB/s", "link GB/s", "fit MAPE <1MB", "fit MAPE >=1MB"},
+          {},
           {false, false, false, false, true, true, true, true, true, true, true, true, true, true}};
   for (const auto& f : m.fits)
-    t.add({f.op, f.impl, f.gpu_key, f.topology, std::to_string(f.gpus), std::to_string(f.points), human(double(f.break_bytes), "B"),
-           fmt(f.small.alpha_us, 1), fmt(f.small.busbw_bytes_per_s / 1e9, 1), fmt(f.large.alpha_us, 1),
-           fmt(f.large.busbw_bytes_per_s / 1e9, 1), fmt(f.link_bytes_per_s / 1e9, 1), fmt(f.mape_small, 1) + "%",
-           fmt(f.mape_large, 1) + "%"});
+    t.add({f.op, f.impl, f.gpu_key, f.topology, std::to_string(f.gpus), std::to_string(f.points),
+           human(double(f.break_bytes), "B"), fmt(f.small.alpha_us, 1), fmt(f.small.busbw_bytes_per_s / 1e9, 1),
+           fmt(f.large.alpha_us, 1), fmt(f.large.busbw_bytes_per_s / 1e9, 1), fmt(f.link_bytes_per_s / 1e9, 1),
+           fmt(f.mape_small, 1) + "%", fmt(f.mape_large, 1) + "%"});
   emit(t.text());
   std::fprintf(stderr, "loom: wrote %zu fits to %s\n", m.fits.size(), out.c_str());
   return 0;
@@ -96,7 +99,8 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
   const auto gpus = catalogue_gpus(cat);
   const PointSets sets = load_collective_point_sets(traces);
   if (!sets.count({"all_reduce", "nccl"}))
-    throw InputError(traces, "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");
+    throw InputError(traces,
+                     "no all_reduce corpora below it; import some with `loom trace import --from pipeweave|vidur`");
   const std::vector<CollectiveModel> models = fit_sets(sets, gpus);
   std::vector<Row> rows;
   std::map<std::string, Row> per_gpu;  // NCCL all_reduce only: the held-out figure the gate checks
@@ -124,7 +128,8 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
                                  (op == "send_recv" ? "" : " gpus=" + std::to_string(p.gpus)) +
                                  (impl == "custom" ? " impl=custom" : "");
         const double an = analyze(gpu, parse_kernel_spec(spec)).latency_us;
-        if (has_held) r.held_ratio[int(std::floor(std::log2(double(p.bytes))))].push_back(held.latency_us(p.bytes) / p.latency_us);
+        if (has_held)
+          r.held_ratio[int(std::floor(std::log2(double(p.bytes))))].push_back(held.latency_us(p.bytes) / p.latency_us);
         std::vector<Row*> into = {&r, &total};
         if (gate) into.push_back(&per_gpu[f.gpu_key]), into.push_back(&per_transport[collective_transport(f.link)]);
         for (Row* x : into) {
@@ -163,7 +168,8 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
       for (const auto& [oct, v] : r.held_ratio) {
         double sum = 0;
         for (double x : v) sum += std::fabs(x - 1) * 100;
-        e["held_out_by_octave"][std::to_string(oct)] = {{"n", v.size()}, {"median_ratio", median_of(v)}, {"mape_pct", sum / v.size()}};
+        e["held_out_by_octave"][std::to_string(oct)] = {
+            {"n", v.size()}, {"median_ratio", median_of(v)}, {"mape_pct", sum / v.size()}};
       }
       j["fits"].push_back(e);
     }
@@ -186,7 +192,8 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     auto add = [&](const std::string& op, const std::string& impl, const std::string& g, const std::string& topo,
                    const std::string& n, const std::string& link, const Row& r) {
       t.add({op, impl, g, topo, n, link, std::to_string(r.logo[1].n), r.logo[1].text(), r.own[1].text(),
-             r.analytical[1].text(), std::to_string(r.logo[0].n), r.logo[0].text(), r.own[0].text(), r.analytical[0].text()});
+             r.analytical[1].text(), std::to_string(r.logo[0].n), r.logo[0].text(), r.own[0].text(),
+             r.analytical[0].text()});
     };
     for (const auto& r : rows)
       add(r.fit->op, r.fit->impl, r.fit->gpu_key, r.fit->topology, std::to_string(r.fit->gpus), r.fit->link, r);
@@ -194,12 +201,14 @@ int cmd_validate_collectives(const std::vector<std::string>& argv) {
     for (const auto& [tr, r] : per_transport) add("all_reduce", "nccl", "all", tr, "all", "", r);
     for (const auto& [name, r] : totals)
       add(name.substr(0, name.find(' ')), name.substr(name.find(' ') + 1), "all", "all", "all", "", r);
-    emit(format == "csv" ? t.csv() : t.text() +
-         "held-out: the GPU's collective from its YAML link bandwidth x the other GPUs' fitted efficiency of the same op "
-         "(leave one GPU out; '-' where no other GPU has a fit of that op and impl; topology p2p / host: the sets whose "
-         "ring writes peer to peer / stages through host memory); own fit: models/collectives.json's "
-         "fit (what `loom predict` uses); analytical: the ring model (impl=custom: the same; send_recv: one link); "
-         "MAPE of the measured median.\n");
+    emit(format == "csv"
+             ? t.csv()
+             : t.text() +
+                   "held-out: the GPU's collective from its YAML link bandwidth x the other GPUs' fitted efficiency of "
+                   "the same op (leave one GPU out; '-' where no other GPU has a fit of that op and impl; topology "
+                   "p2p / host: the sets whose ring writes peer to peer / stages through host memory); own fit: "
+                   "models/collectives.json's fit (what `loom predict` uses); analytical: the ring model "
+                   "(impl=custom: the same; send_recv: one link); MAPE of the measured median.\n");
   }
   if (over)
     std::fprintf(stderr, "loom: validate --collectives: held-out all_reduce MAPE (>= 1 MB) above --max-mape %s%%: %s\n",

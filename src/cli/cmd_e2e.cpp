@@ -141,7 +141,8 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
   if (trace.kernels.empty())
     throw InputError(args.get("--replay"), "no GPU kernel events (\"cat\": \"kernel\" with ts, dur, name) to replay" +
                                                (trace.skipped_events ? " (" + std::to_string(trace.skipped_events) +
-                                                                           " malformed events skipped)" : std::string()) +
+                                                                           " malformed events skipped)"
+                                                                     : std::string()) +
                                                "; record it with torch.profiler and ProfilerActivity.CUDA");
   std::optional<GpuSpec> source;
   if (args.has("--from")) {
@@ -170,21 +171,33 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
       ks.push_back({{"name", k.name}, {"family", k.family}, {"kernel", k.spec}, {"measured_us", k.measured_us},
                     {"source_pred_us", k.source_pred_us}, {"target_us", k.target_us}, {"method", k.method}});
     for (const auto& [name, f] : fam)
-      fj.push_back({{"family", name}, {"launches", static_cast<int64_t>(f[0])}, {"measured_us", f[1]}, {"target_us", f[2]}});
-    emit(nlohmann::json{{"schema", "loom.e2e_replay/1"}, {"trace", r.trace_path}, {"device_name", r.device_name}, {"source_gpu", r.source_gpu},
-                        {"gpu", r.target_gpu}, {"measured_gpu_time_us", r.measured_gpu_us},
-                        {"measured_wall_time_us", r.measured_span_us}, {"idle_us", r.idle_us},
-                        {"gpu_time_us", r.target_gpu_us}, {"wall_time_us", r.target_span_us}, {"mapped", r.mapped},
-                        {"unmapped", r.unmapped}, {"skipped_kernel_events", trace.skipped_kernels},
+      fj.push_back(
+          {{"family", name}, {"launches", static_cast<int64_t>(f[0])}, {"measured_us", f[1]}, {"target_us", f[2]}});
+    emit(nlohmann::json{{"schema", "loom.e2e_replay/1"},
+                        {"trace", r.trace_path},
+                        {"device_name", r.device_name},
+                        {"source_gpu", r.source_gpu},
+                        {"gpu", r.target_gpu},
+                        {"measured_gpu_time_us", r.measured_gpu_us},
+                        {"measured_wall_time_us", r.measured_span_us},
+                        {"idle_us", r.idle_us},
+                        {"gpu_time_us", r.target_gpu_us},
+                        {"wall_time_us", r.target_span_us},
+                        {"mapped", r.mapped},
+                        {"unmapped", r.unmapped},
+                        {"skipped_kernel_events", trace.skipped_kernels},
                         {"warnings", skipped.empty() ? nlohmann::json::array() : nlohmann::json::array({skipped})},
-                        {"breakdown", fj}, {"kernels", ks}}
-             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+                        {"breakdown", fj},
+                        {"kernels", ks}}
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n");
     return 0;
   }
   if (args.format() == "csv") {  // one row per kernel: what a spreadsheet re-aggregates
     Table kt{{"name", "family", "kernel", "measured_us", "source_pred_us", "target_us", "method"}, {}, {}};
     for (const auto& k : r.kernels)
-      kt.add({k.name, k.family, k.spec, fmt(k.measured_us, 6), fmt(k.source_pred_us, 6), fmt(k.target_us, 6), k.method});
+      kt.add(
+          {k.name, k.family, k.spec, fmt(k.measured_us, 6), fmt(k.source_pred_us, 6), fmt(k.target_us, 6), k.method});
     if (!skipped.empty()) warn_stderr({skipped});
     emit(kt.csv());
     return 0;
@@ -197,11 +210,14 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
   o << "kernels: " << r.kernels.size() << " (" << r.mapped << " with a loom spec, " << r.unmapped
     << " re-timed by " << (r.source_gpu.empty() ? "nothing: unchanged" : "the DRAM bandwidth ratio") << ")\n\n";
   Table sum{{"", "recorded", "target"}, {}, {false, true, true}};
-  sum.add({"GPU time (sum of kernels)", fmt(r.measured_gpu_us / 1000, 4) + " ms", fmt(r.target_gpu_us / 1000, 4) + " ms"});
-  sum.add({"wall time (idle kept)", fmt(r.measured_span_us / 1000, 4) + " ms", fmt(r.target_span_us / 1000, 4) + " ms"});
+  sum.add(
+      {"GPU time (sum of kernels)", fmt(r.measured_gpu_us / 1000, 4) + " ms", fmt(r.target_gpu_us / 1000, 4) + " ms"});
+  sum.add(
+      {"wall time (idle kept)", fmt(r.measured_span_us / 1000, 4) + " ms", fmt(r.target_span_us / 1000, 4) + " ms"});
   Table ft{{"family", "launches", "recorded_us", "target_us", "ratio"}, {}, {false, true, true, true, true}};
   for (const auto& [name, f] : fam)
-    ft.add({name, std::to_string(static_cast<int64_t>(f[0])), fmt(f[1]), fmt(f[2]), f[1] > 0 ? fmt(f[2] / f[1], 3) : "-"});
+    ft.add(
+        {name, std::to_string(static_cast<int64_t>(f[0])), fmt(f[1]), fmt(f[2]), f[1] > 0 ? fmt(f[2] / f[1], 3) : "-"});
   o << sum.text() << "\nby family:\n" << ft.text();
   emit(o.str());
   return 0;
@@ -222,7 +238,8 @@ int cmd_e2e(const std::vector<std::string>& argv) {
     args.only("`loom e2e --replay`", {"--replay", "--gpu", "--set", "--from", "--format", "--kernel-model"});
     return replay(catalog, args, gpus[0]);
   }
-  if (args.has("--from")) throw InputError("--from", "names the GPU a --replay trace was recorded on; give --replay FILE");
+  if (args.has("--from"))
+    throw InputError("--from", "names the GPU a --replay trace was recorded on; give --replay FILE");
   const ModelConfig model = load_model(args.require("--model"));
   const ServingProfile profile = load_profile(args.get("--profile", "vllm"));
   const std::string phase = args.require("--phase");
@@ -251,9 +268,10 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   for (size_t i = 0; i < work.new_tokens.size(); ++i)
     tokens += double(work.new_tokens[i]), kv += double(work.new_tokens[i]) + double(work.context[i]);
   if (tokens > double(int64_t{1} << 26) || kv > double(int64_t{1} << 30))
-    throw InputError(phase == "prefill" ? "--batch x --seq" : "--batch x --context",
-                     "one step of " + std::to_string(int64_t(tokens)) + " new tokens over " + std::to_string(int64_t(kv)) +
-                         " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a step); use smaller sizes");
+    throw InputError(
+        phase == "prefill" ? "--batch x --seq" : "--batch x --context",
+        "one step of " + std::to_string(int64_t(tokens)) + " new tokens over " + std::to_string(int64_t(kv)) +
+            " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a step); use smaller sizes");
   if (args.has("--cache-len")) {
     if (profile.kv_cache != "static")
       throw InputError("--cache-len", "sizes a static KV cache; profile '" + profile.name + "' has kv_cache: " +
@@ -265,11 +283,13 @@ int cmd_e2e(const std::vector<std::string>& argv) {
       throw InputError("--cache-len", std::to_string(work.static_cache_len) +
                                           " is smaller than the context + new tokens; the cache must hold them");
     if (double(work.static_cache_len) * double(work.batch()) > double(int64_t{1} << 30))  // as --context above
-      throw InputError("--cache-len", std::to_string(work.static_cache_len) + " x batch " + std::to_string(work.batch()) +
+      throw InputError("--cache-len", std::to_string(work.static_cache_len) + " x batch " +
+                                          std::to_string(work.batch()) +
                                           " KV positions is beyond loom's limit (2^30 a step); use a smaller cache");
   }
   int64_t positions = 0;
-  for (size_t i = 0; i < work.context.size(); ++i) positions = std::max(positions, work.context[i] + work.new_tokens[i]);
+  for (size_t i = 0; i < work.context.size(); ++i)
+    positions = std::max(positions, work.context[i] + work.new_tokens[i]);
   std::vector<std::string> warnings;
   for (const std::string& w : {position_warning(model, positions), sliding_window_warning(model, positions)})
     if (!w.empty()) warnings.push_back(w);
@@ -284,7 +304,8 @@ int cmd_e2e(const std::vector<std::string>& argv) {
   if (clock == ClockMode::automatic) {
     clock_weight = sustained_load_weight(gpus[0], step.timing.gpu_time_us, clock);
     if (clock_weight > 0)
-      step = predict_step(gpus[0], model, profile, work, mode, kernel_predictor(args, ClockMode::sustained, clock_weight));
+      step =
+          predict_step(gpus[0], model, profile, work, mode, kernel_predictor(args, ClockMode::sustained, clock_weight));
   }
   // --interval: the step again at every kernel's lower and upper bound (see cli/interval.h).
   std::optional<BandPredictors> band;

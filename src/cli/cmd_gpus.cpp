@@ -37,12 +37,20 @@ nlohmann::json catalogue_json(const Catalog& catalog, const std::vector<std::str
   auto tf = [](double v) { return v > 0 ? nlohmann::json(v / 1e12) : nlohmann::json(nullptr); };
   for (const auto& n : catalog.names()) {
     GpuSpec g = catalog.get(n, overrides);
-    arr.push_back({{"gpu", g.name}, {"name", g.full_name}, {"architecture", g.architecture}, {"sms", g.sms},
-                   {"clock_mhz", g.sustained_clock_mhz}, {"bf16_tflops", tf(g.tensor_flops_per_s(Dtype::bf16))},
-                   {"fp8_tflops", tf(g.tensor_flops_per_s(Dtype::fp8))}, {"fp32_tflops", g.fp32_flops_per_s() / 1e12},
-                   {"dram_gb", g.dram_bytes / 1e9}, {"dram_tb_per_s", g.dram_bytes_per_s / 1e12},
-                   {"l2_mib", g.l2_bytes / 1048576.0}, {"tdp_w", g.tdp_w},
-                   {"usd_per_hour", g.price_per_hour_usd ? nlohmann::json(*g.price_per_hour_usd) : nlohmann::json(nullptr)}});
+    arr.push_back(
+        {{"gpu", g.name},
+         {"name", g.full_name},
+         {"architecture", g.architecture},
+         {"sms", g.sms},
+         {"clock_mhz", g.sustained_clock_mhz},
+         {"bf16_tflops", tf(g.tensor_flops_per_s(Dtype::bf16))},
+         {"fp8_tflops", tf(g.tensor_flops_per_s(Dtype::fp8))},
+         {"fp32_tflops", g.fp32_flops_per_s() / 1e12},
+         {"dram_gb", g.dram_bytes / 1e9},
+         {"dram_tb_per_s", g.dram_bytes_per_s / 1e12},
+         {"l2_mib", g.l2_bytes / 1048576.0},
+         {"tdp_w", g.tdp_w},
+         {"usd_per_hour", g.price_per_hour_usd ? nlohmann::json(*g.price_per_hour_usd) : nlohmann::json(nullptr)}});
   }
   return arr;
 }

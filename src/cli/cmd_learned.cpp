@@ -107,12 +107,14 @@ std::map<std::string, int> depths_of(const nlohmann::json& options, const std::s
   if (!options.contains("max_depth_by_family")) return out;
   const auto& m = options["max_depth_by_family"];
   const auto& names = family_names();
-  if (!m.is_object()) throw InputError(manifest, "options.max_depth_by_family is not an object; retrain with `loom train`");
+  if (!m.is_object())
+    throw InputError(manifest, "options.max_depth_by_family is not an object; retrain with `loom train`");
   for (const auto& [family, d] : m.items())
     if (std::find(names.begin(), names.end(), family) == names.end() || !d.is_number_integer() ||
         d.get<int64_t>() < 1 || d.get<int64_t>() > kMaxDepth)
-      throw InputError(manifest, "options.max_depth_by_family." + family + " is not a kernel family with a depth of 1 to " +
-                                     std::to_string(kMaxDepth) + "; retrain with `loom train`");
+      throw InputError(manifest, "options.max_depth_by_family." + family +
+                                     " is not a kernel family with a depth of 1 to " + std::to_string(kMaxDepth) +
+                                     "; retrain with `loom train`");
     else
       out[family] = d.get<int>();
   return out;
@@ -157,9 +159,10 @@ nlohmann::json report_json(const ValidationReport& r, bool with_points) {
 }
 
 std::string report_text(const ValidationReport& r) {
-  Table splits{{"split", "kernels", "roofline MAPE", "analytical MAPE", "learned MAPE", "learned median", "learned p90"},
-               {},
-               {false, true, true, true, true, true, true}};
+  Table splits{
+      {"split", "kernels", "roofline MAPE", "analytical MAPE", "learned MAPE", "learned median", "learned p90"},
+      {},
+      {false, true, true, true, true, true, true}};
   for (const auto& s : r.splits)
     splits.add({s.split, std::to_string(s.learned.n), fmt(s.roofline.mape, 3) + "%", fmt(s.analytical.mape, 3) + "%",
                 fmt(s.learned.mape, 3) + "%", fmt(s.learned.median_ape, 3) + "%", fmt(s.learned.p90_ape, 3) + "%"});
@@ -170,7 +173,8 @@ std::string report_text(const ValidationReport& r) {
     groups.add({g.split, g.family, g.gpu, std::to_string(g.sms), std::to_string(g.learned.n),
                 fmt(g.roofline.mape, 3) + "%", fmt(g.analytical.mape, 3) + "%", fmt(g.learned.mape, 3) + "%",
                 fmt(g.learned.median_ape, 3) + "%", fmt(g.learned.p90_ape, 3) + "%", fmt(g.learned.max_ape, 3) + "%"});
-  Table worst{{"gpu", "sms", "measured us", "predicted us", "error", "kernel"}, {}, {false, true, true, true, true, false}};
+  Table worst{
+      {"gpu", "sms", "measured us", "predicted us", "error", "kernel"}, {}, {false, true, true, true, true, false}};
   for (size_t i = 0; i < r.worst.size() && i < 10; ++i) {
     const auto& w = r.worst[i];
     worst.add({w.gpu, std::to_string(w.sms), fmt(w.measured_us), fmt(w.predicted_us), fmt(w.ape, 3) + "%", w.spec});
@@ -225,15 +229,15 @@ int cmd_train(const Argv& argv) {
   // A corpus of a few shapes leaves one side of the shapes split empty: the model was trained on nothing (or tested
   // on nothing) and written with empty accuracy tables, exit 0. Refused before anything is written.
   if (splits.empty() || splits[0].train.empty() || splits[0].test.empty())
-    throw InputError(traces, std::to_string(l.dataset.samples.size()) + " usable kernels are too few to train on 4 in 5 "
-                             "shapes and test on the rest; give a larger corpus (see traces/README.md)");
+    throw InputError(traces, std::to_string(l.dataset.samples.size()) +
+                                 " usable kernels are too few to train on 4 in 5 "
+                                 "shapes and test on the rest; give a larger corpus (see traces/README.md)");
   require_a_family_forest(l.dataset, splits[0].train, opt, traces);
   // Created only now: a refused corpus left an empty --out folder behind (probe round 9).
   std::filesystem::create_directories(out);
   Progress p("training (shapes split)");
-  EfficiencyModel model = EfficiencyModel::train(l.dataset, splits[0].train, opt, [&](size_t d, size_t t, const std::string& what) {
-    p.update(d, t, what);
-  });
+  EfficiencyModel model = EfficiencyModel::train(
+      l.dataset, splits[0].train, opt, [&](size_t d, size_t t, const std::string& what) { p.update(d, t, what); });
   p.finish("fingerprint " + model.fingerprint());
   model.save(out);
 
@@ -290,7 +294,8 @@ int cmd_validate(const Argv& argv) {
   if (std::find(argv.begin(), argv.end(), "--collectives") != argv.end()) return cmd_validate_collectives(argv);
   Args args(argv, {"--traces", "--model-dir", "--max-mape", "--format", "--out"}, {"--check", "--leave-one-gpu-out"});
   if (args.has("--out")) {
-    refuse_stdout_output("--out", args.get("--out"), "also receives the validation table (use --format json for its JSON)");
+    refuse_stdout_output("--out", args.get("--out"),
+                         "also receives the validation table (use --format json for its JSON)");
     check_output_file(args.get("--out"));
   }
   args.no_positionals("validate");
@@ -326,9 +331,8 @@ int cmd_validate(const Argv& argv) {
       failures.push_back("corpus hash " + l.measurements.corpus_hash + " != manifest's " +
                          manifest["corpus"].value("hash", "") + " (corpus changed: retrain with `loom train`)");
     Progress p("retraining to check the committed model");
-    EfficiencyModel again = EfficiencyModel::train(l.dataset, splits[0].train, opt, [&](size_t d, size_t t, const std::string& w) {
-      p.update(d, t, w);
-    });
+    EfficiencyModel again = EfficiencyModel::train(
+        l.dataset, splits[0].train, opt, [&](size_t d, size_t t, const std::string& w) { p.update(d, t, w); });
     p.finish();
     if (again.fingerprint() == model.fingerprint()) {
       std::fprintf(stderr, "loom: validate: retrained model is bit-identical to the committed one (%s)\n",
@@ -347,8 +351,9 @@ int cmd_validate(const Argv& argv) {
       std::fprintf(stderr, "loom: validate: retrained model differs in its bits (%s vs %s); largest prediction "
                    "difference %.2e in log latency\n", again.fingerprint().c_str(), model.fingerprint().c_str(), worst);
       if (worst > 1e-3)
-        failures.push_back("retrained model predicts up to " + fmt(100 * (std::exp(worst) - 1), 3) +
-                           "% differently from the committed one (model does not match the corpus: retrain with `loom train`)");
+        failures.push_back(
+            "retrained model predicts up to " + fmt(100 * (std::exp(worst) - 1), 3) +
+            "% differently from the committed one (model does not match the corpus: retrain with `loom train`)");
     }
   }
   Progress v("validating");
@@ -368,7 +373,8 @@ int cmd_validate(const Argv& argv) {
   j["model_fingerprint"] = model.fingerprint();
   j["failures"] = failures;
   j["schema"] = "loom.validate/1";
-  if (args.has("--out")) write_file(args.get("--out"), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (args.has("--out"))
+    write_file(args.get("--out"), j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (format == "json") emit(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   else emit(report_text(rep));
   for (const auto& f : failures) std::fprintf(stderr, "loom: validate: %s\n", f.c_str());

@@ -84,7 +84,8 @@ int predict_one(const Catalog& catalog, const Args& args, const Predictor& predi
     t.columns.insert(t.columns.begin() + 2, {"interval_us", "extrapolated"});
     if (t.right_align.size() >= 2) t.right_align.insert(t.right_align.begin() + 2, {true, false});
     for (size_t i = 0; i < t.rows.size(); ++i)
-      t.rows[i].insert(t.rows[i].begin() + 2, {fmt(bands[i].lo_us) + "-" + fmt(bands[i].hi_us), bands[i].extrapolated ? "yes" : "no"});
+      t.rows[i].insert(t.rows[i].begin() + 2,
+                       {fmt(bands[i].lo_us) + "-" + fmt(bands[i].hi_us), bands[i].extrapolated ? "yes" : "no"});
   }
   if (format == "csv") {  // an `error` column: GPUs that cannot run the kernel are rows too
     t.columns.push_back("error");
@@ -118,7 +119,8 @@ int parse_threads(const Args& args) {
 
 /// JSON of one batch row, indented as an element of the top-level array (what arr.dump(2) wrote before rows streamed).
 std::string json_element(const Prediction& p) {
-  std::string one = nlohmann::json::array({prediction_json(p)}).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // "[\n  {...}\n]"
+  std::string one = nlohmann::json::array({prediction_json(p)})
+                        .dump(2, ' ', false, nlohmann::json::error_handler_t::replace);  // "[\n  {...}\n]"
   return one.substr(2, one.size() - 4);
 }
 
@@ -191,7 +193,8 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
     const GpuSpec* gpu = nullptr;
     if (!row_gpu.empty()) {
       auto it = gpu_cache.find(row_gpu);
-      if (it == gpu_cache.end()) it = gpu_cache.emplace(row_gpu, gpu_named(catalog, row_gpu, set_overrides(args), where)).first;
+      if (it == gpu_cache.end())
+        it = gpu_cache.emplace(row_gpu, gpu_named(catalog, row_gpu, set_overrides(args), where)).first;
       gpu = &it->second;
     } else if (!default_gpus.empty()) {
       gpu = &default_gpus[0];
@@ -207,7 +210,8 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
   flush();
   if (rows_read == 0)
     throw InputError(path, "no rows after the header; give one kernel a row (see examples/kernels.csv)");
-  if (format == "json") emit(emitted ? "\n  ]\n}\n" : "{\n  \"schema\": \"loom.predict/1\",\n  \"predictions\": []\n}\n");
+  if (format == "json")
+    emit(emitted ? "\n  ]\n}\n" : "{\n  \"schema\": \"loom.predict/1\",\n  \"predictions\": []\n}\n");
   else if (format != "csv") emit(out.text());
   return 0;
 }
@@ -215,7 +219,8 @@ int predict_batch(const Catalog& catalog, const Args& args, const Predictor& pre
 }  // namespace
 
 int cmd_predict(const Argv& argv) {
-  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model", "--threads", "--clock"}, {"--interval"});
+  Args args(argv, {"--gpu", "--set", "--kernel", "--batch", "--format", "--model", "--threads", "--clock"},
+            {"--interval"});
   args.no_positionals("predict");
   Catalog catalog = Catalog::load();
   if (args.has("--batch") == args.has("--kernel"))

@@ -126,7 +126,8 @@ int cmd_report(const std::vector<std::string>& argv) {
   if (!args.positional().empty())
     throw InputError(args.positional().front(),
                      "unexpected argument; usage: loom report (--sample | --json-in FILE | [--validation FILE] "
-                     "[--e2e FILE] [--whatif FILE] [--simulate FILE] [--gpu G [--kernel SPEC]...]) [-o FILE.html] [--json-out FILE]");
+                     "[--e2e FILE] [--whatif FILE] [--simulate FILE] [--gpu G [--kernel SPEC]...]) [-o FILE.html] "
+                     "[--json-out FILE]");
   const bool sample = args.has("--sample");
   const bool loom_outputs =
       args.has("--kernel") || args.has("--validation") || args.has("--e2e") || args.has("--whatif") ||
@@ -134,17 +135,20 @@ int cmd_report(const std::vector<std::string>& argv) {
   if (args.has("--gpu") && !args.has("--kernel") && !args.has("--validation"))
     throw InputError("--gpu", "draws rooflines of --kernel SPEC or of --validation FILE's measured kernels; give one");
   if (sample + args.has("--json-in") + loom_outputs != 1)
-    throw InputError("--sample", "give exactly one of --sample (demo data), --json-in FILE (report data), or any "
-                                 "of --validation/--e2e/--whatif/--simulate FILE and --gpu G --kernel SPEC (loom's outputs and "
-                                 "model)");
+    throw InputError("--sample",
+                     "give exactly one of --sample (demo data), --json-in FILE (report data), or any "
+                     "of --validation/--e2e/--whatif/--simulate FILE and --gpu G --kernel SPEC (loom's outputs and "
+                     "model)");
   if (args.has("--kernel") && !args.has("--gpu")) args.require("--gpu");
   // Flags only one input reads are refused elsewhere, not silently ignored (--sample drew 200 points whatever
   // --scatter-max said).
   if (args.has("--scatter-max") && !args.has("--validation"))
     throw InputError("--scatter-max", "limits the points of --validation FILE's scatters; give it with --validation");
   if (args.has("--roofline-max") && !(args.has("--validation") && args.has("--gpu")))
-    throw InputError("--roofline-max", "limits --validation FILE's kernels drawn on --gpu G's roofline; give it with both");
-  if (args.has("--set") && !args.has("--gpu")) throw InputError("--set", "overrides fields of --gpu G; give it with --gpu");
+    throw InputError("--roofline-max",
+                     "limits --validation FILE's kernels drawn on --gpu G's roofline; give it with both");
+  if (args.has("--set") && !args.has("--gpu"))
+    throw InputError("--set", "overrides fields of --gpu G; give it with --gpu");
   if (args.has("--measured-us") && !args.has("--kernel"))
     throw InputError("--measured-us", "is the measured time of --kernel SPEC; give it with --gpu G --kernel SPEC");
 
@@ -162,7 +166,9 @@ int cmd_report(const std::vector<std::string>& argv) {
   }
 
   if (args.has("--title")) rep.title = args.get("--title");
-  if (args.has("--json-out")) write_file(args.get("--json-out"), report::report_to_json(rep).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (args.has("--json-out"))
+    write_file(args.get("--json-out"),
+               report::report_to_json(rep).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   const std::string out = args.output();
   std::string html = report::render_html(rep);
   if (out.empty() || is_stdout_path(out)) {

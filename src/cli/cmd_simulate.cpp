@@ -51,14 +51,16 @@ std::string summary_table(const serving::SimResult& r, const serving::Summary& s
 }  // namespace
 
 int cmd_simulate(const std::vector<std::string>& argv) {
-  std::vector<std::string> flags = {"--gpu", "--set", "--model", "--tp", "--pp", "--replicas", "--router",
-                                    "--profile", "--format", "--trace-out", "--kernel-model", "--series-points", "--clock"};
+  std::vector<std::string> flags = {"--gpu",          "--set",           "--model",   "--tp",     "--pp",
+                                    "--replicas",     "--router",        "--profile", "--format", "--trace-out",
+                                    "--kernel-model", "--series-points", "--clock"};
   flags.insert(flags.end(), kRequestFlags.begin(), kRequestFlags.end());
   Args args(argv, flags, {"--per-request", "--quiet"});
   args.no_positionals("simulate");
   const Catalog catalog = Catalog::load();
   const std::vector<GpuSpec> gpus = select_gpus(catalog, args);
-  if (gpus.size() != 1) throw InputError("--gpu", "simulate runs one GPU kind; use `loom whatif --rate ...` to compare");
+  if (gpus.size() != 1)
+    throw InputError("--gpu", "simulate runs one GPU kind; use `loom whatif --rate ...` to compare");
   const std::string format = args.format();
   serving::SimConfig cfg;
   cfg.tp = static_cast<int>(args.integer("--tp", 1, 8, 1));
@@ -84,7 +86,10 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   if (!args.has("--requests")) cfg.requests_from = "--prompt-len/--output-len";
   Progress progress("simulate");
   const bool show = !args.has("--quiet") && requests.size() >= 2000;
-  if (show) cfg.progress = [&](int64_t done, int64_t total) { progress.update(static_cast<size_t>(done), static_cast<size_t>(total), "requests done"); };
+  if (show)
+    cfg.progress = [&](int64_t done, int64_t total) {
+      progress.update(static_cast<size_t>(done), static_cast<size_t>(total), "requests done");
+    };
   const serving::SimResult r = serving::simulate(gpus[0], model, profile, requests, cfg, predictor);
   if (show) progress.finish();
   const serving::Summary s = serving::summarize(r, slo);

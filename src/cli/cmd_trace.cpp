@@ -27,21 +27,29 @@ namespace {
 int import_chrome(const Args& args) {
   for (const char* flag : {"-o", "--out"})
     if (args.has(flag))
-      throw InputError(flag, std::string("`trace import --chrome` prints the kernels it finds and writes no file; drop ") +
-                                 flag + " (save them with --format csv|json > FILE)");
+      throw InputError(
+          flag, std::string("`trace import --chrome` prints the kernels it finds and writes no file; drop ") + flag +
+                    " (save them with --format csv|json > FILE)");
   ChromeTrace t = read_chrome_trace(args.require("--chrome"));
   // No kernels is no answer: an empty table with exit 0 reads as "this trace ran nothing".
   if (t.kernels.empty())
-    throw InputError(args.get("--chrome"), "no GPU kernel events (\"cat\": \"kernel\" with ts, dur, name) in the trace" +
-                                               (t.skipped_events ? " (" + std::to_string(t.skipped_events) +
-                                                                       " malformed events skipped)" : std::string()) +
-                                               "; record it with ProfilerActivity.CUDA");
+    throw InputError(args.get("--chrome"),
+                     "no GPU kernel events (\"cat\": \"kernel\" with ts, dur, name) in the trace" +
+                         (t.skipped_events ? " (" + std::to_string(t.skipped_events) + " malformed events skipped)"
+                                           : std::string()) +
+                         "; record it with ProfilerActivity.CUDA");
   Table tab{{"start_us", "dur_us", "family", "op", "spec", "kernel"}, {}, {true, true, false, false, false, false}};
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& k : t.kernels) {
     tab.add({fmt(k.ts_us, 6), fmt(k.dur_us), k.kernel.family, k.spec_op, k.spec, k.name.substr(0, 80)});
-    arr.push_back({{"start_us", k.ts_us}, {"dur_us", k.dur_us}, {"family", k.kernel.family}, {"config", k.kernel.config},
-                   {"op", k.spec_op}, {"op_chain", k.op_chain}, {"spec", k.spec}, {"name", k.name}});
+    arr.push_back({{"start_us", k.ts_us},
+                   {"dur_us", k.dur_us},
+                   {"family", k.kernel.family},
+                   {"config", k.kernel.config},
+                   {"op", k.spec_op},
+                   {"op_chain", k.op_chain},
+                   {"spec", k.spec},
+                   {"name", k.name}});
   }
   const std::string format = args.format();
   // Skipped kernel events are missing from every row: the table's footer said so, JSON and CSV did not.
@@ -88,11 +96,13 @@ int import_run_cmd(const Args& args) {
   const auto cases = args.all("--cases");
   each_file_once(lcts, "--lct");
   each_file_once(cases, "--cases");
-  if (lcts.empty() || cases.empty()) throw InputError("trace import", "give --lct FILE (repeatable) and --cases FILE (repeatable)");
+  if (lcts.empty() || cases.empty())
+    throw InputError("trace import", "give --lct FILE (repeatable) and --cases FILE (repeatable)");
   ImportOptions opts;
   opts.lenient = args.has("--lenient");
   if (args.has("--dataset") != args.has("--split"))
-    throw InputError(args.has("--dataset") ? "--dataset" : "--split", "--dataset NAME and --split train|test go together");
+    throw InputError(args.has("--dataset") ? "--dataset" : "--split",
+                     "--dataset NAME and --split train|test go together");
   if (args.has("--split") && args.get("--split") != "train" && args.get("--split") != "test")
     throw InputError("--split", "'" + args.get("--split") + "' is not a split; use train or test");
   const std::string out_path = args.has("-o") ? args.output() : args.require("--out");
@@ -107,7 +117,8 @@ int import_run_cmd(const Args& args) {
     opts.extra_meta["dataset_split"] = args.get("--split");
   }
   ImportResult r = import_run(lcts, cases, out_path, opts);
-  std::fprintf(stderr, "loom: imported %lld of %lld cases (%s, %lld SMs) into %s; %zu unmatched; %lld dropped records\n",
+  std::fprintf(stderr,
+               "loom: imported %lld of %lld cases (%s, %lld SMs) into %s; %zu unmatched; %lld dropped records\n",
                (long long)r.stats.cases_written, (long long)r.stats.cases_in, r.gpu.c_str(), (long long)r.sms,
                r.out_path.c_str(), r.stats.unmatched.size(), (long long)r.lct_dropped);
   for (size_t i = 0; i < r.stats.unmatched.size() && i < 10; ++i)
@@ -137,14 +148,16 @@ int import_public_cmd(const Args& args) {
     // A catalogue key, not a YAML path: it names the output folder and the corpus's gpu_key.
     const std::string key = args.get("--gpu");
     if (key.find('/') != std::string::npos || key.find(".yaml") != std::string::npos)
-      throw InputError("--gpu", "'" + key.substr(0, 80) + "' is a path; trace import takes a catalogue key (see `loom gpus`)");
+      throw InputError("--gpu",
+                       "'" + key.substr(0, 80) + "' is a path; trace import takes a catalogue key (see `loom gpus`)");
     ctx.gpu_override = catalog.get(key).name;
   }
   // Read every file first: a bad file anywhere writes nothing.
   std::vector<PublicImport> imports;
   for (size_t i = 1; i < pos.size(); ++i) imports.push_back(import_public_file(source, pos[i], ctx));
   nlohmann::json files = nlohmann::json::array();
-  Table tab{{"input", "format", "gpu", "rows in", "kernels written", "file"}, {}, {false, false, false, true, true, false}};
+  Table tab{
+      {"input", "format", "gpu", "rows in", "kernels written", "file"}, {}, {false, false, false, true, true, false}};
   for (size_t i = 0; i < imports.size(); ++i) {
     const PublicImport& imp = imports[i];
     const auto paths = write_public_import(imp, out_dir);
@@ -173,7 +186,8 @@ int paths_cmd(const Args& args) {
   const nlohmann::json t = build_gemm_path_table(read_corpus_dir(dir), Catalog::load());
   // An empty table is no answer: written over kernels/gemm_paths.json it would silently drop every learned path.
   if (t.value("rows_used", 0) == 0)
-    throw InputError(dir, "no traced whole-chip GEMMs with kernel names below it; give the corpus directory (e.g. traces/)");
+    throw InputError(dir,
+                     "no traced whole-chip GEMMs with kernel names below it; give the corpus directory (e.g. traces/)");
   const std::string text = t.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (args.has("-o")) {
     trace_io::write_text(args.get("-o"), text);
@@ -203,10 +217,18 @@ int summary_cmd(const Args& args) {
     if (format == "json") {
       nlohmann::json fam = nlohmann::json::object();
       for (const auto& [f, n] : s.family_kernels) fam[f] = n;
-      emit(nlohmann::json{{"schema", "loom.trace_summary_lct/1"}, {"file", target}, {"records", s.records}, {"kernels", s.kernels}, {"memcpys", s.memcpys},
-                          {"memsets", s.memsets}, {"ranges", s.ranges}, {"dropped", s.dropped},
-                          {"unmatched_kernels", s.unmatched_kernels}, {"family_kernels", fam}}
-               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+      emit(nlohmann::json{{"schema", "loom.trace_summary_lct/1"},
+                          {"file", target},
+                          {"records", s.records},
+                          {"kernels", s.kernels},
+                          {"memcpys", s.memcpys},
+                          {"memsets", s.memsets},
+                          {"ranges", s.ranges},
+                          {"dropped", s.dropped},
+                          {"unmatched_kernels", s.unmatched_kernels},
+                          {"family_kernels", fam}}
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+           "\n");
       return 0;
     }
     emit(format == "csv" ? t.csv() : head + t.text());
@@ -225,7 +247,8 @@ int summary_cmd(const Args& args) {
     // One shape whatever the corpus holds: every list is present (empty rather than absent).
     nlohmann::json j{{"schema", "loom.trace_summary/1"}, {"counts", nlohmann::json::array()},
                      {"noise", nlohmann::json::array()}, {"skipped", nlohmann::json::array()}};
-    for (const auto& c : s.counts) j["counts"].push_back({{"gpu", c.gpu_key}, {"sms", c.sms}, {"family", c.family}, {"cases", c.cases}});
+    for (const auto& c : s.counts)
+      j["counts"].push_back({{"gpu", c.gpu_key}, {"sms", c.sms}, {"family", c.family}, {"cases", c.cases}});
     for (const auto& n : s.noise)
       j["noise"].push_back({{"family", n.family}, {"cases", n.cases}, {"median_spread_pct", n.median_spread_pct},
                             {"p90_spread_pct", n.p90_spread_pct}});
@@ -246,7 +269,8 @@ int summary_cmd(const Args& args) {
   out += "\n" + std::to_string(s.total_cases) + " cases in " + std::to_string(s.files) + " files; " +
          std::to_string(s.kernels_total) + " kernel names, " + std::to_string(s.unmatched_kernels) +
          " not recognised by any name rule\n";
-  for (const auto& [name, n] : s.unmatched_names) out += "  unmatched: " + std::to_string(n) + "x " + name.substr(0, 100) + "\n";
+  for (const auto& [name, n] : s.unmatched_names)
+    out += "  unmatched: " + std::to_string(n) + "x " + name.substr(0, 100) + "\n";
   for (const auto& sk : s.skipped) out += "  skipped " + sk.path + ": " + sk.reason + "\n";
   emit(out);
   return 0;
@@ -285,7 +309,8 @@ int diff_cmd(const Args& args) {
 }  // namespace
 
 int cmd_trace(const Argv& argv) {
-  Args args(argv, {"--lct", "--cases", "--out", "-o", "--chrome", "--format", "--from", "--gpu", "--split", "--dataset"},
+  Args args(argv,
+            {"--lct", "--cases", "--out", "-o", "--chrome", "--format", "--from", "--gpu", "--split", "--dataset"},
             {"--lenient"});
   const auto& pos = args.positional();
   if (pos.empty()) throw InputError("trace", "usage: loom trace import|summary ...; see `loom --help`");
@@ -325,7 +350,8 @@ int cmd_trace(const Argv& argv) {
     args.only("`loom trace diff`", {});
     return diff_cmd(args);
   }
-  throw InputError("trace " + pos[0], "unknown subcommand; use import, summary, paths, fit-collectives, compact or diff");
+  throw InputError("trace " + pos[0],
+                   "unknown subcommand; use import, summary, paths, fit-collectives, compact or diff");
 }
 
 }  // namespace loom::cli

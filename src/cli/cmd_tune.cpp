@@ -252,8 +252,11 @@ int run_decide(const Args& args) {
     std::nth_element(ns.begin(), ns.begin() + ns.size() / 2, ns.end());
     median_ns = ns[ns.size() / 2];
   }
-  emit(args.format("`loom tune --kernel`", {"table", "json"}) == "json" ? decision_json(ct, shape, c, median_ns, reps).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-                               : decision_text(ct, shape, c, median_ns, reps));
+  emit(
+      args.format("`loom tune --kernel`", {"table", "json"}) == "json"
+          ? decision_json(ct, shape, c, median_ns, reps).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                "\n"
+          : decision_text(ct, shape, c, median_ns, reps));
   return 0;
 }
 
@@ -280,7 +283,8 @@ int cmd_tune(const std::vector<std::string>& argv) {
   for (const char* f : {"--model", "--tp", "--dtype"})
     if (args.has(f)) throw InputError(f, "only with --export-moe-configs DIR");
   // Each mode reads its own flags; one given to the wrong mode (e.g. --sample-fraction with --plan) is refused.
-  if (args.has("--plan")) args.only("`loom tune --plan`", {"--plan", "--gpu", "--family", "--tables", "--out", "--format"});
+  if (args.has("--plan"))
+    args.only("`loom tune --plan`", {"--plan", "--gpu", "--family", "--tables", "--out", "--format"});
   if (args.has("--fit"))
     args.only("`loom tune --fit`", {"--fit", "--gpu", "--family", "--traces", "--sample-fraction",
                                     "--anchors-per-bucket", "--lambda", "--format", "--out", "--partial-shapes"});
@@ -298,7 +302,8 @@ int cmd_tune(const std::vector<std::string>& argv) {
   // `--out -` is stdout where the mode writes one file and prints nothing else (--plan); --fit prints its summary
   // there, and --export writes a header and its JSON.
   if (args.has("--fit")) refuse_stdout_output("--out", args.get("--out"), "also receives the fit summary; give a file");
-  if (args.has("--export")) refuse_stdout_output("--out", args.get("--out"), "cannot hold the exported files; give a folder");
+  if (args.has("--export"))
+    refuse_stdout_output("--out", args.get("--out"), "cannot hold the exported files; give a folder");
   // cuBLASLt's algorithm configs have their own model and sweep format (cmd_tune_cublaslt.cpp).
   if (args.get("--family") == "gemm-cublaslt") return run_tune_cublaslt(args);
   if (args.has("--partial-shapes")) throw InputError("--partial-shapes", "only with --family gemm-cublaslt");
@@ -307,7 +312,8 @@ int cmd_tune(const std::vector<std::string>& argv) {
   if (args.has("--validate")) return run_validate(args);
   if (args.has("--export")) return run_export(args);
   if (!args.has("--kernel"))
-    throw InputError("tune", "missing --kernel SPEC (or one of --plan, --fit, --validate, --export); see `loom --help`");
+    throw InputError("tune",
+                     "missing --kernel SPEC (or one of --plan, --fit, --validate, --export); see `loom --help`");
   return run_decide(args);
 }
 

@@ -104,13 +104,15 @@ std::string validation_text(const std::string& gpu, const LtFit& f, const LtVali
        ", hybrid switch margin " +
        (f.model.switch_margin >= 0 ? fixed(f.model.switch_margin, 2) : std::string("none (model alone)")) +
        (f.model.switch_margin < 0 ? std::string()
-        : f.model.switch_neighbours > 0 ? ", gate: " + std::to_string(f.model.switch_neighbours) +
-                                              " nearest sampled shapes' measured gain"
-                                        : std::string(", gate: the wave model")) +
-       " (4-fold CV on the sampled shapes); " + std::to_string(compile_lt(f.model).config.size()) + " configs admissible\n";
+        : f.model.switch_neighbours > 0
+            ? ", gate: " + std::to_string(f.model.switch_neighbours) + " nearest sampled shapes' measured gain"
+            : std::string(", gate: the wave model")) +
+       " (4-fold CV on the sampled shapes); " + std::to_string(compile_lt(f.model).config.size()) +
+       " configs admissible\n";
   if (f.plan)
-    o += "  two-stage plan: every config on " + std::to_string(std::count(f.plan->full.begin(), f.plan->full.end(), true)) +
-         " shapes, the " + std::to_string(f.plan->set.size()) + "-config dominating set + heuristic #0 on " +
+    o += "  two-stage plan: every config on " +
+         std::to_string(std::count(f.plan->full.begin(), f.plan->full.end(), true)) + " shapes, the " +
+         std::to_string(f.plan->set.size()) + "-config dominating set + heuristic #0 on " +
          std::to_string(std::count(f.plan->partial.begin(), f.plan->partial.end(), true)) + " more\n";
   o += "  held out " + std::to_string(v.heldout) + " shapes (truth: every valid config measured)\n";
   o += "  wave tuner   chosen/best geomean " + fixed(v.geomean, 3) + "  p95 " + fixed(v.p95, 3) + "  max " +
@@ -134,19 +136,42 @@ std::string validation_text(const std::string& gpu, const LtFit& f, const LtVali
 }
 
 nlohmann::ordered_json validation_json(const std::string& gpu, const LtFit& f, const LtValidation& v) {
-  return {{"schema", "loom.tune_validate_cublaslt/1"}, {"gpu", gpu}, {"family", "gemm-cublaslt"}, {"sms", f.sweep.sms}, {"sweep", f.sweep.path},
-          {"configs", f.sweep.configs.size()}, {"shapes", f.sweep.shapes.size()}, {"sampled_shapes", v.sampled},
-          {"heldout_shapes", v.heldout}, {"points", v.points}, {"sampled_points", v.sampled_points},
-          {"grid_time_share", v.grid_time_share}, {"lambda", f.model.lambda}, {"keep_tolerance", f.model.keep_tolerance},
-          {"keep_configs", f.model.keep_configs}, {"switch_margin", f.model.switch_margin},
+  return {{"schema", "loom.tune_validate_cublaslt/1"},
+          {"gpu", gpu},
+          {"family", "gemm-cublaslt"},
+          {"sms", f.sweep.sms},
+          {"sweep", f.sweep.path},
+          {"configs", f.sweep.configs.size()},
+          {"shapes", f.sweep.shapes.size()},
+          {"sampled_shapes", v.sampled},
+          {"heldout_shapes", v.heldout},
+          {"points", v.points},
+          {"sampled_points", v.sampled_points},
+          {"grid_time_share", v.grid_time_share},
+          {"lambda", f.model.lambda},
+          {"keep_tolerance", f.model.keep_tolerance},
+          {"keep_configs", f.model.keep_configs},
+          {"switch_margin", f.model.switch_margin},
           {"switch_neighbours", f.model.switch_neighbours},
-          {"switched_share", v.switched_share}, {"model_geomean", v.model_geomean}, {"model_p95", v.model_p95},
-          {"admissible_configs", compile_lt(f.model).config.size()}, {"geomean", v.geomean}, {"p95", v.p95},
-          {"max", v.max}, {"optimal_share", v.optimal_share}, {"refused_choices", v.invalid_choices},
-          {"heur0_geomean", v.heur0_geomean}, {"heur0_p95", v.heur0_p95}, {"speedup_vs_heur0", v.speedup_vs_heur0},
-          {"oracle_vs_heur0", v.oracle_vs_heur0}, {"nearest_geomean", v.nn_geomean}, {"nearest_p95", v.nn_p95},
-          {"nearest_speedup_vs_heur0", v.nn_speedup_vs_heur0}, {"decision_ns", v.decision_ns},
-          {"heur_query_us", v.heur_query_us}, {"rebuilt_vs_returned", v.rebuilt_vs_returned}};
+          {"switched_share", v.switched_share},
+          {"model_geomean", v.model_geomean},
+          {"model_p95", v.model_p95},
+          {"admissible_configs", compile_lt(f.model).config.size()},
+          {"geomean", v.geomean},
+          {"p95", v.p95},
+          {"max", v.max},
+          {"optimal_share", v.optimal_share},
+          {"refused_choices", v.invalid_choices},
+          {"heur0_geomean", v.heur0_geomean},
+          {"heur0_p95", v.heur0_p95},
+          {"speedup_vs_heur0", v.speedup_vs_heur0},
+          {"oracle_vs_heur0", v.oracle_vs_heur0},
+          {"nearest_geomean", v.nn_geomean},
+          {"nearest_p95", v.nn_p95},
+          {"nearest_speedup_vs_heur0", v.nn_speedup_vs_heur0},
+          {"decision_ns", v.decision_ns},
+          {"heur_query_us", v.heur_query_us},
+          {"rebuilt_vs_returned", v.rebuilt_vs_returned}};
 }
 
 }  // namespace

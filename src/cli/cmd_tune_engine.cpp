@@ -59,7 +59,8 @@ int run_export_moe_configs(const Args& args) {
   const std::vector<int> tps = tp_list(args);
   const ModelConfig model = load_model(args.require("--model"));
   if (!model.is_moe())
-    throw InputError("--model", model.name + " has no MoE layers; give an MoE model (e.g. qwen3-30b-a3b, mixtral-8x7b)");
+    throw InputError("--model",
+                     model.name + " has no MoE layers; give an MoE model (e.g. qwen3-30b-a3b, mixtral-8x7b)");
   // A degree the user names must split the model (heads, KV heads, widths) as the engines require; the default list
   // skips the degrees that do not.
   if (args.has("--tp"))

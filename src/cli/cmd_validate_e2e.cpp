@@ -69,7 +69,10 @@ nlohmann::json families_json(const E2eRow& r) {
   for (const auto& [f, _] : r.learned.families) keys.insert(f);
   nlohmann::json a = nlohmann::json::array();
   for (const auto& f : keys) {
-    auto get = [&](const std::map<std::string, FamilyTime>& m) { auto it = m.find(f); return it == m.end() ? FamilyTime{} : it->second; };
+    auto get = [&](const std::map<std::string, FamilyTime>& m) {
+      auto it = m.find(f);
+      return it == m.end() ? FamilyTime{} : it->second;
+    };
     const FamilyTime m = get(r.measured.families), l = get(r.learned.families), an = get(r.analytical.families);
     a.push_back({{"family", f}, {"measured_us", m.gpu_us}, {"measured_launches", m.launches},
                  {"predicted_us", l.gpu_us}, {"analytical_us", an.gpu_us}, {"predicted_launches", l.launches}});
@@ -93,7 +96,8 @@ std::string breakdown_text(const E2eRow& r) {
 }  // namespace
 
 int cmd_validate_e2e(const std::vector<std::string>& argv) {
-  Args args(argv, {"--traces", "--profile", "--model-dir", "--cross-model-dir", "--format", "--max-error", "--breakdown"},
+  Args args(argv,
+            {"--traces", "--profile", "--model-dir", "--cross-model-dir", "--format", "--max-error", "--breakdown"},
             {"--e2e"});
   if (auto max = args.number("--max-error"); max && *max <= 0)  // -0 or 0 failed every GPU (exit 1), as a gate
     throw InputError("--max-error", "must be a percentage > 0");
@@ -117,7 +121,8 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
   std::vector<std::string> failures;
   if (auto max = args.number("--max-error"))
     for (const auto& [g, m] : per_gpu) {
-      if (m.g() > *max) failures.push_back(g + ": GPU-time MAPE " + fmt(m.g(), 3) + "% > --max-error " + fmt(*max, 3) + "%");
+      if (m.g() > *max)
+        failures.push_back(g + ": GPU-time MAPE " + fmt(m.g(), 3) + "% > --max-error " + fmt(*max, 3) + "%");
       if (m.n_cross && m.gpu_cross / m.n_cross > *max)
         failures.push_back(g + ": GPU-time MAPE with the " + rep.cross_train_gpu + "-only model " + m.c() +
                            " > --max-error " + fmt(*max, 3) + "%");
@@ -155,7 +160,8 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
       }
     }
     auto summary = [](const Mape& m) {
-      nlohmann::json s = {{"cases", m.n}, {"gpu_mape_pct", m.g()}, {"analytical_gpu_mape_pct", m.a()}, {"wall_mape_pct", m.w()}};
+      nlohmann::json s = {
+          {"cases", m.n}, {"gpu_mape_pct", m.g()}, {"analytical_gpu_mape_pct", m.a()}, {"wall_mape_pct", m.w()}};
       if (m.n_cross) s["cross_gpu_mape_pct"] = m.gpu_cross / m.n_cross;
       return s;
     };

@@ -29,7 +29,8 @@ struct StepErrors {
 }  // namespace
 
 int cmd_validate_serving(const std::vector<std::string>& argv) {
-  Args args(argv, {"--traces", "--model", "--profile", "--format", "--max-error", "--kernel-model", "--clock"}, {"--serving"});
+  Args args(argv, {"--traces", "--model", "--profile", "--format", "--max-error", "--kernel-model", "--clock"},
+            {"--serving"});
   args.no_positionals("validate --serving");
   const std::optional<double> max_error = args.number("--max-error");
   if (max_error && *max_error <= 0) throw InputError("--max-error", "must be a percentage > 0");
@@ -45,7 +46,8 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
   std::vector<fs::path> runs;
   std::error_code ec;
   if (!fs::is_directory(root, ec))
-    throw InputError("--traces", "'" + root + "' is not a directory; give the folder of measured runs (traces/serving/engine)");
+    throw InputError("--traces",
+                     "'" + root + "' is not a directory; give the folder of measured runs (traces/serving/engine)");
   for (const auto& g : fs::directory_iterator(root, ec))
     if (g.is_directory())
       for (const auto& r : fs::directory_iterator(g.path()))
@@ -57,8 +59,8 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
           {},
           {false, false, true, true, true, true, true, true, true, true, true}};
   nlohmann::json out = nlohmann::json::array();
-  Table iters{{"gpu", "run", "iteration", "decodes", "prefills", "tokens", "decode_kv_mean", "decode_kv_max", "graph_batch",
-               "measured_ms", "gpu_ms", "predicted_ms"},
+  Table iters{{"gpu", "run", "iteration", "decodes", "prefills", "tokens", "decode_kv_mean", "decode_kv_max",
+               "graph_batch", "measured_ms", "gpu_ms", "predicted_ms"},
               {},
               {}};
   double worst = 0;
@@ -82,10 +84,10 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
       const double pred_ms =
           cost.step_us(it.batch, new_shape ? profile.scheduler.new_shape_cost_us(it.batch.tokens()) : 0) / 1e3;
       const auto& b = it.batch;
-      iters.add({gpu_key, run.name, std::to_string(iters.rows.size()), std::to_string(b.decodes), std::to_string(b.prefills),
-                 std::to_string(b.tokens()), std::to_string(b.decodes > 0 ? b.decode_kv / b.decodes : 0),
-                 std::to_string(b.decode_kv_max), std::to_string(it.graph_batch), fmt(it.wall_ms(), 6),
-                 fmt(it.gpu_ms, 6), fmt(pred_ms, 6)});
+      iters.add({gpu_key, run.name, std::to_string(iters.rows.size()), std::to_string(b.decodes),
+                 std::to_string(b.prefills), std::to_string(b.tokens()),
+                 std::to_string(b.decodes > 0 ? b.decode_kv / b.decodes : 0), std::to_string(b.decode_kv_max),
+                 std::to_string(it.graph_batch), fmt(it.wall_ms(), 6), fmt(it.gpu_ms, 6), fmt(pred_ms, 6)});
       StepErrors& e = it.graph_batch > 0 ? graph : eager;
       e.ape.push_back(std::abs(err_pct(pred_ms, it.wall_ms())));
       e.signed_pct.push_back(err_pct(pred_ms, it.wall_ms()));
@@ -107,7 +109,8 @@ int cmd_validate_serving(const std::vector<std::string>& argv) {
                          pps = serving::stats(pp);
     const double m_span = m_last - m_first, p_span = sim.makespan_s;
     auto cell = [](double meas, double pred) {
-      return fmt(meas, 3) + " / " + fmt(pred, 3) + " (" + (pred >= meas ? "+" : "") + fmt(err_pct(pred, meas), 2) + "%)";
+      return fmt(meas, 3) + " / " + fmt(pred, 3) + " (" + (pred >= meas ? "+" : "") + fmt(err_pct(pred, meas), 2) +
+             "%)";
     };
     auto step_cell = [](const StepErrors& e) {
       return e.ape.empty() ? std::string("-") : fmt(e.mape(), 3) + "% (med " + fmt(e.median(), 2) + "%)";

@@ -29,7 +29,8 @@ std::vector<std::string> split(const std::string& s, char sep, const char* flag)
   if (s.empty()) return v;
   std::stringstream ss(s + sep);  // the sentinel makes a trailing empty item visible to getline
   for (std::string x; std::getline(ss, x, sep);) {
-    if (x.empty()) throw InputError(flag, "'" + s.substr(0, 80) + "' has an empty item; give a comma list without gaps");
+    if (x.empty())
+      throw InputError(flag, "'" + s.substr(0, 80) + "' has an empty item; give a comma list without gaps");
     v.push_back(x);
   }
   return v;
@@ -93,9 +94,10 @@ int cmd_whatif(const std::vector<std::string>& argv) {
   const double tokens = double(req.batch) * double(req.input_len);
   const double kv = double(req.batch) * (double(req.input_len) + double(req.output_len));
   if (tokens > double(int64_t{1} << 26) || kv > double(int64_t{1} << 30))
-    throw InputError("--batch x --input-len", "a prefill of " + fmt(tokens, 4) + " tokens over " + fmt(kv, 4) +
-                                                  " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a "
-                                                  "step); use smaller sizes");
+    throw InputError("--batch x --input-len",
+                     "a prefill of " + fmt(tokens, 4) + " tokens over " + fmt(kv, 4) +
+                         " KV positions is beyond loom's limits (2^26 tokens, 2^30 KV positions a "
+                         "step); use smaller sizes");
   check_tp_choices(model, req.tp_choices);
   std::vector<std::string> warnings;
   for (const std::string& w : {position_warning(model, req.input_len + req.output_len),
@@ -157,9 +159,15 @@ int cmd_whatif(const std::vector<std::string>& argv) {
     for (const auto& s : sens)
       sj.push_back({{"gpu", s.gpu}, {"change", s.change}, {"ttft_delta_pct", s.ttft_delta_pct},
                     {"tpot_delta_pct", s.tpot_delta_pct}});
-    emit(nlohmann::json{{"schema", "loom.whatif/1"}, {"model", model.name}, {"profile", profile.name}, {"batch", req.batch},
-                        {"input_len", req.input_len}, {"output_len", req.output_len}, {"ranked", ranked},
-                        {"sensitivity", sj}, {"warnings", warnings}}
+    emit(nlohmann::json{{"schema", "loom.whatif/1"},
+                        {"model", model.name},
+                        {"profile", profile.name},
+                        {"batch", req.batch},
+                        {"input_len", req.input_len},
+                        {"output_len", req.output_len},
+                        {"ranked", ranked},
+                        {"sensitivity", sj},
+                        {"warnings", warnings}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n");
     return 0;
@@ -186,7 +194,8 @@ int cmd_whatif(const std::vector<std::string>& argv) {
                               whole(r.usable_bytes), std::string(r.fits ? "yes" : "no")})
           cells.push_back(v);
         if (i < bands.size())
-          for (double v : {bands[i].ttft_lo, bands[i].ttft_hi, bands[i].tpot_lo, bands[i].tpot_hi}) cells.push_back(num(v / 1000));
+          for (double v : {bands[i].ttft_lo, bands[i].ttft_hi, bands[i].tpot_lo, bands[i].tpot_hi})
+            cells.push_back(num(v / 1000));
       }
       cells.resize(c.columns.size());
       c.add(cells);
@@ -205,7 +214,8 @@ int cmd_whatif(const std::vector<std::string>& argv) {
       continue;
     }
     auto with_band = [&](double v, double lo, double hi) {
-      return i < bands.size() ? fmt(v / 1000, 4) + " (" + fmt(lo / 1000, 3) + "-" + fmt(hi / 1000, 3) + ")" + (bands[i].extrapolated ? "*" : "")
+      return i < bands.size() ? fmt(v / 1000, 4) + " (" + fmt(lo / 1000, 3) + "-" + fmt(hi / 1000, 3) + ")" +
+                                    (bands[i].extrapolated ? "*" : "")
                               : fmt(v / 1000, 4);
     };
     const Band b = i < bands.size() ? bands[i] : Band{};

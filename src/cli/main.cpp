@@ -108,7 +108,8 @@ bool use_color() { return isatty(STDERR_FILENO) != 0; }
 /// (schema loom.help/1): a pipeline that asked for JSON gets JSON, and `| jq -r .usage` shows the usage.
 bool help_as_json(const std::vector<std::string>& args) {
   for (size_t i = 0; i < args.size(); ++i)
-    if (args[i] == "--format=json" || (args[i] == "--format" && i + 1 < args.size() && args[i + 1] == "json")) return true;
+    if (args[i] == "--format=json" || (args[i] == "--format" && i + 1 < args.size() && args[i + 1] == "json"))
+      return true;
   return false;
 }
 
@@ -137,8 +138,10 @@ bool print_command_help(const std::string& command, bool json) {
   if (out.empty()) return false;
   // report, calibrate and train write a file (an HTML page, a GPU overlay, a model folder): no --format.
   const bool writes_file = command == "report" || command == "calibrate" || command == "train";
-  print_usage(command, "usage: loom " + command + " ...\n" + out + "\ncommon options: --gpu NAME|PATH|all|a,b,c  --set key=value" +
-                           (writes_file ? "" : "  --format table|json|csv") + "\n",
+  print_usage(command,
+              "usage: loom " + command + " ...\n" + out +
+                  "\ncommon options: --gpu NAME|PATH|all|a,b,c  --set key=value" +
+                  (writes_file ? "" : "  --format table|json|csv") + "\n",
               json);
   return true;
 }
@@ -253,7 +256,8 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     loom::cli::flush_progress();  // a bug: what ran before it helps the report
     // Anything else is a bug in loom, not bad input: say so plainly, but still exit cleanly.
-    std::cerr << "loom: internal error: " << loom::printable_error(e.what()) << "; please report this with the command line\n";
+    std::cerr << "loom: internal error: " << loom::printable_error(e.what())
+              << "; please report this with the command line\n";
     return 3;
   }
 }

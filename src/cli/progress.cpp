@@ -64,8 +64,9 @@ void Progress::update(size_t done, size_t total, const std::string& label) {
   if (tty_) {
     if (pct == last_pct_ && label.empty()) return;
     int filled = pct / 4;
-    std::fprintf(stderr, "\r%-28s [%s%s] %3d%%  %zu/%zu  %5.1fs  %-30.30s", task_.c_str(), std::string(filled, '#').c_str(),
-                 std::string(25 - filled, '.').c_str(), pct, done, total, now_s() - start_s_, label.c_str());
+    std::fprintf(stderr, "\r%-28s [%s%s] %3d%%  %zu/%zu  %5.1fs  %-30.30s", task_.c_str(),
+                 std::string(filled, '#').c_str(), std::string(25 - filled, '.').c_str(), pct, done, total,
+                 now_s() - start_s_, label.c_str());
   } else if (pct / 25 != last_pct_ / 25 || (!label.empty() && pct != last_pct_)) {
     say(printf_string("%s: %d%% (%zu/%zu) %.1fs %.300s\n", task_.c_str(), pct, done, total, now_s() - start_s_,
                       label.c_str()));

@@ -63,7 +63,9 @@ MeasuredPlacement add_measured_points(report::RooflineChart& chart, const GpuSpe
     });
     std::vector<report::RooflinePoint> kept;
     for (size_t i = 0; i < max_drawn; ++i)
-      kept.push_back(placed[max_drawn == 1 ? 0 : static_cast<size_t>(std::llround(i * (placed.size() - 1.0) / (max_drawn - 1.0)))]);
+      kept.push_back(
+          placed[max_drawn == 1 ? 0
+                                : static_cast<size_t>(std::llround(i * (placed.size() - 1.0) / (max_drawn - 1.0)))]);
     placed = std::move(kept);
   }
   m.drawn = placed.size();

@@ -30,8 +30,9 @@ std::string fit_summary_text(const TuneTables& t, int64_t incomplete_shapes) {
   for (const auto& m : t.macros)
     for (const auto& b : m.fits) ++fits, full += b.fit.terms == 4;
   std::string s = t.gpu + " " + t.family + " (" + std::to_string(t.sms) + " SMs): " + std::to_string(t.pool_shapes) +
-                  " shapes with every config measured (" + std::to_string(incomplete_shapes) + " incomplete left out), " +
-                  std::to_string(t.configs.size()) + " configs in " + std::to_string(t.macros.size()) + " macros\n";
+                  " shapes with every config measured (" + std::to_string(incomplete_shapes) +
+                  " incomplete left out), " + std::to_string(t.configs.size()) + " configs in " +
+                  std::to_string(t.macros.size()) + " macros\n";
   s += "sampled " + std::to_string(t.sampled_shapes) + " shapes = " + std::to_string(t.samples) + " measurements (" +
        fmt(100.0 * double(t.samples) / double(std::max<int64_t>(1, t.exhaustive_points)), 3) + "% of the " +
        std::to_string(t.exhaustive_points) + "-point exhaustive grid); anchors chosen from the measured pool\n";
@@ -99,9 +100,11 @@ nlohmann::ordered_json validation_json(const ValidationReport& r) {
               {"heldout_err_borrowed_median", r.heldout_err_borrowed_median},
               {"chosen_borrowed_share", r.chosen_borrowed_share}};
   if (r.cublas_shapes > 0)
-    j[r.reference.rfind("cuBLAS", 0) == 0 ? "cublas" : "engine_default"] = {{"reference", r.reference}, {"shapes", r.cublas_shapes},
-                                                               {"tuned_over_reference", r.tuned_over_cublas},
-                                                               {"best_over_reference", r.best_over_cublas}};
+    j[r.reference.rfind("cuBLAS", 0) == 0 ? "cublas" : "engine_default"] = {
+        {"reference", r.reference},
+        {"shapes", r.cublas_shapes},
+        {"tuned_over_reference", r.tuned_over_cublas},
+        {"best_over_reference", r.best_over_cublas}};
   return j;
 }
 

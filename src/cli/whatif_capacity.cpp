@@ -20,12 +20,14 @@ namespace loom::cli {
 int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const ModelConfig& model,
                     const ServingProfile& profile, const KernelPredictor& predictor) {
   if (args.has("--interval"))
-    throw InputError("--interval", "applies to the ranking (--batch/--input-len/--output-len), not to capacity planning");
+    throw InputError("--interval",
+                     "applies to the ranking (--batch/--input-len/--output-len), not to capacity planning");
   if (args.has("--batch") || args.has("--input-len"))
     throw InputError(args.has("--batch") ? "--batch" : "--input-len",
                      "does not apply to capacity planning; the request stream sets batches (use --prompt-len)");
   serving::CapacityQuery q;
-  const ServingPredictors sp = serving_predictors(args);  // --clock auto: boost kernels, throttled past the onset per step
+  const ServingPredictors sp =
+      serving_predictors(args);  // --clock auto: boost kernels, throttled past the onset per step
   q.step_sustained = sp.step_sustained;
   q.slo = serving::parse_slo(args.get("--slo", "ttft=2s,tpot=50ms"), "--slo");
   q.pp = static_cast<int>(args.integer("--pp", 1, 64, 1));
@@ -92,7 +94,8 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
     const bool ua = a.error.empty() && a.max_rate > 0, ub = b.error.empty() && b.max_rate > 0;
     if (ua != ub) return ua;
     if (a.usd_per_m_output.has_value() != b.usd_per_m_output.has_value()) return a.usd_per_m_output.has_value();
-    if (a.usd_per_m_output && *a.usd_per_m_output != *b.usd_per_m_output) return *a.usd_per_m_output < *b.usd_per_m_output;
+    if (a.usd_per_m_output && *a.usd_per_m_output != *b.usd_per_m_output)
+      return *a.usd_per_m_output < *b.usd_per_m_output;
     return a.max_rate / (a.tp * a.pp) > b.max_rate / (b.tp * b.pp);
   });
   // Every (GPU, tp) failed: the answer is an error, not a table of "cannot run" rows with exit 0.
@@ -119,8 +122,14 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
       }
       a.push_back(j);
     }
-    emit(nlohmann::json{{"schema", "loom.whatif_capacity/1"}, {"model", model.name}, {"profile", profile.name}, {"stream", stream},
-                        {"target_rate", q.target_rate}, {"slo", q.slo.text()}, {"rows", a}, {"warnings", warnings}}
+    emit(nlohmann::json{{"schema", "loom.whatif_capacity/1"},
+                        {"model", model.name},
+                        {"profile", profile.name},
+                        {"stream", stream},
+                        {"target_rate", q.target_rate},
+                        {"slo", q.slo.text()},
+                        {"rows", a},
+                        {"warnings", warnings}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n");
     return 0;
@@ -139,9 +148,10 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
       continue;
     }
     const bool any = r.max_rate > 0;
-    t.add({r.gpu, std::to_string(r.tp), std::to_string(r.pp), num(r.max_rate, 4), any ? num(r.output_tokens_per_s, 4) : "",
-           any ? num(r.ttft_p99_ms, 4) : "", any ? num(r.tpot_p99_ms, 4) : "", any ? std::to_string(r.replicas) : "",
-           any ? std::to_string(r.gpus) : "", r.usd_per_hour ? num(*r.usd_per_hour, 4) : (csv ? "" : "-"),
+    t.add({r.gpu, std::to_string(r.tp), std::to_string(r.pp), num(r.max_rate, 4),
+           any ? num(r.output_tokens_per_s, 4) : "", any ? num(r.ttft_p99_ms, 4) : "", any ? num(r.tpot_p99_ms, 4) : "",
+           any ? std::to_string(r.replicas) : "", any ? std::to_string(r.gpus) : "",
+           r.usd_per_hour ? num(*r.usd_per_hour, 4) : (csv ? "" : "-"),
            r.usd_per_m_output ? num(*r.usd_per_m_output, 4) : (csv ? "" : "-")});
   }
   if (csv) {

@@ -138,8 +138,9 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
                                            : "no such GPU file; check the path");
       // "all" and lists are expanded by commands that compare GPUs; here one GPU is asked for ("did you mean a10?").
       if (name_or_path == "all" || name_or_path.find(',') != std::string::npos)
-        throw InputError("--gpu", "'" + name_or_path.substr(0, 80) + "' names several GPUs; this takes one (a catalogue "
-                                  "key or a GPU YAML file)");
+        throw InputError("--gpu", "'" + name_or_path.substr(0, 80) +
+                                      "' names several GPUs; this takes one (a catalogue "
+                                      "key or a GPU YAML file)");
       std::string list;
       for (const auto& n : names_) list += (list.empty() ? "" : ", ") + n;
       throw InputError("--gpu", "unknown GPU '" + name_or_path + "'" + did_you_mean(name_or_path, names_) +

@@ -54,7 +54,8 @@ TEST(GpuEntryByPath, CatalogueFileAndCopyAreTheEntry) {
   EXPECT_EQ(cat.file_of(copy.string()), cat.file_of("h200"));
   EXPECT_EQ(cat.file_of(file), cat.file_of("h200"));
   // overrides apply as they do to the entry
-  EXPECT_EQ(gpu_hardware_values(cat.get(file, {"sms=66"}), false), gpu_hardware_values(cat.get("h200", {"sms=66"}), false));
+  EXPECT_EQ(gpu_hardware_values(cat.get(file, {"sms=66"}), false),
+            gpu_hardware_values(cat.get("h200", {"sms=66"}), false));
 }
 
 TEST(GpuEntryByPath, ACopyWithAnotherPriceIsAnchoredToTheEntry) {
@@ -87,7 +88,8 @@ TEST(OutputPath, DashIsStdoutAndControlBytesAreRefused) {
     expect_error([&] { check_output_file(bad); }, bad, "control character");
     expect_error([&] { write_file(bad, "x"); }, bad, "control character");
   }
-  expect_error([] { refuse_stdout_output("--out", "-", "cannot hold a folder"); }, "--out", "'-' is stdout, which cannot");
+  expect_error([] { refuse_stdout_output("--out", "-", "cannot hold a folder"); }, "--out",
+               "'-' is stdout, which cannot");
   EXPECT_NO_THROW(refuse_stdout_output("--out", "a.json", "cannot hold a folder"));
 }
 
