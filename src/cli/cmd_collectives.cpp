@@ -12,6 +12,7 @@
 #include "cli/table.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/output_path.h"
 #include "kernels/kernel_spec.h"
 #include "learned/collectives.h"
 
@@ -63,6 +64,7 @@ double median_of(std::vector<double> v) {
 int cmd_fit_collectives(const Args& args) {
   const std::string traces = args.get("--traces", data_dir() + "/traces");
   const std::string out = args.output(default_collectives_path());
+  refuse_stdout_output("-o", out, "would mix the fits with the table printed there; give a file");
   check_output_file(out);
   const Catalog cat = Catalog::load();
   const PointSets sets = load_collective_point_sets(traces);

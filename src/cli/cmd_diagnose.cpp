@@ -122,7 +122,7 @@ int cmd_diagnose(const Argv& argv) {
   if (pred.transfer_weight < 1)
     s += "note     no " + a.family + " kernel was measured on this GPU's architecture: the learned correction is "
          "weighted " + fmt(pred.transfer_weight, 2) + " against the analytical model (chosen from held-out "
-         "architectures; 0.5 where the family was measured on one architecture only)\n";
+         "architectures; on sm_100, 0.5 where the family was measured on one architecture only)\n";
   if (pred.at_ceiling)
     s += "note     the learned model put this kernel below its speed-of-light ceiling; the prediction is clamped to "
          "the ceiling (an extrapolation: no measured kernel ran this close to it)\n";

@@ -1,6 +1,5 @@
 // `loom tune`: the wave model's CLI. A decision from the committed tables (--kernel), the sparse sampling plan
 // (--plan), fitting the tables from the corpus (--fit), held-out validation (--validate) and export (--export).
-#include <cstdlib>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -91,10 +90,10 @@ Fitted fit_from_traces(const Args& args, const Setup& s) {
   Progress fit("fitting " + s.gpu_key + " " + s.family + " tables");
   f.tables = build_tables(f.pool, f.sampled, default_config(s.family), [&](size_t d, size_t t) { fit.update(d, t); });
   // The Triton GEMM: lambda and one optional left-out feature by 4-fold CV over the sampled shapes only (moe-triton
-  // keeps lambda 0.03 and every feature, chosen on its prototype split; models/tune/README.md). Both fit every
-  // coefficient >= 0: each term is a cost, and a negative one let a config look nearly free far from its samples
-  // (an H100 fp8 16x256x64 predicted at -40 us for 2,048 tokens, measured 197).
-  ConfigParams cp{lambda, -1, 1e9, BytesFeature::weights, per_config};
+  // keeps lambda 0.03 and every feature, chosen on its prototype split; models/tune/README.md) and fits every
+  // coefficient >= 0, which gemm-triton's CV may also choose: each term is a cost, and a negative one let a config
+  // look nearly free far from its samples (an H100 fp8 16x256x64 predicted at -40 us for 2,048 tokens, measured 197).
+  ConfigParams cp{lambda, -1, 1e9, BytesFeature::weights, per_config && base_family(s.family) == "moe"};
   if (per_config && base_family(s.family) == "gemm" && !args.has("--lambda"))
     cp = choose_config_params(f.pool, f.sampled, {0.003, 0.01, 0.03, 0.1, 0.3}, {-1, 2, 4, 5}, {1e9, 0.1, 0.05, 0.02},
                               {BytesFeature::weights, BytesFeature::operands, BytesFeature::tiles}, {false, true},

@@ -152,6 +152,8 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
   if (naming == "tile" || naming == "attention") {
     const TileEntry* e = find_tile(table, c.bm, c.bn, c.bk, c.warps);
     if (!e) return refuse(why, [&] { return std::string("tile not in the config space"); });
+    if (std::string_view(e->mma) == "tcgen05" && !tcgen05_gpu(gpu))  // said before the architecture list
+      return refuse(why, [] { return std::string("tcgen05 tiles need compute capability 10.x (tensor memory)"); });
     if (!contains(e->archs, arch))
       return refuse(why, [&] { return "tile not available on architecture '" + arch + "'"; });
     if (!e->dtypes.empty() && std::find(e->dtypes.begin(), e->dtypes.end(), s.dtype) == e->dtypes.end())
@@ -163,10 +165,8 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
     // sm_100/sm_103 (B200, B300) have no wgmma: their warp-specialised GEMMs and attention kernels (FlashAttention-4,
     // cuDNN, FlashInfer's sm100 path) issue the same tiles as tcgen05.mma, one thread per CTA (or per CTA pair),
     // accumulators in tensor memory (src/analytical/gemm_model.cpp, attention_model.cpp). A tile listed as tcgen05
-    // runs only there.
+    // runs only there (refused above).
     if (tcgen05_gpu(gpu) && c.mma == "wgmma") c.mma = "tcgen05";
-    if (c.mma == "tcgen05" && !tcgen05_gpu(gpu))
-      return refuse(why, [] { return std::string("tcgen05 tiles need compute capability 10.x (tensor memory)"); });
     if (naming == "tile") {
       if ((std::string_view(c.mma) == "simt") != (s.dtype == Dtype::fp32))
         return refuse(why, [&] {

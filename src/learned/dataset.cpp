@@ -1,5 +1,6 @@
 // Dataset building: analysis per measured kernel, features, target, baselines, shape groups.
 #include "learned/dataset.h"
+#include "learned/transfer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -95,7 +96,7 @@ Dataset build_dataset(const std::vector<Measurement>& rows, const Catalog& catal
       s.m = m;
       s.target = std::log(m.median_us / s.ceiling_us);
       s.shape_group = shape_group(spec);
-      s.architecture = it->second.architecture;
+      s.architecture = measured_architecture(m.family, it->second);  // B200 tensor families: blackwell-tcgen05
       ds.samples.push_back(std::move(s));
     } catch (const InputError& e) {
       ++ds.skipped[e.detail().substr(0, 80)];

@@ -86,8 +86,9 @@ void Predictor::features(const Prediction& p, const GpuSpec& gpu, const KernelSp
 }
 
 double Predictor::transfer_weight(const std::string& family, const GpuSpec& gpu) const {
-  // A GPU of an architecture the family's corpus lacks: the family's chosen weight (a family measured on one
-  // architecture: 0.5, the middle of the grid, where a whole new tensor-core path is met, e.g. B200 attention).
+  // A GPU of an architecture the family's corpus lacks: the family's chosen weight. On sm_100 the tensor-core
+  // families are keyed "<arch>-tcgen05" (measured_architecture), and there a family measured on one architecture
+  // gets 0.5, the middle of the grid (B200 attention); elsewhere such a family keeps weight 1.
   if (!transfer_) return 1.0;
   const std::string arch = measured_architecture(family, gpu);
   return arch == gpu.architecture ? transfer_->weight_for(family, arch) : transfer_->weight_or_prior(family, arch);

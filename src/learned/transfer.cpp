@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "core/file_io.h"
-#include "kernels/config_space.h"
+#include "hw/tensor_path.h"
 #include "core/json_strict.h"
 #include "hw/gpu_schema.h"  // gpu_architectures
 #include "kernels/shape.h"  // family_names
@@ -47,7 +47,8 @@ double TransferWeights::weight_or_prior(const std::string& family, const std::st
 
 std::string measured_architecture(const std::string& family, const GpuSpec& gpu) {
   const bool tensor_family = family == "gemm" || family == "moe" || family == "attention_prefill";
-  return tensor_family && tcgen05_gpu(gpu) ? gpu.architecture + "-tcgen05" : gpu.architecture;
+  return tensor_family && tensor_path_of(gpu.compute_capability) == TensorPath::tcgen05 ? gpu.architecture + "-tcgen05"
+                                                                                         : gpu.architecture;
 }
 
 void TransferWeights::save(const std::string& dir) const {
@@ -106,7 +107,9 @@ TransferWeights TransferWeights::from_text(const std::string& text, const std::s
     const auto& archs = gpu_architectures();
     for (const auto& a : f["architectures"]) {
       const std::string name = a.get<std::string>();
-      if (std::find(archs.begin(), archs.end(), name) == archs.end())
+      const std::string base = name.size() > 8 && name.compare(name.size() - 8, 8, "-tcgen05") == 0
+                                   ? name.substr(0, name.size() - 8) : name;  // measured_architecture's sm_100 key
+      if (std::find(archs.begin(), archs.end(), base) == archs.end())
         throw InputError(path, where + ": unknown architecture '" + name.substr(0, 80) +
                                    "' (expected pascal, volta, turing, ampere, ada, hopper or blackwell)" + retrain);
       if (!t.architectures[fam].insert(name).second)

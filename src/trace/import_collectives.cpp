@@ -89,6 +89,10 @@ void read_collective(trace_io::LineReader& r, const std::vector<std::string>& hd
       ++out.skipped[op + " across nodes (loom models one node)"];
       return;
     }
+    if (n < 2) {  // one worker communicates nothing: a kernel spec loom refuses (gpus >= 2)
+      ++out.skipped[op + " of one GPU (nothing to communicate)"];
+      return;
+    }
     CorpusRow row;
     row.case_id = r.line_no();
     row.family = op;

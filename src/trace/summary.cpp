@@ -76,10 +76,11 @@ std::vector<std::pair<std::string, std::string>> find_unimported_runs(const std:
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     const std::string p = it->path().string();
-    if (!it->is_regular_file(ec) || !trace_io::ends_with(p, ".cases.csv")) continue;
+    std::error_code probe;  // a missing file is an answer, not the walk's error
+    if (!it->is_regular_file(probe) || !trace_io::ends_with(p, ".cases.csv")) continue;
     const std::string stem = p.substr(0, p.size() - std::string(".cases.csv").size());
     for (const char* ext : {".lct.gz", ".lct"})
-      if (fs::is_regular_file(stem + ext, ec)) {
+      if (fs::is_regular_file(stem + ext, probe)) {
         out.emplace_back(p, stem + ext);
         break;
       }

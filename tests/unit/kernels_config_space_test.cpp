@@ -273,6 +273,7 @@ TEST(ConfigSpace, Sm100AttentionRunsAsTcgen05) {
   EXPECT_EQ(fa4.tmem_cols, 512);
   std::string why;
   EXPECT_FALSE(config_fits(on_h, t, s, h, &why));
+  EXPECT_NE(why.find("tcgen05 tiles need compute capability 10.x"), std::string::npos) << why;
   KernelShape d256 = parse_shape(
       parse_kernel_spec("attention_prefill batch=1 heads=8 kv_heads=8 seq=512 head_dim=256 causal=1 dtype=bf16"), b);
   TileConfig big = parse_config(t, Family::attention_prefill, "256x128_w16", "test");
