@@ -80,10 +80,12 @@ const ConfigTable& config_table(Family f);
 /// 99 KiB of shared memory per block, so they take Ada's tiles.
 const std::string& config_arch(const GpuSpec& gpu);
 
-/// True for the GPUs whose tensor cores take tcgen05.mma (sm_100, sm_101, sm_103: B200, B300): their GEMM tiles
-/// listed as wgmma run as tcgen05, the accumulator in tensor memory.
+/// True for the GPUs whose tensor cores take tcgen05.mma (sm_100, sm_101, sm_103: B200, B300): their GEMM and
+/// attention tiles listed as wgmma run as tcgen05, the accumulator in tensor memory.
 bool tcgen05_gpu(const GpuSpec& gpu);
 
+/// The table's tile entry of that shape and warp count (bk 0 for attention), or nullptr.
+const TileEntry* find_tile(const ConfigTable& t, int bm, int bn, int bk, int warps);
 /// Canonical name of a config under the table's naming scheme.
 std::string config_name(const ConfigTable& table, const TileConfig& c);
 /// Parses a config name (syntax and membership in the table). Throws InputError(where, ...) for bad names.
