@@ -47,8 +47,9 @@ double TransferWeights::weight_or_prior(const std::string& family, const std::st
 
 std::string measured_architecture(const std::string& family, const GpuSpec& gpu) {
   const bool tensor_family = family == "gemm" || family == "moe" || family == "attention_prefill";
-  return tensor_family && tensor_path_of(gpu.compute_capability) == TensorPath::tcgen05 ? gpu.architecture + "-tcgen05"
-                                                                                         : gpu.architecture;
+  return tensor_family && tensor_path_of(gpu.compute_capability) == TensorPath::tcgen05
+             ? gpu.architecture + std::string(kTcgen05ArchSuffix)
+             : gpu.architecture;
 }
 
 void TransferWeights::save(const std::string& dir) const {
@@ -107,8 +108,10 @@ TransferWeights TransferWeights::from_text(const std::string& text, const std::s
     const auto& archs = gpu_architectures();
     for (const auto& a : f["architectures"]) {
       const std::string name = a.get<std::string>();
-      const std::string base = name.size() > 8 && name.compare(name.size() - 8, 8, "-tcgen05") == 0
-                                   ? name.substr(0, name.size() - 8) : name;  // measured_architecture's sm_100 key
+      const size_t n = kTcgen05ArchSuffix.size();  // measured_architecture's sm_100 key names its base architecture
+      const std::string base =
+          name.size() > n && name.compare(name.size() - n, n, kTcgen05ArchSuffix) == 0 ? name.substr(0, name.size() - n)
+                                                                                       : name;
       if (std::find(archs.begin(), archs.end(), base) == archs.end())
         throw InputError(path, where + ": unknown architecture '" + name.substr(0, 80) +
                                    "' (expected pascal, volta, turing, ampere, ada, hopper or blackwell)" + retrain);

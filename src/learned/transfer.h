@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "hw/gpu_spec.h"
 #include "learned/validate.h"
@@ -42,6 +43,8 @@ struct TransferWeights {
 /// except the tensor-core families (gemm, moe, attention_prefill) on sm_100/sm_103, whose tcgen05 instruction path
 /// no "blackwell" corpus row ran (those are sm_120 RTX PRO 6000 kernels, mma.sync): "blackwell-tcgen05".
 std::string measured_architecture(const std::string& family, const GpuSpec& gpu);
+/// The suffix measured_architecture adds on sm_100 (transfer.json and coverage.json may list "<arch>-tcgen05").
+inline constexpr std::string_view kTcgen05ArchSuffix = "-tcgen05";
 
 /// The weight grid's best weight per family over the arch: split points of `rep` (each architecture counted
 /// once, not by kernel count), leaving out the architecture `except` ("" = none). Families seen in fewer than one

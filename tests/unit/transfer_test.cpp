@@ -89,6 +89,15 @@ TEST(Transfer, Sm100TensorFamiliesAreTheirOwnArchitectureWithAPriorWhereNothingC
   EXPECT_EQ(measured_architecture("rms_norm", b200), "blackwell");  // no tensor cores: the architecture is the key
 }
 
+TEST(Transfer, TheSm100KeyReadsBack) {
+  // Training files B200 tensor-core rows under "blackwell-tcgen05" (measured_architecture); the file must take it.
+  const TransferWeights t = TransferWeights::from_text(
+      R"({"schema": "loom-transfer 1", "families": {"gemm": {"architectures": ["blackwell-tcgen05"], "weight": 0}}})",
+      "transfer.json");
+  EXPECT_EQ(t.weight_for("gemm", "blackwell-tcgen05"), 1.0);
+  EXPECT_EQ(t.weight_for("gemm", "blackwell"), 0.0);
+}
+
 TEST(Transfer, FileRoundTripsAndIsOptional) {
   const test::ScratchDir scratch;
   const std::filesystem::path& dir = scratch.path();
@@ -126,6 +135,8 @@ TEST(Transfer, MalformedFilesAreRefusedSayingWhat) {
            {head + R"({"gemm": {"architectures": [], "weight": true}}})", "weight"},
            {head + R"({"gemm": {"architectures": "hopper", "weight": 0.5}}})", "architectures"},
            {head + R"({"gemm": 5}})", "gemm"},
+           {head + R"({"gemm": {"architectures": ["hoper-tcgen05"], "weight": 0.5}}})", "hoper-tcgen05"},
+           {head + R"({"gemm": {"architectures": ["-tcgen05"], "weight": 0.5}}})", "-tcgen05"},
            {head + "{\n\"gemm\": " + ok + ",\n\"gemm\": " + ok + "}}", "transfer.json:3"},
            {"{\n\n!", "transfer.json:3"}}) {
     std::ofstream(dir / "transfer.json") << bad;
