@@ -145,7 +145,8 @@ int run_fit(const Args& args) {
 
 /// Out-of-sample check: the fit's pool (sampled shapes train, the rest are held out as usual) plus every shape of a
 /// separately measured exhaustive grid (--heldout-traces, e.g. loom-bench --families tune --tune-seed 7), all held
-/// out. Fresh shapes that happen to be in the pool already are skipped.
+/// out. Fresh shapes that happen to be in the pool already are skipped. --heldout-only: the pool's own held-out shapes
+/// are left out, so only the separate grid is scored (a blind test of a method frozen before it was measured).
 void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
   const std::string dir = args.get("--heldout-traces");
   Pool fresh = load_pool(read_corpus_dir(dir), s.gpu, s.gpu_key, s.family, "--heldout-traces");
@@ -160,13 +161,18 @@ void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
   merged.shapes.clear(), merged.keys.clear(), merged.us.clear();
   std::vector<bool> sampled;
   std::set<std::string> seen(f.pool.keys.begin(), f.pool.keys.end());
+  const bool only_fresh = args.has("--heldout-only");
   for (size_t i = 0; i < f.pool.shapes.size(); ++i)
-    merged.shapes.push_back(f.pool.shapes[i]), merged.keys.push_back(f.pool.keys[i]), merged.us.push_back(f.pool.us[i]),
-        sampled.push_back(f.sampled[i]);
+    if (f.sampled[i] || !only_fresh) {
+      merged.shapes.push_back(f.pool.shapes[i]), merged.keys.push_back(f.pool.keys[i]);
+      merged.us.push_back(f.pool.us[i]), sampled.push_back(f.sampled[i]);
+    }
   for (size_t i = 0; i < fresh.shapes.size(); ++i)
     if (!seen.count(fresh.keys[i]))
       merged.shapes.push_back(fresh.shapes[i]), merged.keys.push_back(fresh.keys[i]), merged.us.push_back(fresh.us[i]),
           sampled.push_back(false);
+  if (only_fresh && merged.shapes.size() == size_t(std::count(sampled.begin(), sampled.end(), true)))
+    throw InputError(dir, "no complete shape of the held-out grid is new to the fit's pool; nothing to score");
   merged.incomplete_shapes = fresh.incomplete_shapes;
   f.pool = std::move(merged);
   f.sampled = std::move(sampled);
@@ -266,7 +272,7 @@ int cmd_tune(const std::vector<std::string>& argv) {
             {"--gpu", "--family", "--kernel", "--traces", "--out", "--tables", "--format", "--sample-fraction",
              "--extrapolate", "--reps", "--anchors-per-bucket", "--heldout-traces", "--model", "--tp", "--dtype",
              "--export-moe-configs", "--lambda", "--partial-shapes"},
-            {"--plan", "--fit", "--validate", "--export", "--no-timing"});
+            {"--plan", "--fit", "--validate", "--export", "--no-timing", "--heldout-only"});
   args.no_positionals("tune");
   const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export") +
                     args.has("--export-moe-configs");
@@ -290,7 +296,9 @@ int cmd_tune(const std::vector<std::string>& argv) {
   if (args.has("--validate"))
     args.only("`loom tune --validate`", {"--validate", "--gpu", "--family", "--traces", "--sample-fraction",
                                          "--anchors-per-bucket", "--lambda", "--format", "--heldout-traces",
-                                         "--no-timing", "--partial-shapes"});
+                                         "--no-timing", "--partial-shapes", "--heldout-only"});
+  if (args.has("--heldout-only") && !args.has("--heldout-traces"))
+    throw InputError("--heldout-only", "scores only the grid of --heldout-traces DIR; give that folder");
   if (args.has("--export")) args.only("`loom tune --export`", {"--export", "--gpu", "--family", "--tables", "--out",
                                                                "--format"});
   if (modes == 0) args.only("`loom tune --kernel`", {"--kernel", "--gpu", "--tables", "--extrapolate", "--reps",

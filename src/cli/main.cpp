@@ -77,7 +77,9 @@ commands:
                                     the Triton kernels with "moe|gemm ... impl=triton [dtype=fp8]"
   tune --plan|--fit|--validate|--export --gpu G --family gemm|moe|{moe,gemm}-triton[-fp8] [--traces DIR]
        [--out PATH] [--format json] [--sample-fraction F] [--lambda L]
-                                    sparse sampling plan, fit tables from the corpus, held-out validation, C header
+       [--heldout-traces DIR [--heldout-only]]
+                                    sparse sampling plan, fit tables from the corpus, held-out validation (also on a
+                                    separately measured grid, or on it alone), C header
   calibrate RESULT.json --gpu G [-o FILE.yaml]
                                     GPU overlay from a calibration run on the chip (scripts/torch/calibrate.py):
                                     sustained-load clock and slowdown, datasheet-equivalent DRAM bandwidth

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `loom tune --validate --heldout-traces DIR --heldout-only` scores only the separately measured grid: on the blind
+# Triton fused-MoE sweep (traces/checks/tune-blind/h200, part 3 of the seeded shape order, measured after the method
+# was frozen) the held-out count is that grid's complete fp8 shapes not already in the pool, and
+# the sampled shapes still train the fit (the pool's 20). Without the folder the flag is refused.
+set -eu
+loom=$1; src=$2
+export LOOM_HOME=$src
+out=$("$loom" tune --validate --traces "$src/traces/tune" --gpu h200 --family moe-triton-fp8 --no-timing \
+  --heldout-traces "$src/traces/checks/tune-blind/h200" --heldout-only --format json 2>/dev/null)
+expected=$(python3 - "$src" <<'PY'
+import collections, csv, glob, gzip, sys
+def complete(paths):
+    by = collections.defaultdict(set)
+    for p in paths:
+        with gzip.open(p, "rt") as f:
+            for r in csv.DictReader(l for l in f if not l.startswith("#")):
+                t = r["spec"].split()
+                if "dtype=fp8" in t:
+                    by[" ".join(x for x in t if not x.startswith("config="))].add(r["spec"].split("config=")[1])
+    full = max(len(v) for v in by.values())
+    return {k for k, v in by.items() if len(v) == full}
+blind = complete([sys.argv[1] + "/traces/checks/tune-blind/h200/moe-triton-3.corpus.csv.gz"])
+pool = complete(glob.glob(sys.argv[1] + "/traces/tune/h200/moe-triton-[0-9].corpus.csv.gz"))
+print(len(blind - pool))  # a kernel shape of another model's shard can repeat one the pool has: not scored
+PY
+)
+python3 - "$expected" <<PY
+import json, sys
+d = json.loads('''$out''')
+assert d["heldout_shapes"] == int(sys.argv[1]), (d["heldout_shapes"], sys.argv[1])
+assert d["sampled_shapes"] == 20, d["sampled_shapes"]
+print("heldout-only: %d blind shapes scored, %d sampled" % (d["heldout_shapes"], d["sampled_shapes"]))
+PY
+set +e
+msg=$("$loom" tune --validate --traces "$src/traces/tune" --gpu h200 --family moe-triton-fp8 --heldout-only 2>&1)
+rc=$?
+set -e
+[ "$rc" = 2 ] || { echo "expected exit 2 without --heldout-traces, got $rc: $msg"; exit 1; }
+case "$msg" in *"--heldout-only"*"--heldout-traces"*) ;; *) echo "unexpected message: $msg"; exit 1;; esac
+echo ok
