@@ -56,6 +56,15 @@ std::string validation_text(const ValidationReport& r) {
     t.add({m.method, fmt(m.geomean_ratio, 4), fmt(m.p95_ratio, 4), fmt(m.max_ratio, 4),
            fmt(100 * m.optimal_share, 3) + "%", fmt(m.speedup_vs_default, 4) + "x", timing(m.decision_ns)});
   s += t.text();
+  if (!r.bands.empty()) {  // where the losses sit: decode-like batches vs prefill
+    Table bt;
+    bt.columns = {std::string("wave tuner (ratio) by ") + (r.family.rfind("gemm", 0) == 0 ? "M" : "tokens"), "shapes",
+                  "chosen/best geomean", "p95", "max"};
+    bt.right_align = {false, true, true, true, true};
+    for (const auto& b : r.bands)
+      bt.add({b.band, std::to_string(b.shapes), fmt(b.geomean_ratio, 4), fmt(b.p95_ratio, 4), fmt(b.max_ratio, 4)});
+    s += "\n" + bt.text();
+  }
   s += "\nbilinear fits: " + std::to_string(r.fits) + " (macro, wave bucket) cells, " + std::to_string(r.fits_full) +
        " with 4 terms; " +
        (r.fit_r2_n > 0 ? "in-sample R^2 median " + fmt(r.fit_r2_median, 4) + ", relative RMS residual median " +
@@ -93,6 +102,9 @@ nlohmann::ordered_json validation_json(const ValidationReport& r) {
     j["methods"].push_back({{"method", m.method}, {"shapes", m.shapes}, {"geomean_ratio", m.geomean_ratio},
                             {"p95_ratio", m.p95_ratio}, {"max_ratio", m.max_ratio}, {"optimal_share", m.optimal_share},
                             {"speedup_vs_default", m.speedup_vs_default}, {"decision_ns", m.decision_ns}});
+  for (const auto& b : r.bands)
+    j["by_batch"].push_back({{"band", b.band}, {"shapes", b.shapes}, {"geomean_ratio", b.geomean_ratio},
+                             {"p95_ratio", b.p95_ratio}, {"max_ratio", b.max_ratio}});
   j["fit"] = {{"cells", r.fits}, {"cells_4_terms", r.fits_full}, {"r2_median", r.fit_r2_median},
               {"rel_rms_median", r.fit_rel_rms_median}, {"cells_with_6_samples", r.fit_r2_n},
               {"heldout_err_median", r.heldout_err_median}, {"heldout_err_p90", r.heldout_err_p90},

@@ -23,12 +23,22 @@ struct MethodResult {
   double decision_ns = 0;     ///< median time of one decision (0 = not timed: fixed choices)
 };
 
+/// The wave tuner's chosen/best over the held-out shapes of one batch band (rows a launch: moe tokens, gemm M).
+struct BandResult {
+  std::string band;  ///< "1-3", "4-16", "17-128", ">128"
+  int64_t shapes = 0;
+  double geomean_ratio = 0, p95_ratio = 0, max_ratio = 0;
+};
+/// The band of a shape's batch (moe: tokens; gemm: M): decode-like batches carry most of the Triton MoE losses.
+std::string batch_band(int64_t rows);
+
 struct ValidationReport {
   std::string gpu, family, default_config;
   int sms = 0;
   int64_t pool_shapes = 0, sampled_shapes = 0, heldout_shapes = 0, incomplete_shapes = 0;
   int64_t samples = 0, exhaustive_points = 0;
   std::vector<MethodResult> methods;
+  std::vector<BandResult> bands;  ///< the wave tuner (ratio) by batch band, bands with held-out shapes only
   // Bilinear model quality.
   int64_t fits = 0, fits_full = 0;     ///< (macro, bucket) fits, and those with all four terms
   double fit_r2_median = 0;            ///< over fits with >= 6 samples

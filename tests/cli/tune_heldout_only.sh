@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `loom tune --validate --heldout-traces DIR --heldout-only` scores only the separately measured grid: on the blind
 # Triton fused-MoE sweep (traces/checks/tune-blind/h200, part 3 of the seeded shape order, measured after the method
-# was frozen) the held-out count is that grid's complete fp8 shapes not already in the pool, and
-# the sampled shapes still train the fit (the pool's 20). Without the folder the flag is refused.
+# was frozen) the held-out count is that grid's complete fp8 shapes not already in the pool, and the sampled shapes
+# still train the fit (the pool's 20). The by-batch bands partition the scored shapes. Without the folder the flag is
+# refused.
 set -eu
 loom=$1; src=$2
 export LOOM_HOME=$src
@@ -30,6 +31,10 @@ import json, sys
 d = json.loads('''$out''')
 assert d["heldout_shapes"] == int(sys.argv[1]), (d["heldout_shapes"], sys.argv[1])
 assert d["sampled_shapes"] == 20, d["sampled_shapes"]
+bands = [b["band"] for b in d["by_batch"]]  # the wave tuner by batch band: every held-out shape in one band
+assert bands == [b for b in ("1-3", "4-16", "17-128", ">128") if b in bands], bands
+assert sum(b["shapes"] for b in d["by_batch"]) == d["heldout_shapes"], d["by_batch"]
+assert all(1.0 <= b["geomean_ratio"] <= b["max_ratio"] for b in d["by_batch"]), d["by_batch"]
 print("heldout-only: %d blind shapes scored, %d sampled" % (d["heldout_shapes"], d["sampled_shapes"]))
 PY
 set +e
