@@ -6,6 +6,7 @@
 
 #include "analytical/demand.h"
 #include "analytical/occupancy.h"
+#include "hw/tensor_path.h"
 
 namespace loom {
 namespace {
@@ -28,7 +29,7 @@ PipeWork kv_block_work(const TileConfig& c, double d, double b, bool decode) {
   else if (c.mma == "wgmma")    // FA3: Q read from smem by QK^T wgmma, K and V read by each consumer warpgroup
     reads = c.bm * d * b + kv_tile * std::max(1, c.warps / 4);
   else if (c.mma == "tcgen05")  // FA4 (sm_100): S = QK^T and O += PV per 128-row slice, P from tensor memory, so
-    reads = c.bm * d * b + kv_tile * ((c.bm + 127) / 128);  // Q once, K and V once per slice
+    reads = c.bm * d * b + kv_tile * tcgen05_slices(c.bm);  // Q once, K and V once per slice
   else  // FA2: Q in registers, every warp reads the whole K and V tiles (ldmatrix)
     reads = kv_tile * c.warps;
   w.smem = kv_tile + reads;

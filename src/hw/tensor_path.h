@@ -21,4 +21,10 @@ constexpr TensorPath tensor_path_of(int cc) {
   return TensorPath::mma_sync;
 }
 
+/// Rows of a tcgen05.mma tile held by one tensor-memory slice: the SM's 128 TMEM lanes (PTX ISA "Tensor Memory"). A CTA
+/// tile of BM rows takes ceil(BM / 128) slices, each its own columns; FA4 reads K and V once per slice.
+constexpr int kTcgen05SliceRows = 128;
+/// ceil(bm / 128): the tensor-memory slices (and, in attention, the K/V passes) of a BM-row tcgen05 tile.
+constexpr int tcgen05_slices(int bm) { return (bm + kTcgen05SliceRows - 1) / kTcgen05SliceRows; }
+
 }  // namespace loom

@@ -171,7 +171,7 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
       // SM, PTX ISA "Tensor Memory"), which must fit there instead.
       const bool tmem = c.mma == "tcgen05";
       c.regs_per_thread = table.regs_base + (tmem ? 0 : static_cast<int>(std::ceil(double(c.bm) * c.bn / c.threads)));
-      c.tmem_cols = tmem ? (c.bm + 127) / 128 * c.bn : 0;
+      c.tmem_cols = tmem ? tcgen05_slices(c.bm) * c.bn : 0;
       if (c.tmem_cols > kTensorMemoryColumns)
         return refuse(why, [&] {
           return "the fp32 accumulator needs " + std::to_string(c.tmem_cols) +
@@ -191,7 +191,7 @@ bool config_fits(TileConfig& c, const ConfigTable& table, const KernelShape& s, 
       const bool tmem = c.mma == "tcgen05";
       c.regs_per_thread = table.regs_base + static_cast<int>(std::ceil(((tmem ? 0.0 : c.bm * d) + double(c.bm) * c.bn) /
                                                                         c.threads));
-      c.tmem_cols = tmem ? (c.bm + 127) / 128 * static_cast<int>(c.bn + s.head_dim) : 0;
+      c.tmem_cols = tmem ? tcgen05_slices(c.bm) * static_cast<int>(c.bn + s.head_dim) : 0;
       if (c.tmem_cols > kTensorMemoryColumns)
         return refuse(why, [&] {
           return "S and O need " + std::to_string(c.tmem_cols) + " tensor-memory columns, above the SM's " +
