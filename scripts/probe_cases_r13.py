@@ -124,7 +124,7 @@ def add_set_scopes(c):
                                                   b=k2 + sets)], "good")
     c("r13_set_scoped_then_general_clock", ["@python", SAME.format(
         a=k2 + ["--set", "h200:clock.sustained=1500MHz", "--set", "h100-sxm:clock.sustained=1600MHz"],
-        b=k2 + ["--set", "clock.sustained=1600MHz", "--set", "h200:clock.sustained=1500MHz"])], "good")
+        b=k2 + ["--set", "h200:clock.sustained=1500MHz", "--set", "clock.sustained=1600MHz"])], "good")
     w = ["whatif", "--model", "llama-3-8b", "--batch", "8", "--input-len", "512", "--output-len", "64", "--gpus",
          "h200,h100-sxm", "--format", "csv"]
     c("r13_set_whatif_scoped_general", ["@python", SAME.format(a=w + ["--set", "h200:sms=66", "--set", "h100-sxm:sms=120"],
