@@ -53,7 +53,7 @@ def add_left_by_r12(c):
           want=[f"{kind}.json", "schema"], files={f"r13sn/{kind}.json": json.dumps(dict(j, schema=None))})
     val = json.load(open(os.path.join(REPO, "tests/data/report/validation_small.json")))
     c("r13_report_validation_no_schema", ["report", "--validation", "{T}/r13nv.json", "-o", "{T}/r13nv.html"],
-      want=["r13nv.json", "schema"], files={"r13nv.json": json.dumps(val)})
+      want=["r13nv.json", "schema"], files={"r13nv.json": json.dumps({k: v for k, v in val.items() if k != "schema"})})
     c("r13_report_validation_schema", ["report", "--validation", "{T}/r13v.json", "-o", "{T}/r13v.html"], "good",
       files={"r13v.json": json.dumps(dict(val, schema="loom.validate/1"))}, empty_ok=True)
     c("r13_report_e2e_schema_ok", ["report", "--e2e", "{T}/r13ok.json", "-o", "{T}/r13ok.html"], "good",
