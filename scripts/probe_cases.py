@@ -171,6 +171,7 @@ def build_cases(T):
     from probe_cases_r10 import add_round10
     from probe_cases_r11 import add_round11
     from probe_cases_r12 import add_round12
+    from probe_cases_r13 import add_round13
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -192,6 +193,7 @@ def build_cases(T):
     add_round10(c)
     add_round11(c)
     add_round12(c)
+    add_round13(c)
     return cs
 
 

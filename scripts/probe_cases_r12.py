@@ -143,8 +143,8 @@ def add_report_inputs(c):
         if key:
             edits["num_huge"] = text.replace(f'"{key}": {json.dumps(j[key])}', f'"{key}": 1e400', 1)
             edits["num_string"] = json.dumps(dict(j, **{key: "12"}))
-        # A file without `schema` is an older loom's, read as before (json_obj.h require_schema); a field the report
-        # does not draw (e2e's `batch`) may hold anything.
+        # A file without `schema` was read as an older loom's until round 13, which refuses it (json_obj.h
+        # require_schema; probe_cases_r13.py); a field the report does not draw (e2e's `batch`) may hold anything.
         lenient = {"schema_missing"} | ({"num_string", "num_huge"} if kind == "e2e" else set())
         for n, body in edits.items():
             c(f"{name}_{n}", ["report", flag, f"{{T}}/{name}/{n}.json", "-o", f"{{T}}/{name}/{n}.html"],

@@ -133,7 +133,10 @@ void Args::only(const std::string& mode, std::initializer_list<const char*> used
     if (ok) continue;
     std::string list;
     for (const char* u : used) list += (list.empty() ? "" : ", ") + std::string(u);
-    throw InputError(flag, "not used by " + mode + " (it reads " + list + "); drop it or pick the mode that uses it");
+    // A mode without flags (`trace diff A B`) said "(it reads )" (round 13).
+    throw InputError(flag, "not used by " + mode +
+                               (list.empty() ? " (it takes no flags)" : " (it reads " + list + ")") +
+                               "; drop it or pick the mode that uses it");
   }
 }
 

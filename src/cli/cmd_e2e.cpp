@@ -15,6 +15,7 @@
 #include "e2e/chrome_trace.h"
 #include "e2e/e2e.h"
 #include "e2e/replay.h"
+#include "hw/gpu_values.h"
 #include "trace/gpu_names.h"
 
 namespace loom::cli {
@@ -134,6 +135,21 @@ std::string step_text(const StepPrediction& s, const ModelConfig& m, size_t top_
   return o.str();
 }
 
+/// --from names the GPU a trace was recorded on: where the trace's deviceProperties name a catalogue GPU, --from
+/// must be it, a file with its values, or a file anchored to it (a calibrated overlay, a partition). A trace of an
+/// H200 replayed "from" an A100 was re-timed without a word, its output saying "recorded on: NVIDIA H200
+/// (a100-sxm4-80gb)" (round 13).
+void refuse_other_device(const Catalog& catalog, const GpuSpec& from, const std::string& given,
+                         const std::string& device_name) {
+  if (device_name.empty()) return;
+  const auto key = GpuNameTable::load_default().key_for(device_name);
+  if (!key || *key == from.name || (from.anchor && from.anchor->name == *key)) return;
+  if (gpu_hardware_values(from, true) == gpu_hardware_values(catalog.get(*key), true)) return;
+  throw InputError("--from", "'" + given.substr(0, 80) + "', but the trace was recorded on an " +
+                                 device_name.substr(0, 60) + " (" + *key + ", its deviceProperties); drop --from, or "
+                                 "give " + *key + " or a GPU file that extends it");
+}
+
 /// `loom e2e --replay TRACE.json --gpu G [--from G0]`: a recorded PyTorch trace re-timed for another GPU.
 int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
   const ChromeTrace trace = read_chrome_trace(args.get("--replay"));
@@ -147,6 +163,7 @@ int replay(const Catalog& catalog, const Args& args, const GpuSpec& target) {
   std::optional<GpuSpec> source;
   if (args.has("--from")) {
     source = gpu_named(catalog, args.get("--from"), {}, "--from");
+    refuse_other_device(catalog, *source, args.get("--from"), trace.device_name);
   } else if (!trace.device_name.empty()) {
     if (auto key = GpuNameTable::load_default().key_for(trace.device_name)) source = catalog.get(*key);
   }

@@ -1,4 +1,5 @@
 // `loom gpus` (the catalogue as a table) and `loom gpus show NAME` (every field of one GPU).
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -92,7 +93,12 @@ int cmd_gpus(const Argv& argv) {
     for (const auto& f : describe(g)) o[f.key] = {{"value", value_json(f.value)}, {"unit", f.unit}};
     emit(o.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } else {
-    emit(format == "csv" ? t.csv() : g.full_name + " (" + g.source_file + ")\n\n" + t.text());
+    // A GPU file with a catalogue entry's values is that entry (Catalog::get): the header says so.
+    const std::vector<std::string> keys = catalog.names();
+    const bool matched = pos[1] != g.name && std::find(keys.begin(), keys.end(), g.name) != keys.end();
+    const std::string origin = matched ? pos[1] + ": the values of catalogue entry '" + g.name + "', " + g.source_file
+                                       : g.source_file;
+    emit(format == "csv" ? t.csv() : g.full_name + " (" + origin + ")\n\n" + t.text());
   }
   return 0;
 }

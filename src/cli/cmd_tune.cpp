@@ -69,10 +69,8 @@ Fitted fit_from_traces(const Args& args, const Setup& s) {
     if (*x <= 0 || *x >= 1) throw InputError("--sample-fraction", "must be in (0, 1), e.g. 0.25");
     opt.fraction = *x;
   }
-  if (auto x = args.number("--anchors-per-bucket")) {
-    if (*x < 1) throw InputError("--anchors-per-bucket", "must be >= 1, e.g. 4");
-    opt.per_bucket = int(*x);
-  }
+  // A count: a whole number (2.5 was truncated to 2, 1e30 cast to int out of range; round 13).
+  if (args.has("--anchors-per-bucket")) opt.per_bucket = int(args.integer("--anchors-per-bucket", 1, 100000, 4));
   double lambda = 0.03;
   if (auto x = args.number("--lambda")) {
     if (!(*x >= 0 && *x <= 100)) throw InputError("--lambda", "must be in [0, 100], e.g. 0.03");

@@ -78,7 +78,9 @@ void refuse_duplicate_gpus(const Catalog& catalog, const std::vector<std::string
 
 std::vector<std::string> overrides_for(const std::string& gpu, const std::vector<std::string>& names,
                                        const Args& args, const std::string& flag) {
-  std::vector<std::string> overrides;
+  // General keys first, then this GPU's `GPU:key` ones, whatever the order given: the scoped value is the GPU's
+  // (`--set h200:sms=66 --set sms=120` gave the H200 120 SMs, its own 66 dropped without a word; round 13).
+  std::vector<std::string> overrides, scoped;
   for (const auto& s : set_overrides(args)) {
     const size_t eq = s.find('='), colon = s.find(':');
     if (colon == std::string::npos || colon > eq) {
@@ -89,8 +91,9 @@ std::vector<std::string> overrides_for(const std::string& gpu, const std::vector
     if (std::find(names.begin(), names.end(), target) == names.end())
       throw InputError("--set", "'" + s.substr(0, 80) + "' names GPU '" + target.substr(0, 60) + "', which is not in " +
                                     flag + "; name one of its GPUs or drop the 'GPU:' scope");
-    if (target == gpu) overrides.push_back(s.substr(colon + 1));
+    if (target == gpu) scoped.push_back(s.substr(colon + 1));
   }
+  overrides.insert(overrides.end(), scoped.begin(), scoped.end());
   return overrides;
 }
 

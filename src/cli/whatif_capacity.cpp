@@ -31,6 +31,10 @@ int whatif_capacity(const Args& args, const std::vector<GpuSpec>& gpus, const Mo
   q.step_sustained = sp.step_sustained;
   q.slo = serving::parse_slo(args.get("--slo", "ttft=2s,tpot=50ms"), "--slo");
   q.pp = static_cast<int>(args.integer("--pp", 1, 64, 1));
+  // Every (GPU, tp) row would fail alike: the flag is what is wrong (it was refused naming "h200 tp 1"; round 13).
+  if (q.pp > model.layers)
+    throw InputError("--pp", std::to_string(q.pp) + " pipeline stages for " + model.name + "'s " +
+                                 std::to_string(model.layers) + " layers; use 1 to " + std::to_string(model.layers));
   std::string stream;
   if (args.has("--requests")) {
     if (args.has("--rate")) throw InputError("--rate", "give --rate or --requests, not both");

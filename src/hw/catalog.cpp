@@ -151,7 +151,21 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
     // A file with an entry's values (its catalogue file by path, a copy, the same values spelt otherwise) is that
     // entry: the same key, anchor and predictions, however it `extends:` (gpus/h200.yaml extends h100-sxm; it was
     // anchored to the H100 and predicted off it).
-    if (const std::string entry = entry_with(*this, raw, false); !entry.empty()) return get(entry, overrides);
+    if (const std::string entry = entry_with(*this, raw, false); !entry.empty()) {
+      GpuSpec g = get(entry, overrides);
+      // The file's own `name:` is kept (round 13: a lab's name for its H200 became "NVIDIA H200 SXM 141GB"): the
+      // marketing name moves no prediction, so the key, anchor and numbers stay the entry's.
+      const bool name_set = std::any_of(overrides.begin(), overrides.end(),
+                                        [](const std::string& o) { return o.starts_with("name="); });
+      RawSpec named = raw;
+      apply_overrides(named, {});
+      const GpuSpec file = build_gpu_spec(named, name_or_path, source_file);
+      if (!name_set && file.full_name != g.full_name) {
+        g.full_name = file.full_name;
+        if (auto it = file.key_sources.find("name"); it != file.key_sources.end()) g.key_sources["name"] = it->second;
+      }
+      return g;
+    }
   }
   // A GPU changed in more than its SM count (by --set, or a file that `extends:` a catalogue entry and changes its
   // hardware) keeps the GPU as measured as its anchor (GpuSpec::anchor): learned predictions start there. The

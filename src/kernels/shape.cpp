@@ -74,6 +74,42 @@ const std::vector<std::string>& family_names() {
 
 std::string family_name(Family f) { return family_names()[static_cast<int>(f)]; }
 
+void check_shape_elements(const KernelSpec& spec, const KernelShape& s) {
+  const double b = static_cast<double>(s.batch);
+  switch (s.family) {
+    case Family::gemm:
+      check_elements(spec, "A", b * s.m * s.k), check_elements(spec, "B", b * s.k * s.n);
+      check_elements(spec, "C", b * s.m * s.n);
+      break;
+    case Family::moe:
+      check_elements(spec, "routed rows x hidden", static_cast<double>(s.tokens) * s.topk * s.hidden);
+      check_elements(spec, "expert weights", static_cast<double>(s.experts) * s.hidden * s.inter * 2);
+      check_elements(spec, "routed rows x inter", static_cast<double>(s.tokens) * s.topk * s.inter * 2);
+      break;
+    case Family::attention_prefill:
+      check_elements(spec, "Q", b * s.heads * s.seq * s.head_dim);
+      check_elements(spec, "K", b * s.kv_heads * s.seq_kv * s.head_dim);
+      check_elements(spec, "scores", b * s.heads * s.seq * s.seq_kv / 64.0);
+      break;
+    case Family::attention_decode:
+      check_elements(spec, "KV cache", b * s.kv_heads * s.seq_kv * s.head_dim * 2);
+      break;
+    case Family::rms_norm:
+    case Family::layer_norm:
+    case Family::softmax:
+      check_elements(spec, "input", static_cast<double>(s.rows) * s.cols);
+      break;
+    case Family::elementwise:
+      check_elements(spec, "input", static_cast<double>(s.rows) * s.cols * (s.op == "silu_mul" ? 2 : 1));
+      break;
+    case Family::rotary:
+      check_elements(spec, "q/k", static_cast<double>(s.tokens) * s.heads * s.head_dim);
+      break;
+    default:  // collectives: one size (bytes), checked alone
+      break;
+  }
+}
+
 KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
   KernelShape s;
   s.where = spec.where;
@@ -112,9 +148,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
                                                                       : s.dtype;
       s.align_bytes = gemm_align_bytes(s.k, s.n, s.dtype);
       if (s.impl == "library") s.path = lookup_gemm_path(gpu.architecture, s.dtype, s.align_bytes, s.batch > 1, s.m);
-      double b = static_cast<double>(s.batch);
-      check_elements(spec, "A", b * s.m * s.k), check_elements(spec, "B", b * s.k * s.n);
-      check_elements(spec, "C", b * s.m * s.n);
+      check_shape_elements(spec, s);
       s.config = p.config();
       break;
     }
@@ -128,9 +162,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       if (s.topk > s.experts)
         throw InputError(spec.where, "topk=" + std::to_string(s.topk) + " exceeds experts=" +
                                          std::to_string(s.experts) + "; each token picks topk distinct experts");
-      check_elements(spec, "routed rows x hidden", static_cast<double>(s.tokens) * s.topk * s.hidden);
-      check_elements(spec, "expert weights", static_cast<double>(s.experts) * s.hidden * s.inter * 2);
-      check_elements(spec, "routed rows x inter", static_cast<double>(s.tokens) * s.topk * s.inter * 2);
+      check_shape_elements(spec, s);
       s.config = p.config();
       break;
     }
@@ -145,9 +177,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       if (s.seq_kv < s.seq)
         throw InputError(spec.where, "seq_kv=" + std::to_string(s.seq_kv) + " < seq=" + std::to_string(s.seq) +
                                          "; prefill attends to at least its own tokens (seq_kv >= seq)");
-      check_elements(spec, "Q", static_cast<double>(s.batch) * s.heads * s.seq * s.head_dim);
-      check_elements(spec, "K", static_cast<double>(s.batch) * s.kv_heads * s.seq_kv * s.head_dim);
-      check_elements(spec, "scores", static_cast<double>(s.batch) * s.heads * s.seq * s.seq_kv / 64.0);
+      check_shape_elements(spec, s);
       s.config = p.config();
       break;
     }
@@ -165,7 +195,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       s.dtype = p.dtype({Dtype::fp16, Dtype::bf16, Dtype::fp8});
       s.out_dtype = s.dtype == Dtype::fp8 ? Dtype::bf16 : s.dtype;
       check_heads(spec, s);
-      check_elements(spec, "KV cache", static_cast<double>(s.batch) * s.kv_heads * s.seq_kv * s.head_dim * 2);
+      check_shape_elements(spec, s);
       s.config = p.config();
       break;
     }
@@ -177,7 +207,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       s.rows = p.size("rows"), s.cols = p.size("cols");
       s.residual = p.has("residual") && p.flag("residual");
       s.dtype = s.out_dtype = p.dtype(kFloatAll);
-      check_elements(spec, "input", static_cast<double>(s.rows) * s.cols);
+      check_shape_elements(spec, s);
       s.config = p.config();
       break;
     }
@@ -193,7 +223,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
                                            "; dtype= names the input's type");
         s.out_dtype = s.op == "to_fp32" ? Dtype::fp32 : Dtype::bf16;
       }
-      check_elements(spec, "input", static_cast<double>(s.rows) * s.cols * (s.op == "silu_mul" ? 2 : 1));
+      check_shape_elements(spec, s);
       s.config = p.config();
       break;
     }
@@ -205,7 +235,7 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
       s.dtype = s.out_dtype = p.dtype(kFloatAll);
       if (s.head_dim % 2 != 0)
         throw InputError(spec.where, "head_dim=" + std::to_string(s.head_dim) + " must be even (rotary rotates pairs)");
-      check_elements(spec, "q/k", static_cast<double>(s.tokens) * s.heads * s.head_dim);
+      check_shape_elements(spec, s);
       s.config = p.config();
       break;
     }

@@ -81,6 +81,10 @@ inline constexpr int kHeadDims[] = {64, 80, 96, 128, 192, 256};
 /// [1, kMaxElements]), without a GPU: for readers of measured rows (case lists) that have no GpuSpec at hand.
 void check_spec_sizes(const KernelSpec& spec);
 
+/// The element count of each of the shape's tensors (A, B, C; Q, K, scores; rows x cols ...) within kMaxElements:
+/// the part of parse_shape that needs no GPU, shared with check_spec_sizes. Throws InputError at spec.where.
+void check_shape_elements(const KernelSpec& spec, const KernelShape& s);
+
 /// Checks spec against its family (unknown family/keys, missing keys, non-integer or non-positive sizes, sizes
 /// beyond kMaxElements, dtypes the family or `gpu` cannot run) and returns the typed shape. Throws InputError.
 KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu);

@@ -1,6 +1,7 @@
 // Kernel-spec parameter parsing for parse_shape: see kernels/shape_params.h.
 #include "kernels/shape_params.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <vector>
@@ -121,6 +122,25 @@ void check_spec_sizes(const KernelSpec& spec) {
   for (const char* key : kSizeKeys)
     if (auto it = spec.params.find(key); it != spec.params.end())
       (void)shape_detail::size_value(spec.where, key, it->second);
+  // ...and the tensors they make, as parse_shape counts them: every size of m=n=k=1e9 is below 2^40, its A is 1e18
+  // elements (an imported row of it entered a corpus that no command could then predict; round 13).
+  const std::vector<std::string>& families = family_names();
+  const auto f = std::find(families.begin(), families.end(), spec.family);
+  if (f == families.end()) return;  // the family is checked where the spec is parsed against a GPU
+  auto size = [&](const char* key, int64_t fallback) {
+    auto it = spec.params.find(key);
+    return it == spec.params.end() ? fallback : shape_detail::size_value(spec.where, key, it->second);
+  };
+  KernelShape s;
+  s.family = static_cast<Family>(f - families.begin());
+  s.m = size("m", 0), s.n = size("n", 0), s.k = size("k", 0), s.batch = size("batch", 1);
+  s.tokens = size("tokens", 0), s.experts = size("experts", 0), s.topk = size("topk", 0);
+  s.hidden = size("hidden", 0), s.inter = size("inter", 0);
+  s.heads = size("heads", 0), s.kv_heads = size("kv_heads", 0), s.head_dim = size("head_dim", 0);
+  s.seq = size("seq", 0), s.seq_kv = size("seq_kv", s.seq), s.rows = size("rows", 0), s.cols = size("cols", 0);
+  if (s.family == Family::rotary) s.heads += s.kv_heads;  // heads= counts q heads only beside kv_heads=
+  if (auto it = spec.params.find("op"); it != spec.params.end()) s.op = it->second;
+  check_shape_elements(spec, s);
 }
 
 }  // namespace loom

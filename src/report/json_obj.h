@@ -97,10 +97,15 @@ class Obj {
 
   /// The file's `schema` ("loom.e2e/1") must be `name` at a version up to `version`: another command's output (an
   /// e2e file given to --validation) was refused for a key it lacks ("this file predates ..."), a newer file for
-  /// whatever key changed. A file without `schema` (older loom) is read as before. `command` says what to run.
+  /// whatever key changed. A file without `schema` is refused too (round 13): every loom since 24 Nov 2026 writes
+  /// it, and an object that merely has the keys a reader looks up (hand-made, or another tool's) was drawn as if loom
+  /// had written it. `command` says what to run; an older loom's file of this shape takes the key by hand.
   void require_schema(const std::string& name, int version, const std::string& command) const {
     const json* s = get("schema", false);
-    if (!s) return;
+    if (!s)
+      fail(path_ + ".schema", "required key missing: loom's outputs carry \"schema\": \"" + name + "/" +
+                                  std::to_string(version) + "\"; rerun `" + command +
+                                  "` (an older loom's file of this shape: add that key)");
     const std::string v = s->is_string() ? s->get<std::string>() : s->dump();
     const size_t slash = v.rfind('/');
     const std::string got = v.substr(0, slash);

@@ -105,7 +105,7 @@ void read_collective(trace_io::LineReader& r, const std::vector<std::string>& hd
     row.p90_us = hi_us;
     row.spread_pct = (hi_us - lo_us) / med_us * 100.0;
     Corpus& c = out.corpus_for(node.gpu_key, node.gpu_key, ctx, meta);
-    out.add(c, std::move(row));
+    out.add(c, std::move(row), where);
   });
 }
 
@@ -202,14 +202,17 @@ void read_loom_collective(trace_io::LineReader& r, const std::vector<std::string
     row.p10_us = runs[0], row.p90_us = runs[2];
     row.spread_pct = (runs[2] - runs[0]) / runs[1] * 100.0;
     if (impl == "nccl") {
-      out.add(out.corpus_for(ctx.gpu_override, ctx.gpu_override, ctx, meta), std::move(row));
+      out.add(out.corpus_for(ctx.gpu_override, ctx.gpu_override, ctx, meta), std::move(row), where);
     } else {
       auto it = custom.find(bytes);
       if (it == custom.end() || row.median_us < it->second.median_us) custom[bytes] = std::move(row);
       else ++out.skipped["custom all_reduce: the slower of one-shot/two-shot at that size"];
     }
   });
-  for (auto& [_, row] : custom) out.add(out.corpus_for(ctx.gpu_override, ctx.gpu_override, ctx, meta), std::move(row));
+  for (auto& [_, row] : custom) {
+    const std::string where = ctx.file + ":" + std::to_string(row.case_id);  // case_id: the row's line
+    out.add(out.corpus_for(ctx.gpu_override, ctx.gpu_override, ctx, meta), std::move(row), where);
+  }
   out.stem = "collectives-" + std::to_string(gpus) + "gpu" + (nop2p ? "-nop2p" : "");
 }
 

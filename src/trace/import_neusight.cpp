@@ -100,7 +100,7 @@ void read_neusight(trace_io::LineReader& r, const std::vector<std::string>& hdr,
     row.spread_pct = 0;  // NeuSight keeps no spread
     row.event_median_us = ms * 1000.0;
     Corpus& corpus = out.corpus_for(*key, device, ctx, meta);
-    out.add(corpus, std::move(row));
+    out.add(corpus, std::move(row), where);
   });
 }
 

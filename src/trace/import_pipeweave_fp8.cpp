@@ -54,7 +54,7 @@ void read_fp8(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
     row.spread_pct = 0;
     const std::string& hw = f[c_hw];
     Corpus& c = out.corpus_for(gpu_key(ctx, hw, where), hw, ctx, meta);
-    out.add(c, std::move(row));
+    out.add(c, std::move(row), where);
   });
 }
 

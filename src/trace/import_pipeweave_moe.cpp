@@ -75,7 +75,7 @@ void read_moe(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
     row.median_us = row.p10_us = row.p90_us = row.event_median_us = us;  // a mean: no spread recorded
     row.spread_pct = 0;
     Corpus& c = out.corpus_for(key, device, ctx, meta);
-    out.add(c, std::move(row));
+    out.add(c, std::move(row), where);
   });
 }
 

@@ -36,8 +36,9 @@ struct PublicImport {
   /// The corpus for `gpu_key`, created with the common metadata on first use.
   Corpus& corpus_for(const std::string& gpu_key, const std::string& device_name, const PublicImportContext& ctx,
                      const std::map<std::string, std::string>& meta);
-  /// Adds a row unless the same spec (and impl) was already imported for that GPU (counted as skipped).
-  void add(Corpus& c, CorpusRow row);
+  /// Adds a row unless the same spec (and impl) was already imported for that GPU (counted as skipped). The spec
+  /// must be one `loom predict` takes (sizes within loom's limits): InputError(where, ...) otherwise.
+  void add(Corpus& c, CorpusRow row, const std::string& where);
 
  private:
   std::map<std::string, std::map<std::string, int64_t>> seen_;  // gpu_key -> spec|impl -> case id

@@ -134,7 +134,7 @@ void read_vidur(trace_io::LineReader& r, const std::vector<std::string>& hdr, co
       row.spread_pct = 100.0 * (hi - lo) / med;
       row.event_median_us = med;
       Corpus& c = out.corpus_for(key, "vidur:" + key, ctx, meta);
-      out.add(c, std::move(row));
+      out.add(c, std::move(row), where);
     }
   });
 }

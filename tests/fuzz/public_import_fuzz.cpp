@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                           {"pipeweave", "unknown.csv"},
                                           {"loom", "collectives/rank0.csv"},
                                           {"vidur", "network/h100_dgx/send_recv.csv"},
-                                          {"pipeweave", "collective/H20/all_reduce.csv"}};
+                                          {"pipeweave", "collective/H20/all_reduce.csv"},
+                                          {"pipeweave", "gemm_fp8_test.csv"}};  // the fp8 set: named train/test
   for (const auto& f : kFiles) {
     try {
       loom::PublicImportContext c = ctx;

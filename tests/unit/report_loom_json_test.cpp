@@ -18,6 +18,12 @@ json point(const std::string& split, const std::string& family, const std::strin
           {"predicted_us", {{"learned", learned}, {"analytical", analytical}, {"roofline", 1.0}}}};
 }
 
+/// The object with the `schema` its writer adds: the readers refuse a file without one (round 13).
+json tagged(json j, const std::string& schema) {
+  j["schema"] = schema;
+  return j;
+}
+
 template <class F>
 std::string error_of(F&& f) {
   try {
@@ -32,7 +38,7 @@ TEST(ValidationJson, PointsBecomeOneScatterPerSplitShapesFirst) {
   json j = {{"splits", json::array()}, {"model_fingerprint", "abc"},
             {"points", {point("gpu:h100", "gemm", "h100", 10, 11, 20), point("shapes", "gemm", "h200", 4, 5, 2),
                         point("shapes", "rmsnorm", "h100", 8, 8, 9)}}};
-  ValidationData v = validation_from_json(j, "v.json");
+  ValidationData v = validation_from_json(tagged(j, "loom.validate/1"), "v.json");
   EXPECT_EQ(v.model_fingerprint, "abc");
   ASSERT_EQ(v.points.size(), 3u);
   std::vector<ScatterChart> s = validation_scatters(v);
@@ -87,7 +93,9 @@ TEST(ValidationJson, ScatterBaselineFieldsRoundTripThroughReportJson) {
 }
 
 TEST(ValidationJson, MissingPointsSaysToRerunValidate) {
-  std::string e = error_of([] { validation_from_json(json{{"splits", json::array()}}, "v.json"); });
+  std::string e = error_of([] {
+    validation_from_json(tagged(json{{"splits", json::array()}}, "loom.validate/1"), "v.json");
+  });
   EXPECT_NE(e.find("v.json: $.points: required key missing"), std::string::npos) << e;
   EXPECT_NE(e.find("loom validate"), std::string::npos) << e;
 }
@@ -107,25 +115,25 @@ TEST(LoomJson, AnotherCommandsOrANewerSchemaIsRefusedByItsSchema) {
 TEST(ValidationJson, BadPointFieldsNameTheirPath) {
   json j = {{"points", {point("shapes", "gemm", "h200", 4, 5, 2)}}};
   j["points"][0]["predicted_us"].erase("learned");
-  std::string e = error_of([&] { validation_from_json(j, "v.json"); });
+  std::string e = error_of([&] { validation_from_json(tagged(j, "loom.validate/1"), "v.json"); });
   EXPECT_NE(e.find("$.points[0].predicted_us.learned: required key missing"), std::string::npos) << e;
 
   j = {{"points", {point("shapes", "gemm", "h200", 4, 5, 2)}}};
   j["points"][0]["measured_us"] = "4";
-  e = error_of([&] { validation_from_json(j, "v.json"); });
+  e = error_of([&] { validation_from_json(tagged(j, "loom.validate/1"), "v.json"); });
   EXPECT_NE(e.find("$.points[0].measured_us: expected a number, got string"), std::string::npos) << e;
 
   j["points"][0]["measured_us"] = 0;
-  e = error_of([&] { validation_from_json(j, "v.json"); });
+  e = error_of([&] { validation_from_json(tagged(j, "loom.validate/1"), "v.json"); });
   EXPECT_NE(e.find("$.points[0].measured_us: must be a positive time"), std::string::npos) << e;
 
   j = {{"points", {point("shapes", "gemm", "h200", 4, 5, 2)}}};
   j["points"][0]["colour"] = "red";
-  e = error_of([&] { validation_from_json(j, "v.json"); });
+  e = error_of([&] { validation_from_json(tagged(j, "loom.validate/1"), "v.json"); });
   EXPECT_NE(e.find("$.points[0].colour: unknown key"), std::string::npos) << e;
 
   j = {{"points", json::object()}};
-  e = error_of([&] { validation_from_json(j, "v.json"); });
+  e = error_of([&] { validation_from_json(tagged(j, "loom.validate/1"), "v.json"); });
   EXPECT_NE(e.find("$.points: expected an array, got object"), std::string::npos) << e;
 }
 
@@ -143,7 +151,7 @@ TEST(E2eJson, KernelsBecomeLanesWithIdleGapsAndLayerSpans) {
       {"wall_time_us", 9.0},
       {"kernels", {kernel("embed", -1, 1, 2), kernel("qkv", 0, 2, 4), kernel("o", 0, 5, 7), kernel("lm", -1, 7, 9)}}};
   Report r;
-  add_e2e(r, j, "e.json");
+  add_e2e(r, tagged(j, "loom.e2e/1"), "e.json");
   ASSERT_EQ(r.timelines.size(), 1u);
   const Timeline& t = r.timelines[0];
   int kernels = 0, idle = 0, layers = 0;
@@ -163,16 +171,16 @@ TEST(E2eJson, BadKernelsNameTheirPath) {
   json j = {{"kernels", {kernel("a", 0, 1, 2)}}};
   j["kernels"][0].erase("start_us");
   Report r;
-  std::string e = error_of([&] { add_e2e(r, j, "e.json"); });
+  std::string e = error_of([&] { add_e2e(r, tagged(j, "loom.e2e/1"), "e.json"); });
   EXPECT_NE(e.find("e.json: $.kernels[0].start_us: required key missing"), std::string::npos) << e;
-  e = error_of([&] { add_e2e(r, json{{"gpu", "h200"}}, "e.json"); });
+  e = error_of([&] { add_e2e(r, tagged(json{{"gpu", "h200"}}, "loom.e2e/1"), "e.json"); });
   EXPECT_NE(e.find("$.kernels: required key missing"), std::string::npos) << e;
   e = error_of([&] {
     add_e2e(r, json{{"trace", "t.json"}, {"source_gpu", "h100"}, {"kernels", json::array()}}, "e.json");
   });
   EXPECT_NE(e.find("--replay"), std::string::npos) << e;
   j = {{"kernels", {kernel("a", 0, 3, 2)}}};
-  e = error_of([&] { add_e2e(r, j, "e.json"); });
+  e = error_of([&] { add_e2e(r, tagged(j, "loom.e2e/1"), "e.json"); });
   EXPECT_NE(e.find("$.kernels[0].end_us: ends before start_us"), std::string::npos) << e;
 }
 
@@ -185,7 +193,7 @@ TEST(WhatifJson, RankedRowsAndSensitivityBars) {
             {"sensitivity", {{{"gpu", "h200"}, {"change", "DRAM bandwidth x2"}, {"ttft_delta_pct", -1.0},
                               {"tpot_delta_pct", -40.0}}}}};
   Report r;
-  add_whatif(r, j, "w.json");
+  add_whatif(r, tagged(j, "loom.whatif/1"), "w.json");
   ASSERT_EQ(r.tables.size(), 1u);
   ASSERT_EQ(r.tables[0].rows.size(), 2u);
   EXPECT_EQ(r.tables[0].rows[0][3], "2");       // TTFT in ms
@@ -199,13 +207,24 @@ TEST(WhatifJson, RankedRowsAndSensitivityBars) {
 
 TEST(WhatifJson, BadFieldsNameTheirPath) {
   Report r;
-  json j = {{"ranked", {{{"rank", 1}, {"gpu", "h200"}, {"tp", 1}, {"ttft_us", 1.0}, {"tpot_us", 1.0},
-                         {"tokens_per_s", 1.0}, {"fits", "yes"}, {"memory_bytes", 1.0}, {"usable_bytes", 1.0}}}}};
-  std::string e = error_of([&] { add_whatif(r, j, "w.json"); });
+  json j = {{"ranked",
+             {{{"rank", 1},
+               {"gpu", "h200"},
+               {"tp", 1},
+               {"ttft_us", 1.0},
+               {"tpot_us", 1.0},
+               {"tokens_per_s", 1.0},
+               {"fits", "yes"},
+               {"memory_bytes", 1.0},
+               {"usable_bytes", 1.0}}}}};
+  std::string e = error_of([&] { add_whatif(r, tagged(j, "loom.whatif/1"), "w.json"); });
   EXPECT_NE(e.find("w.json: $.ranked[0].fits: expected true or false"), std::string::npos) << e;
-  e = error_of([&] { add_whatif(r, json{{"model", "m"}}, "w.json"); });
+  e = error_of([&] { add_whatif(r, tagged(json{{"model", "m"}}, "loom.whatif/1"), "w.json"); });
   EXPECT_NE(e.find("$.ranked: required key missing"), std::string::npos) << e;
-  e = error_of([&] { add_whatif(r, json{{"ranked", json::array()}, {"sensitivity", {{{"gpu", "a"}}}}}, "w.json"); });
+  e = error_of([&] {
+    add_whatif(r, tagged(json{{"ranked", json::array()}, {"sensitivity", {{{"gpu", "a"}}}}}, "loom.whatif/1"),
+               "w.json");
+  });
   EXPECT_NE(e.find("$.sensitivity[0].change: required key missing"), std::string::npos) << e;
   e = error_of([] { loom_json_text("{\"ranked\": [", "w.json"); });
   EXPECT_NE(e.find("w.json: not valid JSON"), std::string::npos) << e;
@@ -227,7 +246,7 @@ TEST(ReportSimulate, CdfsAndSeriesFromASimulation) {
         {{"ttft_ms", 20.0}, {"tpot_ms", 6.0}, {"e2e_ms", 200.0}, {"output_tokens", 5}}}},
       {"series", {{"t_ms", {0.0, 1000.0}}, {"batch", {1, 2}}, {"waiting", {0, 1}}, {"kv_used", {0.1, 0.2}}}}};
   Report r;
-  add_simulate(r, j, "sim.json");
+  add_simulate(r, tagged(j, "loom.simulate/1"), "sim.json");
   ASSERT_EQ(r.lines.size(), 3u);
   const LineSeries& ttft = r.lines[0].series[0];
   EXPECT_EQ(ttft.x, (std::vector<double>{10, 20, 30}));  // sorted
@@ -240,10 +259,10 @@ TEST(ReportSimulate, CdfsAndSeriesFromASimulation) {
   EXPECT_EQ(report_from_json(report_to_json(r), "r.json").lines.size(), 3u);
   nlohmann::json bad = j;
   bad.erase("per_request");
-  EXPECT_THROW(add_simulate(r, bad, "sim.json"), InputError);
+  EXPECT_THROW(add_simulate(r, tagged(bad, "loom.simulate/1"), "sim.json"), InputError);
   bad = j;
   bad["series"]["batch"] = {1};
-  EXPECT_THROW(add_simulate(r, bad, "sim.json"), InputError);
+  EXPECT_THROW(add_simulate(r, tagged(bad, "loom.simulate/1"), "sim.json"), InputError);
 }
 
 }  // namespace

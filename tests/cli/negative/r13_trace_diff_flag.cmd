@@ -1,0 +1,1 @@
+trace diff traces/h200/sms132-linear.corpus.csv.gz traces/h200/sms132-linear.corpus.csv.gz --format json
