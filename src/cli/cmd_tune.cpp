@@ -165,11 +165,12 @@ void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
       merged.shapes.push_back(f.pool.shapes[i]), merged.keys.push_back(f.pool.keys[i]);
       merged.us.push_back(f.pool.us[i]), sampled.push_back(f.sampled[i]);
     }
+  size_t added = 0;
   for (size_t i = 0; i < fresh.shapes.size(); ++i)
     if (!seen.count(fresh.keys[i]))
       merged.shapes.push_back(fresh.shapes[i]), merged.keys.push_back(fresh.keys[i]), merged.us.push_back(fresh.us[i]),
-          sampled.push_back(false);
-  if (only_fresh && merged.shapes.size() == size_t(std::count(sampled.begin(), sampled.end(), true)))
+          sampled.push_back(false), ++added;
+  if (only_fresh && added == 0)
     throw InputError(dir, "no complete shape of the held-out grid is new to the fit's pool; nothing to score");
   merged.incomplete_shapes = fresh.incomplete_shapes;
   f.pool = std::move(merged);

@@ -1,6 +1,7 @@
 // Held-out validation of the wave tuner against exhaustive truth, an XGBoost cost model and fixed configs.
 #include "wave/validate.h"
 
+#include <iterator>
 #include <map>
 #include <algorithm>
 #include <chrono>
@@ -108,10 +109,6 @@ std::map<std::string, double> engine_default_latencies(const std::vector<Corpus>
   return out;
 }
 
-std::string batch_band(int64_t rows) {
-  return rows <= 3 ? "1-3" : rows <= 16 ? "4-16" : rows <= 128 ? "17-128" : ">128";
-}
-
 ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& sampled, const TuneTables& tables,
                                  const std::map<std::string, double>& cublas, const ValidateOptions& opt) {
   ValidationReport r;
@@ -156,28 +153,25 @@ ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& samp
     const CompiledTables ct = compile_tables(tables, mode);
     const std::string name = mode == Extrapolation::ratio ? "wave tuner (ratio)" : "wave tuner (linear)";
     int64_t borrowed = 0;
+    std::vector<double> by_band[std::size(kBatchBands)];  // chosen/best of each held-out shape, by batch band
     MethodResult m = score(name, [&](size_t s) {
       Choice c = decide(ct, pool.shapes[s]);
       borrowed += c.borrowed;
+      const TuneShape& sh = pool.shapes[s];
+      by_band[batch_band(sh.family == "gemm" ? sh.m : sh.tokens)].push_back(pool.us[s][size_t(c.config)] / best_us(s));
       return c.config;
     });
     if (opt.time_decisions)
       m.decision_ns = time_ns(held_shapes, 2000, [&](const TuneShape& s) { return decide(ct, s).config; });
     if (mode == Extrapolation::ratio) {
       r.chosen_borrowed_share = double(borrowed) / double(held.size());
-      std::map<std::string, std::vector<double>> by_band;
-      for (size_t s : held) {
-        const TuneShape& sh = pool.shapes[s];
-        by_band[batch_band(sh.family == "gemm" ? sh.m : sh.tokens)].push_back(
-            pool.us[s][size_t(decide(ct, sh).config)] / best_us(s));
-      }
-      for (const char* b : {"1-3", "4-16", "17-128", ">128"}) {
-        auto it = by_band.find(b);
-        if (it == by_band.end()) continue;
+      for (size_t b = 0; b < std::size(kBatchBands); ++b) {
+        const std::vector<double>& v = by_band[b];
+        if (v.empty()) continue;
         double log_sum = 0;
-        for (double x : it->second) log_sum += std::log(x);
-        r.bands.push_back({b, int64_t(it->second.size()), std::exp(log_sum / double(it->second.size())),
-                           quantile(it->second, 0.95), quantile(it->second, 1.0)});
+        for (double x : v) log_sum += std::log(x);
+        r.bands.push_back({kBatchBands[b], int64_t(v.size()), std::exp(log_sum / double(v.size())), quantile(v, 0.95),
+                           quantile(v, 1.0)});
       }
       // Held-out error of each macro's predicted best latency.
       const auto macros = group_macros(pool.configs);

@@ -29,8 +29,10 @@ struct BandResult {
   int64_t shapes = 0;
   double geomean_ratio = 0, p95_ratio = 0, max_ratio = 0;
 };
-/// The band of a shape's batch (moe: tokens; gemm: M): decode-like batches carry most of the Triton MoE losses.
-std::string batch_band(int64_t rows);
+/// Batch bands (rows a launch: moe tokens, gemm M): decode-like batches carry most of the Triton MoE losses.
+inline constexpr const char* kBatchBands[] = {"1-3", "4-16", "17-128", ">128"};
+/// Index into kBatchBands of a batch of `rows`.
+inline int batch_band(int64_t rows) { return rows <= 3 ? 0 : rows <= 16 ? 1 : rows <= 128 ? 2 : 3; }
 
 struct ValidationReport {
   std::string gpu, family, default_config;
