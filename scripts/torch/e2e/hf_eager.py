@@ -4,6 +4,11 @@ Writes PREFIX.cases.csv whose metadata holds the model config, so a CPU-side pre
 
   python3 scripts/torch/e2e/hf_eager.py --out traces/run/e2e_eager [--model llama-3.2-1b] [--quick]
 
+With --host-probe N, every timed decode step is followed (outside its loom.rep range, inside the case range) by N
+`loom.host_probe` ranges, each one forward of scripts/torch/host_cost.py's tiny eager model, synchronised: the range's
+length over the kernels it launched is the host's time a launch at that moment, the figure `host.cpu_speed` is defined
+by (12.72 us on the reference host). `loom validate --e2e` predicts each eager decode step at that measured speed.
+
 Cases: `e2e_prefill model=M batch=B seq=S dtype=bf16 mode=eager` (a rep = one prefill with a fresh cache) and
 `e2e_decode model=M batch=B context=S dtype=bf16 mode=eager` (a rep = one decode step incl. greedy argmax;
 step i attends to S+i tokens).
@@ -18,6 +23,7 @@ import torch
 
 import llama_model
 import loom_torch
+from host_cost import tiny_forward
 
 FULL = [(1, 128), (1, 512), (1, 2048), (8, 512), (32, 256), (64, 128)]
 QUICK = [(1, 512), (8, 128)]
@@ -35,7 +41,10 @@ def forward(model, ids, cache=None):
 
 @torch.no_grad()
 def main():
-    args = llama_model.e2e_args(__doc__).parse_args()
+    parser = llama_model.e2e_args(__doc__)
+    parser.add_argument("--host-probe", type=int, default=0, metavar="N",
+                        help="after each timed decode step, N loom.host_probe ranges (host_cost.py's tiny forward)")
+    args = parser.parse_args()
     t0 = time.time()
     torch.cuda.init()
     part = loom_torch.Partition(args.sms)
@@ -44,6 +53,14 @@ def main():
     steps = args.steps or args.reps
     meta.update({"mode": "eager", "batch_seq": json.dumps(shapes), "decode_steps": steps,
                  "prefill_reps": args.reps, "families": "e2e_prefill,e2e_decode"})
+    probe = None
+    if args.host_probe > 0:
+        probe = tiny_forward()
+        for _ in range(10):  # lazy initialisation out of the probes, as host_cost.py does
+            probe()
+        torch.cuda.synchronize()
+        meta["host_probe"] = ("%d loom.host_probe ranges after each timed decode step: one synchronised forward of "
+                              "scripts/torch/host_cost.py's tiny eager model each" % args.host_probe)
     cases = loom_torch.CaseList(args.out, "scripts/torch/e2e/hf_eager.py", part.sms, meta)
     print("hf_eager: model built in %.1f s; %d shapes" % (time.time() - t0, len(shapes)), flush=True)
     nvtx = torch.cuda.nvtx
@@ -79,6 +96,11 @@ def main():
                 else:
                     us, nxt = llama_model.timed_rep("decode", step)
                     times.append(us)
+                    for _ in range(args.host_probe):
+                        nvtx.range_push("loom.host_probe")
+                        probe()
+                        torch.cuda.synchronize()
+                        nvtx.range_pop()
             nvtx.range_pop()
             cases.add(cid, "e2e_decode", "e2e_decode model=%s batch=%d context=%d dtype=bf16 mode=eager"
                       % (args.model, batch, seq), "torch_hf", times)
