@@ -4,10 +4,11 @@ Writes PREFIX.cases.csv whose metadata holds the model config, so a CPU-side pre
 
   python3 scripts/torch/e2e/hf_eager.py --out traces/run/e2e_eager [--model llama-3.2-1b] [--quick]
 
-With --host-probe N, every timed decode step is followed (outside its loom.rep range, inside the case range) by N
-`loom.host_probe` ranges, each one forward of scripts/torch/host_cost.py's tiny eager model, synchronised: the range's
-length over the kernels it launched is the host's time a launch at that moment, the figure `host.cpu_speed` is defined
-by (12.72 us on the reference host). `loom validate --e2e` predicts each eager decode step at that measured speed.
+With --host-probe N, every timed prefill and decode rep is followed (outside its loom.rep range, inside the case
+range) by N `loom.host_probe` ranges, each one forward of scripts/torch/host_cost.py's tiny eager model, synchronised:
+the range's length over the kernels it launched is the host's time a launch at that moment, the figure
+`host.cpu_speed` is defined by (12.72 us on the reference host, without the collector). `loom validate --e2e` predicts
+each eager step at that measured speed.
 
 Cases: `e2e_prefill model=M batch=B seq=S dtype=bf16 mode=eager` (a rep = one prefill with a fresh cache) and
 `e2e_decode model=M batch=B context=S dtype=bf16 mode=eager` (a rep = one decode step incl. greedy argmax;
@@ -43,7 +44,7 @@ def forward(model, ids, cache=None):
 def main():
     parser = llama_model.e2e_args(__doc__)
     parser.add_argument("--host-probe", type=int, default=0, metavar="N",
-                        help="after each timed decode step, N loom.host_probe ranges (host_cost.py's tiny forward)")
+                        help="after each timed rep, N loom.host_probe ranges (host_cost.py's tiny forward)")
     args = parser.parse_args()
     t0 = time.time()
     torch.cuda.init()
@@ -59,12 +60,19 @@ def main():
         for _ in range(10):  # lazy initialisation out of the probes, as host_cost.py does
             probe()
         torch.cuda.synchronize()
-        meta["host_probe"] = ("%d loom.host_probe ranges after each timed decode step: one synchronised forward of "
-                              "scripts/torch/host_cost.py's tiny eager model each" % args.host_probe)
+        meta["host_probe"] = ("%d loom.host_probe ranges after each timed prefill and decode rep: one synchronised "
+                              "forward of scripts/torch/host_cost.py's tiny eager model each" % args.host_probe)
     cases = loom_torch.CaseList(args.out, "scripts/torch/e2e/hf_eager.py", part.sms, meta)
     print("hf_eager: model built in %.1f s; %d shapes" % (time.time() - t0, len(shapes)), flush=True)
     nvtx = torch.cuda.nvtx
     vocab = cfg.vocab_size
+
+    def host_probe():
+        for _ in range(args.host_probe):
+            nvtx.range_push("loom.host_probe")
+            probe()
+            torch.cuda.synchronize()
+            nvtx.range_pop()
     with part.active():
         for batch, seq in shapes:
             if time.time() - t0 > args.max_seconds:
@@ -76,7 +84,10 @@ def main():
             nvtx.range_push("loom.case=%d" % cid)
             for _ in range(max(1, args.warmup)):
                 forward(model, ids)
-            prefill_us = [llama_model.timed_rep("prefill", lambda: forward(model, ids))[0] for _ in range(args.reps)]
+            prefill_us = []
+            for _ in range(args.reps):
+                prefill_us.append(llama_model.timed_rep("prefill", lambda: forward(model, ids))[0])
+                host_probe()
             nvtx.range_pop()
             cases.add(cid, "e2e_prefill", "e2e_prefill model=%s batch=%d seq=%d dtype=bf16 mode=eager"
                       % (args.model, batch, seq), "torch_hf", prefill_us)
@@ -96,11 +107,7 @@ def main():
                 else:
                     us, nxt = llama_model.timed_rep("decode", step)
                     times.append(us)
-                    for _ in range(args.host_probe):
-                        nvtx.range_push("loom.host_probe")
-                        probe()
-                        torch.cuda.synchronize()
-                        nvtx.range_pop()
+                    host_probe()
             nvtx.range_pop()
             cases.add(cid, "e2e_decode", "e2e_decode model=%s batch=%d context=%d dtype=bf16 mode=eager"
                       % (args.model, batch, seq), "torch_hf", times)
