@@ -8,6 +8,7 @@
 # Results under $OUT: hf_eager.cases.csv, hf_eager.lct.gz, probe-collector.tsv, run.log, build.log.
 #   run(command="bash scripts/hf-eager-host-collect.sh", kind="nvidia-h200")
 #   run(command="bash scripts/hf-eager-host-collect.sh", kind="nvidia-h100-x1")
+#   run(command="PROBE_ONLY=1 ROUNDS='1 2 3 4 5 6 7 8' bash scripts/hf-eager-host-collect.sh")  # the probe part alone
 set -u
 O=${OUT:-/tmp/out}; mkdir -p "$O"
 t0=$(date +%s)
@@ -19,11 +20,14 @@ us_of() { grep "^host:" | awk '{print $2}'; }
 {
   grep -m1 "model name" /proc/cpuinfo; nproc; uptime
   printf 'round\talone_us\tcollector_us\n' > "$O/probe-collector.tsv"
-  for i in 1 2 3 4 5; do
-    a=$(python3 scripts/torch/host_cost.py 2>&1 | us_of)
-    c=$(traced /tmp/host_cost.lct python3 scripts/torch/host_cost.py 2>&1 | us_of)
+  for i in ${ROUNDS:-1 2 3 4 5}; do
+    a=$(python3 scripts/torch/host_cost.py 2>&1 | grep "^host:")
+    n=$(sed 's/.*(\([0-9]*\) launches.*/\1/' <<< "$a")   # the torch profiler cannot count under the collector
+    c=$(traced /tmp/host_cost.lct python3 scripts/torch/host_cost.py --launches "$n" 2>&1 | us_of)
+    a=$(us_of <<< "$a")
     printf '%s\t%s\t%s\n' "$i" "$a" "$c" | tee -a "$O/probe-collector.tsv"
   done
+  [ "${PROBE_ONLY:-0}" = 1 ] && exit 0
   traced /tmp/hf_eager.lct timeout -s TERM -k 15 420 python3 scripts/torch/e2e/hf_eager.py --out "$O/hf_eager" \
     --host-probe 1 --max-seconds 400 2>&1 | grep -v "Warning\|warn_once"
   echo "hf_eager exit ${PIPESTATUS[0]}"
