@@ -8,8 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stash=/tmp/loom-device-slim
-files=(traces/tune/h200/moe-prefill.lct.gz traces/tune/h100/moe-prefill.lct.gz
-       traces/tune/h200/gemm-triton-1.corpus.csv.gz traces/tune/h100/gemm-triton-1.corpus.csv.gz
+files=(traces/tune/h200/gemm-triton-1.corpus.csv.gz traces/tune/h100/gemm-triton-1.corpus.csv.gz
        traces/tune/h200/cublaslt-sweep.csv.gz traces/tune/h100-sxm/cublaslt-sweep.csv.gz
        models/efficiency-h200
        # the learned model (32 MB since the 10-level GEMM trees of 2026-11-27): no device script predicts

@@ -245,7 +245,7 @@ def add_encodings(c):
     c("rv_lct_gz_empty", ["trace", "import", "--lct", "{T}/e.lct.gz", "--cases", "tests/data/trace/zero_dim.cases.csv",
                           "-o", "{T}/le.csv.gz"], files={"e.lct.gz": b""})
     c("rv_lct_gz_trunc", ["trace", "import", "--lct", "{T}/t.lct.gz", "--cases", "tests/data/trace/zero_dim.cases.csv",
-                          "-o", "{T}/lt.csv.gz"], files={"t.lct.gz": read("traces/tune/h200/moe-prefill.lct.gz")[:500]})
+                          "-o", "{T}/lt.csv.gz"], files={"t.lct.gz": read("traces/e2e/h200/graph_decode.lct.gz")[:500]})
     c("rv_summary_gz_empty_corpus", ["trace", "summary", "{T}/zc"], files={"zc/x.corpus.csv.gz": b""})
     c("rv_summary_gz_valid_empty", ["trace", "summary", "{T}/zv"], files={"zv/x.corpus.csv.gz": gzip.compress(b"")})
     c("rv_neusight_gz_trunc", ["trace", "import", "--from", "neusight", "{T}/nt.csv.gz", "-o", "{T}/ont"],

@@ -44,14 +44,14 @@ def add_report_trace(c):
     c("chrome_missing", ["trace", "import", "--chrome", "/nonexistent.json"])
     c("chrome_format_json", ["trace", "import", "--chrome", "tests/data/trace/torch_profile_sample.json", "--format",
                              "json"], "any")
-    c("import_lct_no_cases", ["trace", "import", "--lct", "traces/tune/h200/moe-prefill.lct.gz", "-o", "{T}/o.csv.gz"])
+    c("import_lct_no_cases", ["trace", "import", "--lct", "traces/e2e/h200/graph_decode.lct.gz", "-o", "{T}/o.csv.gz"])
     c("import_cases_no_lct", ["trace", "import", "--cases", "tests/data/trace/zero_dim.cases.csv", "-o",
                               "{T}/o.csv.gz"])
-    c("import_no_o", ["trace", "import", "--lct", "traces/tune/h200/moe-prefill.lct.gz", "--cases",
+    c("import_no_o", ["trace", "import", "--lct", "traces/e2e/h200/graph_decode.lct.gz", "--cases",
                       "tests/data/trace/zero_dim.cases.csv"])
     c("import_lct_junk", ["trace", "import", "--lct", "{T}/j.lct", "--cases", "tests/data/trace/zero_dim.cases.csv",
                           "-o", "{T}/o.csv.gz"], files={"j.lct": b"junk"})
-    c("import_cases_empty", ["trace", "import", "--lct", "traces/tune/h200/moe-prefill.lct.gz", "--cases",
+    c("import_cases_empty", ["trace", "import", "--lct", "traces/e2e/h200/graph_decode.lct.gz", "--cases",
                              "{T}/e.cases.csv", "-o", "{T}/o.csv.gz"], files={"e.cases.csv": ""})
     c("import_from_bad", ["trace", "import", "--from", "nope", "tests/data/public/neusight_ok.csv"])
     c("import_from_empty_file", ["trace", "import", "--from", "neusight", "{T}/e.csv", "-o", "{T}/od"],
@@ -103,7 +103,7 @@ def add_misc(c):
         c(f"report_fmt_{f}", ["report", "--sample", "-o", "{T}/f.html", "--format", f], "any" if f == "json" else "bad")
         c(f"chrome_fmt_{f}", ["trace", "import", "--chrome", "tests/data/trace/torch_profile_sample.json", "--format", f],
           "any" if f != "xml" else "bad")
-        c(f"summary_lct_fmt_{f}", ["trace", "summary", "traces/tune/h200/moe-prefill.lct.gz", "--format", f],
+        c(f"summary_lct_fmt_{f}", ["trace", "summary", "traces/e2e/h200/graph_decode.lct.gz", "--format", f],
           "any" if f != "xml" else "bad")
         c(f"tune_plan_fmt_{f}", ["tune", "--plan", "--gpu", "h200", "--family", "gemm", "--format", f])
         c(f"tune_moecfg_fmt_{f}", ["tune", "--gpu", "h200", "--model", "qwen3-30b-a3b", "--export-moe-configs",

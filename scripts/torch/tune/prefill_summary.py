@@ -3,14 +3,26 @@ per (variant, tokens), the sum of kernel durations inside each `loom.prefill=...
 first two reps of each being warm-up), and the fused-MoE kernels' part of it. The CUDA-event times in
 moe-prefill.json include the host: the PyTorch token sort synchronises twice per layer, which engines (one CUDA
 kernel, no sync) do not; the kernel sum is the TTFT a launch-ahead engine would see.
-  python3 scripts/torch/tune/prefill_summary.py traces/tune/h200/moe-prefill.lct.gz [...]"""
+  python3 scripts/torch/tune/prefill_summary.py traces/tune/h200/moe-prefill.lct.gz [...]
+  python3 scripts/torch/tune/prefill_summary.py traces/tune/h200/moe-prefill-reps.csv [...]
+  python3 scripts/torch/tune/prefill_summary.py X.lct.gz --reps-csv X-reps.csv   # the per-rep sums of a trace
+
+The committed traces were replaced on 2026-11-28 by their per-rep sums (moe-prefill-reps.csv: every range's kernel
+sum and fused-MoE part, in trace order), which give the same table; the traces themselves stay in git history
+(`git log -- traces/tune/h200/moe-prefill.lct.gz`)."""
 
 import gzip
 import statistics
 import sys
 
 
-def summarise(path):
+def rep_sums(path):
+    """[(range name, kernel sum ms, fused-MoE kernels ms)] of every loom.prefill range, in start order."""
+    if path.endswith(".csv"):
+        with open(path) as f:
+            rows = [line.rstrip("\n").split(",") for line in f if not line.startswith("#")]
+        assert rows[0] == ["range", "gpu_ms", "moe_ms"], path + ": header must be range,gpu_ms,moe_ms"
+        return [(r[0].replace(";", ","), float(r[1]), float(r[2])) for r in rows[1:]]
     ranges, kernels = [], []
     with gzip.open(path, "rt") as f:
         for line in f:
@@ -20,14 +32,21 @@ def summarise(path):
             elif p[0] == "K":
                 kernels.append((int(p[1]), int(p[2]), p[-1]))
     kernels.sort()
-    reps = {}
+    sums = []
     for start, end, name in sorted(ranges):
         tot = moe = 0
         for ks, ke, kn in kernels:
             if ks >= start and ke <= end:
                 tot += ke - ks
                 moe += (ke - ks) if "fused_moe_kernel" in kn else 0
-        reps.setdefault(name, []).append((tot / 1e6, moe / 1e6))
+        sums.append((name, tot / 1e6, moe / 1e6))
+    return sums
+
+
+def summarise(path):
+    reps = {}
+    for name, tot, moe in rep_sums(path):
+        reps.setdefault(name, []).append((tot, moe))
     out = {}
     for name, v in reps.items():
         v = v[2:] if len(v) > 2 else v
@@ -38,6 +57,14 @@ def summarise(path):
 
 
 def main():
+    if len(sys.argv) == 4 and sys.argv[2] == "--reps-csv":
+        with open(sys.argv[3], "w") as f:
+            f.write("# per-rep kernel sums of %s (scripts/torch/tune/prefill_summary.py --reps-csv); ms\n"
+                    % sys.argv[1])
+            f.write("range,gpu_ms,moe_ms\n")
+            for name, tot, moe in rep_sums(sys.argv[1]):
+                f.write("%s,%.6f,%.6f\n" % (name.replace(",", ";"), tot, moe))
+        return
     for path in sys.argv[1:]:
         print(path)
         print("tokens  default GPU ms (MoE)   loom GPU ms (MoE)   speedup total / MoE kernels")
