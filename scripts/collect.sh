@@ -146,7 +146,7 @@ if [ "$RUN_E2E" = 1 ]; then
   PENDING=0
   dir="$RUN/e2e"; mkdir -p "$dir"
   step hf_eager all $(( ($(left) - RESERVE) / 2 )) "$dir/hf_eager" -- python3 scripts/torch/e2e/hf_eager.py \
-    --out "$dir/hf_eager" --max-seconds @MAXS@ $QFLAG
+    --out "$dir/hf_eager" --host-probe 1 --max-seconds @MAXS@ $QFLAG
   step graph_decode all $(( $(left) - RESERVE )) "$dir/graph_decode" -- python3 scripts/torch/e2e/graph_decode.py \
     --out "$dir/graph_decode" --max-seconds @MAXS@ $QFLAG
 fi

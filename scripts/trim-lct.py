@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Shrinks a collector trace (.lct / .lct.gz) to what `loom validate --e2e` and `loom trace import` read: the NVTX
-ranges, and the kernel, memcpy and memset records that start inside a `loom.rep` range (warm-up launches, model
-building and graph capture are dropped). `--reps N` keeps only the first N reps of every case (their ranges too).
+ranges, and the kernel, memcpy and memset records that start inside a `loom.rep` or `loom.host_probe` range (warm-up
+launches, model building and graph capture are dropped). `--reps N` keeps only the first N reps of every case (their ranges too).
 The header is kept and `#end records=` is rewritten; `#trimmed=` records what was done. Used for the tensor-parallel
 end-to-end traces (traces/e2e/h200/tp*), whose full traces are 4-10 MB each.
 
@@ -53,10 +53,14 @@ def main():
                 % (a.src, n + 1, l[:40]))
     cases = sorted((int(r[1]), int(r[2])) for r in ranges if r[4].startswith("loom.case="))
     reps = sorted((int(r[1]), int(r[2])) for r in ranges if r[4] == "loom.rep")
+    probes = sorted((int(r[1]), int(r[2])) for r in ranges if r[4] == "loom.host_probe")
     keep = []
     for c0, c1 in cases:
         inside = [r for r in reps if c0 <= r[0] and r[1] <= c1]
-        keep += inside[:a.reps] if a.reps > 0 else inside
+        kept = inside[:a.reps] if a.reps > 0 else inside
+        # host probes (hf_eager.py --host-probe) after the kept reps stay with them
+        until = inside[len(kept)][0] if len(kept) < len(inside) else c1
+        keep += kept + [r for r in probes if c0 <= r[0] and r[1] <= c1 and r[0] < until]
     keep.sort()
     starts = [r[0] for r in keep]
 
@@ -79,7 +83,7 @@ def main():
                 out.append(l)
         else:
             out.append(l)
-    header.append("#trimmed=scripts/trim-lct.py: records inside loom.rep ranges only%s; %d of %d records kept"
+    header.append("#trimmed=scripts/trim-lct.py: records inside loom.rep and loom.host_probe ranges only%s; %d of %d records kept"
                   % (", first %d reps per case" % a.reps if a.reps else "", len(out), len(recs)))
     text = "\n".join(header + out + ["#end records=%d dropped=%s" % (len(out), dropped)]) + "\n"
     try:  # a missing or read-only folder, a full disk: one line, not a traceback

@@ -47,19 +47,22 @@ std::string gpu_group(const E2eRow& r) { return r.gpu_key + (r.spec.tp > 1 ? " t
 std::string pct(double v) { return (v >= 0 ? "+" : "") + fmt(v, 1) + "%"; }
 
 struct Mape {
-  double gpu_learned = 0, gpu_analytical = 0, wall = 0, gpu_cross = 0;
-  int n = 0, n_cross = 0;
+  double gpu_learned = 0, gpu_analytical = 0, wall = 0, gpu_cross = 0, wall_catalogue = 0;
+  int n = 0, n_cross = 0, n_probed = 0;
   void add(const E2eRow& r) {
     const double m = gpu_time(r, r.measured);
     gpu_learned += std::fabs(error_pct(gpu_time(r, r.learned), m));
     gpu_analytical += std::fabs(error_pct(gpu_time(r, r.analytical), m));
     wall += std::fabs(error_pct(r.learned.wall_us, r.measured.wall_us));
+    wall_catalogue += std::fabs(error_pct(r.catalogue_host_wall_us, r.measured.wall_us));
+    n_probed += r.host_from_probe;
     if (r.cross) gpu_cross += std::fabs(error_pct(gpu_time(r, *r.cross), m)), ++n_cross;
     ++n;
   }
   double g() const { return n ? gpu_learned / n : 0; }
   double a() const { return n ? gpu_analytical / n : 0; }
   double w() const { return n ? wall / n : 0; }
+  double wc() const { return n ? wall_catalogue / n : 0; }
   std::string c() const { return n_cross ? fmt(gpu_cross / n_cross, 1) + "%" : "-"; }
 };
 
@@ -147,7 +150,13 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
                             {"gpu_error_basis", compute_only(r.spec) ? "without_collectives" : "all_kernels"},
                             {"measured", {{"gpu_us", r.measured.gpu_us}, {"wall_us", r.measured.wall_us},
                                           {"kernels", r.measured.kernels}, {"reps", r.measured.reps},
-                                          {"collective_us", r.measured.collective_us}}},
+                                          {"collective_us", r.measured.collective_us},
+                                          {"host_us_per_launch", r.measured.host_us_per_launch},
+                                          {"host_probes", r.measured.host_probes}}},
+                            {"host_cpu_speed", r.host_cpu_speed},
+                            {"host_speed_source", r.host_from_probe ? "host_probe" : "catalogue"},
+                            {"catalogue_host_wall_us", r.catalogue_host_wall_us},
+                            {"catalogue_host_wall_error_pct", error_pct(r.catalogue_host_wall_us, r.measured.wall_us)},
                             {"learned", step(r.learned)}, {"analytical", step(r.analytical)},
                             {"gpu_error_pct", error_pct(gpu_time(r, r.learned), gpu_time(r, r.measured))},
                             {"analytical_gpu_error_pct", error_pct(gpu_time(r, r.analytical), gpu_time(r, r.measured))},
@@ -160,8 +169,12 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
       }
     }
     auto summary = [](const Mape& m) {
-      nlohmann::json s = {
-          {"cases", m.n}, {"gpu_mape_pct", m.g()}, {"analytical_gpu_mape_pct", m.a()}, {"wall_mape_pct", m.w()}};
+      nlohmann::json s = {{"cases", m.n},
+                           {"gpu_mape_pct", m.g()},
+                           {"analytical_gpu_mape_pct", m.a()},
+                           {"wall_mape_pct", m.w()},
+                           {"host_probed_cases", m.n_probed},
+                           {"catalogue_host_wall_mape_pct", m.wc()}};
       if (m.n_cross) s["cross_gpu_mape_pct"] = m.gpu_cross / m.n_cross;
       return s;
     };
@@ -176,8 +189,8 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
     Table t;
     const std::string cross_name = rep.cross_train_gpu.empty() ? "cross" : rep.cross_train_gpu + "-only";
     t.columns = {"case", "gpu", "meas gpu us", "pred gpu us", "error", "analytical", "error", cross_name, "error",
-                 "meas wall us", "pred wall us", "error", "kernels m/p", "host us/launch"};
-    t.right_align = {false, false, true, true, true, true, true, true, true, true, true, true, true, true};
+                 "meas wall us", "pred wall us", "error", "host speed", "kernels m/p", "host us/launch"};
+    t.right_align = {false, false, true, true, true, true, true, true, true, true, true, true, true, true, true};
     for (const auto& r : rep.rows) {
       const auto& m = r.measured;
       const double mg = gpu_time(r, m), lg = gpu_time(r, r.learned), ag = gpu_time(r, r.analytical);
@@ -185,7 +198,8 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
       t.add({case_label(r.spec), r.gpu_key, fmt(mg, 1), fmt(lg, 1), pct(error_pct(lg, mg)), fmt(ag, 1),
              pct(error_pct(ag, mg)), r.cross ? fmt(cg, 1) : "-", r.cross ? pct(error_pct(cg, mg)) : "-",
              fmt(m.wall_us, 1), fmt(r.learned.wall_us, 1),
-             pct(error_pct(r.learned.wall_us, m.wall_us)), fmt(m.kernels, 0) + "/" + std::to_string(r.learned.kernels),
+             pct(error_pct(r.learned.wall_us, m.wall_us)),
+             fmt(r.host_cpu_speed, 2) + (r.host_from_probe ? " probe" : ""), fmt(m.kernels, 0) + "/" + std::to_string(r.learned.kernels),
              fmt(m.kernels > 0 ? (m.wall_us - m.gpu_us) / m.kernels : 0, 1)});
     }
     if (format == "csv") {
@@ -195,18 +209,22 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
       emit(warning_lines(warnings));
       emit(t.text());
       Table s;
-      s.columns = {"gpu / kind", "cases", "GPU-time MAPE", "analytical MAPE", cross_name + " MAPE", "wall MAPE"};
-      s.right_align = {false, true, true, true, true, true};
+      s.columns = {"gpu / kind", "cases", "GPU-time MAPE", "analytical MAPE", cross_name + " MAPE", "wall MAPE",
+                   "wall MAPE, catalogue host"};
+      s.right_align = {false, true, true, true, true, true, true};
       for (const auto* group : {&per_gpu, &per_kind})
         for (const auto& [name, m] : *group)
-          s.add({name, std::to_string(m.n), fmt(m.g(), 1) + "%", fmt(m.a(), 1) + "%", m.c(), fmt(m.w(), 1) + "%"});
+          s.add({name, std::to_string(m.n), fmt(m.g(), 1) + "%", fmt(m.a(), 1) + "%", m.c(), fmt(m.w(), 1) + "%",
+                 m.n_probed ? fmt(m.wc(), 1) + "%" : "-"});
       emit("\nsummary (GPU time: sum of kernel durations; wall: the loom.phase range; predicted with the " +
            std::string(rep.learned_model ? "learned" : "analytical (no learned model found)") +
            " kernel model, profile " + (rep.rows.empty() ? opt.profile : rep.rows.front().profile) + "; " + cross_name +
            ": the model trained on " + (rep.cross_train_gpu.empty() ? "one GPU" : rep.cross_train_gpu) +
            "'s corpus only" + (rep.cross_models_dir.empty() ? " (not found)" : " (" + rep.cross_models_dir + ")") +
            "; tp>1: tensor-parallel runs, rank 0's trace; * eager TP steps: GPU time without the collective "
-           "kernels, which there also wait for the slowest rank's host):\n" + s.text());
+           "kernels, which there also wait for the slowest rank's host; host speed: the catalogue's host.cpu_speed, or "
+           "'probe' where the run measured its host beside each eager decode step (loom.host_probe ranges), the "
+           "last column then the wall MAPE at the catalogue's speed):\n" + s.text());
       std::set<std::string> shown;
       for (const auto& r : rep.rows) {
         const std::string k = kind(r);

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "e2e/e2e.h"
+#include "hw/calibration.h"
 #include "hw/catalog.h"
 #include "kernels/shape.h"
 #include "learned/predictor.h"
@@ -78,6 +79,12 @@ namespace {
 
 double median_of(std::vector<double> v) { return v.empty() ? 0.0 : quantile(std::move(v), 0.5); }
 
+/// host_cost.py's "us a launch" under loom's CUPTI collector over the same without it, on a quiet host: the three
+/// lowest of eight interleaved runs each, 14.89 / 12.61 us on the lent H200 node (2026-11-28,
+/// traces/checks/host/h200/probe-collector.tsv; `PROBE_ONLY=1 ROUNDS='1 2 3 4 5 6 7 8' bash
+/// scripts/hf-eager-host-collect.sh`). The host probes of a traced run are read against the reference times this.
+constexpr double kCollectorProbeCost = 1.18;
+
 }  // namespace
 
 std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList& cases,
@@ -91,9 +98,10 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
   std::sort(kernels.begin(), kernels.end(),
             [](const LctKernel* a, const LctKernel* b) { return a->start_ns < b->start_ns; });
   std::map<std::string, std::vector<const LctRange*>> by_name;
-  std::vector<const LctRange*> reps, phases;
+  std::vector<const LctRange*> reps, phases, probes;
   for (const auto& r : lct.ranges) {
     if (r.name == "loom.rep") reps.push_back(&r);
+    else if (r.name == "loom.host_probe") probes.push_back(&r);
     else if (r.name.rfind("loom.phase=", 0) == 0) phases.push_back(&r);
     else by_name[r.name].push_back(&r);
   }
@@ -159,6 +167,17 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return gpu[a] < gpu[b]; });
     m.families = fams[order[(order.size() - 1) / 2]];
+    std::vector<double> probe_us;
+    for (const LctRange* r : probes) {
+      if (r->start_ns < c.start_ns || r->end_ns > c.end_ns) continue;
+      auto lo = std::lower_bound(kernels.begin(), kernels.end(), r->start_ns,
+                                 [](const LctKernel* k, int64_t t) { return k->start_ns < t; });
+      int n = 0;
+      for (auto it = lo; it != kernels.end() && (*it)->start_ns < r->end_ns; ++it) ++n;
+      if (n > 0) probe_us.push_back(double(r->end_ns - r->start_ns) * 1e-3 / n);
+    }
+    m.host_probes = static_cast<int>(probe_us.size());
+    m.host_us_per_launch = median_of(probe_us);
     out.push_back(std::move(m));
   }
   return out;
@@ -314,10 +333,22 @@ E2eReport validate_e2e(const E2eOptions& opt) {
         positions = std::max(positions, work.context[i] + work.new_tokens[i]);
       row.warning = position_warning(model, positions);
       if (!row.warning.empty()) row.warning = path + ": case " + std::to_string(m.case_id) + ": " + row.warning;
-      row.learned = predict(gpu, model, profile, work, mode, learned_fn);
-      row.analytical = predict(gpu, model, profile, work, mode, analytical_predictor());
+      // An eager step recorded with host probes is predicted at the host speed measured beside it. The probes ran
+      // under the collector, which costs the probe kCollectorProbeCost; the reference figure was taken without it.
+      GpuSpec host_gpu = gpu;
+      row.host_cpu_speed = gpu.host_cpu_speed;
+      if (m.host_us_per_launch > 0 && mode == ExecMode::eager) {
+        host_gpu.host_cpu_speed =
+            std::clamp(kReferenceHostUsPerLaunch * kCollectorProbeCost / m.host_us_per_launch, 0.05, 20.0);
+        row.host_cpu_speed = host_gpu.host_cpu_speed;
+        row.host_from_probe = true;
+      }
+      row.learned = predict(host_gpu, model, profile, work, mode, learned_fn);
+      row.catalogue_host_wall_us =
+          row.host_from_probe ? predict(gpu, model, profile, work, mode, learned_fn).wall_us : row.learned.wall_us;
+      row.analytical = predict(host_gpu, model, profile, work, mode, analytical_predictor());
       if (cross && *key != opt.cross_train_gpu)
-        row.cross = predict(gpu, model, profile, work, mode,
+        row.cross = predict(host_gpu, model, profile, work, mode,
                             [&](const GpuSpec& g, const KernelSpec& k) { return cross->latency_us(g, k); });
       row.measured = std::move(m);
       rep.rows.push_back(std::move(row));

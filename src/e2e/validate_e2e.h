@@ -8,6 +8,9 @@
 // - Per rep: GPU time = sum of kernel durations; wall time = the `loom.phase=...` range inside the rep (the
 //   rep range when there is none); kernels = launches. Per case: the median over reps of each.
 // - Per family (classify_kernel on the demangled name): kernel time and launches of the median-GPU-time rep.
+// - `loom.host_probe` ranges inside the case range (hf_eager.py --host-probe) measure the host's speed: an eager
+//   step is predicted at host.cpu_speed = kReferenceHostUsPerLaunch x 1.18 (the collector's cost to the probe, measured
+//   apart) / their median us a launch.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +53,11 @@ struct MeasuredStep {
   /// steps only gpu_us - collective_us measures the GPU's own work.
   double collective_us = 0;
   std::map<std::string, FamilyTime> families;  ///< of the rep whose GPU time is the median (lower middle)
+  /// The host's speed during the run (hf_eager.py --host-probe): over the case's `loom.host_probe` ranges, the median
+  /// of a range's length over the kernels that start in it, i.e. host_cost.py's "us a launch" measured between the
+  /// steps (0 and 0 probes when the run has none).
+  double host_us_per_launch = 0;
+  int host_probes = 0;
 };
 
 /// Measures every case of `cases` in `lct`. Cases without a range or reps are left out and named in `skipped`
@@ -71,6 +79,12 @@ struct E2eRow {
   std::string profile, mode;  ///< loom profile and execution mode used
   E2eCaseSpec spec;
   MeasuredStep measured;
+  /// host.cpu_speed the predictions used: the catalogue's, or for an eager step with host probes
+  /// kReferenceHostUsPerLaunch x the collector's cost to the probe / measured.host_us_per_launch (host_from_probe).
+  double host_cpu_speed = 1;
+  bool host_from_probe = false;
+  /// The learned wall time at the catalogue's host.cpu_speed (equal to learned.wall_us unless host_from_probe).
+  double catalogue_host_wall_us = 0;
   PredictedStep learned, analytical;
   /// Predicted with the model trained on E2eOptions::cross_train_gpu's corpus only (rows of other GPUs, when
   /// that model exists): the cross-GPU check, a GPU the model never saw measured.

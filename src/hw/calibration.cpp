@@ -24,9 +24,6 @@ using json = nlohmann::json;
 
 /// Achievable / datasheet DRAM read bandwidth as calibrate.py measures it (a 4 GiB torch.sum) on the catalogue's
 /// measured HBM GPUs: H100 SXM 3.04 of 3.35 TB/s, H200 4.41 of 4.8 TB/s (traces/checks/calibrate/{h100,h200}).
-// Host time a launch of host_cost.py's tiny eager forward on the reference host (host.cpu_speed 1: the lent H200
-// node's, where the serving profiles' host costs were measured), median of 6 runs (traces/checks/host/speed).
-constexpr double kReferenceHostUsPerLaunch = 12.72;
 // calibrate.py's graph replay of empty kernels on the H200 (0.842 us a kernel: traces/checks/calibrate/h200): a chip's
 // graph_gap is the H200's catalogue graph_gap (GPU-side idle between real kernels in graph replay) scaled by its own
 // replay over this.

@@ -17,6 +17,12 @@
 
 namespace loom {
 
+/// Host time a launch of scripts/torch/host_cost.py's tiny eager forward on the reference host (host.cpu_speed 1: the
+/// lent H200 node's, where the serving profiles' host costs were measured), median of 6 runs
+/// (traces/checks/host/speed). A host's cpu_speed is this over its own figure (`loom calibrate`; the host probes of
+/// `loom validate --e2e`).
+inline constexpr double kReferenceHostUsPerLaunch = 12.72;
+
 struct CalibrationOverlay {
   std::string yaml;    ///< the overlay file's text
   std::string device;  ///< the device name the result records (e.g. "NVIDIA H100 80GB HBM3")

@@ -101,6 +101,56 @@ TEST(E2eValidate, MeasuresRepsPhasesAndFamilies) {
   EXPECT_EQ(m.families.at("elementwise").launches, 1);
 }
 
+/// synthetic_lct() with host probes between and after the reps (which span 600-702, 720-772 and 840-922 us): 2
+/// launches in 40 us (20 us a launch) twice and 1 in 30 us; a probe without kernels and one outside the case range
+/// must not count.
+std::string probed_lct() {
+  std::string t = synthetic_lct();
+  std::string rec;
+  auto probe = [&](int64_t start, int64_t us, int launches) {
+    rec += range(start, start + us * 1000, "loom.host_probe");
+    for (int i = 0; i < launches; ++i) rec += kernel(start + 100 + i * 10, start + 105 + i * 10, kAdd);
+  };
+  probe(703'000, 10, 0);       // no kernels: not a reading
+  probe(773'000, 40, 2);       // 20 us a launch
+  probe(923'000, 40, 2);       // 20
+  probe(965'000, 30, 1);       // 30
+  probe(2'000'000, 10, 10);    // outside the case
+  const size_t end = t.rfind("#end");
+  int n = 0;
+  for (char c : t.substr(0, end) + rec) n += c == '\n';
+  return t.substr(0, end) + rec + "#end records=" + std::to_string(n - 3) + " dropped=0\n";
+}
+
+TEST(E2eValidate, HostProbesSetTheHostSpeed) {
+  const LctTrace lct = parse_lct(probed_lct(), "syn.lct");
+  std::vector<std::string> skipped;
+  const auto steps = measure_e2e_steps(lct, parse_case_list(kCases, "syn.cases.csv"), skipped);
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].host_probes, 3);                   // 20, 20, 30 us a launch
+  EXPECT_NEAR(steps[0].host_us_per_launch, 20.0, 1e-9);  // their median
+  EXPECT_NEAR(steps[0].gpu_us, 20.0, 1e-9);              // probe kernels are outside every rep
+
+  namespace fs = std::filesystem;
+  const loom::test::ScratchDir scratch;
+  fs::create_directories(scratch.path() / "h200");
+  std::ofstream(scratch.path() / "h200" / "syn.cases.csv") << kCases;
+  std::ofstream(scratch.path() / "h200" / "syn.lct") << probed_lct();
+  E2eOptions opt;
+  opt.traces_dir = scratch.path().string();
+  const E2eReport rep = validate_e2e(opt);
+  ASSERT_EQ(rep.rows.size(), 1u);
+  const E2eRow& r = rep.rows[0];
+  ASSERT_TRUE(r.host_from_probe);
+  EXPECT_NEAR(r.host_cpu_speed, 12.72 * 1.18 / 20.0, 1e-9);  // reference x the collector's cost / measured
+  GpuSpec slow = Catalog::load().get("h200");
+  slow.host_cpu_speed = r.host_cpu_speed;
+  const StepPrediction s = predict_step(slow, load_model("llama-3.2-1b"), load_profile("hf-sdpa"),
+                                        decode_workload(2, {64}, 1), ExecMode::eager);
+  EXPECT_NEAR(r.analytical.wall_us, s.timing.wall_time_us, 1e-6);
+  EXPECT_GT(r.learned.wall_us, r.catalogue_host_wall_us);  // a host slower than the catalogue's: a longer step
+}
+
 TEST(E2eValidate, GpuMismatchIsAnError) {
   const LctTrace lct = parse_lct(synthetic_lct(), "syn.lct");
   std::string other = kCases;
