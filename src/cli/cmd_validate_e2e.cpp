@@ -199,7 +199,8 @@ int cmd_validate_e2e(const std::vector<std::string>& argv) {
              pct(error_pct(ag, mg)), r.cross ? fmt(cg, 1) : "-", r.cross ? pct(error_pct(cg, mg)) : "-",
              fmt(m.wall_us, 1), fmt(r.learned.wall_us, 1),
              pct(error_pct(r.learned.wall_us, m.wall_us)),
-             fmt(r.host_cpu_speed, 2) + (r.host_from_probe ? " probe" : ""), fmt(m.kernels, 0) + "/" + std::to_string(r.learned.kernels),
+             fmt(r.host_cpu_speed, 2) + (r.host_from_probe ? " probe" : ""),
+             fmt(m.kernels, 0) + "/" + std::to_string(r.learned.kernels),
              fmt(m.kernels > 0 ? (m.wall_us - m.gpu_us) / m.kernels : 0, 1)});
     }
     if (format == "csv") {
