@@ -111,8 +111,8 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
       "name", "description", "qkv", "gate_up", "batch_padding", "rotary", "rotary_ops", "attention", "kv_cache", "norm",
       "norm_ops", "norm_row_ops", "step_small_ops", "static_cache_gqa", "static_cache_step_ops",
       "static_cache_layer_ops", "activation", "moe", "lm_head", "sampler", "decode_mode", "prefill_mode",
-      "graph_gap_us", "host_overhead_us", "collective_host_us", "new_kv_length_host_us", "eager_input_host_us",
-      "graph_input_host_us", "host_cpu_speed", "memory_utilization", "megakernel_schedule", "scheduler",
+      "graph_gap_us", "host_overhead_us", "collective_host_us", "new_kv_length_host_us",
+      "new_kv_length_host_fixed_share", "eager_input_host_us", "graph_input_host_us", "host_cpu_speed", "memory_utilization", "megakernel_schedule", "scheduler",
       "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes", "prefill_attention"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
   for (const auto& kv : root) {
@@ -149,6 +149,8 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "host_overhead_us") p.host_overhead_us = number(source, key, v, 0, 100000);
     else if (key == "collective_host_us") p.collective_host_us = number(source, key, v, 0, 1e6);
     else if (key == "new_kv_length_host_us") p.new_kv_length_host_us = number(source, key, v, 0, 1e7);
+    else if (key == "new_kv_length_host_fixed_share")
+      p.new_kv_length_host_fixed_share = number(source, key, v, 0, 0.95);
     else if (key == "eager_input_host_us") p.eager_input_host_us = number(source, key, v, 0, 1e7);
     else if (key == "graph_input_host_us") p.graph_input_host_us = number(source, key, v, 0, 1e7);
     else if (key == "host_cpu_speed") p.host_cpu_speed = number(source, key, v, 0.05, 20);

@@ -76,6 +76,10 @@ struct ServingProfile {
   /// Host time an eager decode step pays before its first attention launch because the attention library builds a
   /// plan for every KV length it has not seen (cuDNN SDPA in PyTorch 2.11; a decode step always has a new one).
   double new_kv_length_host_us = 0;
+  /// Share of that plan build that does not follow the host's speed: on a host of relative speed s it takes
+  /// new_kv_length_host_us x (share + (1 - share) x host_time_scale) (the launches' host time follows the speed
+  /// whole; measured by scripts/torch/e2e/host_slope.py across the lent host's two modes).
+  double new_kv_length_host_fixed_share = 0;
   /// Host time a step spends before its first launch preparing its inputs on the GPU (token ids, positions, KV
   /// slots, block tables copied from the host; for a CUDA-graph step also copied into the graph's static buffers):
   /// the previous step ended with a synchronising sample, so the GPU idles meanwhile. Eager and graph steps.

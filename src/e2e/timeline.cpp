@@ -269,8 +269,11 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
       case ExecMode::eager:
         // The host issues one launch per kernel; the GPU runs it when both the launch has arrived and the
         // previous kernel (plus the GPU-side gap between kernels) is done: wall = max(gpu, launch) at steady state.
-        if (!planned && profile.new_kv_length_host_us > 0 && shape.parts.front().family == "attention_decode")
-          host_us += profile.new_kv_length_host_us * host_scale, planned = true;
+        if (!planned && profile.new_kv_length_host_us > 0 && shape.parts.front().family == "attention_decode") {
+          const double fixed = profile.new_kv_length_host_fixed_share;
+          host_us += profile.new_kv_length_host_us * (fixed + (1 - fixed) * host_scale);
+          planned = true;
+        }
         host_us += launch_us;
         if (profile.collective_host_us > 0 && is_collective(shape.parts.front().family))
           host_us += profile.collective_host_us * host_scale;

@@ -136,6 +136,33 @@ TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
   EXPECT_GT(b.wall_time_us, a.wall_time_us);
 }
 
+TEST_F(E2eStep, APlanBuildsFixedShareDoesNotFollowTheHost) {
+  // new_kv_length_host_fixed_share: on a host half as fast the plan takes fixed + (1 - fixed) x 2 of its time;
+  // the launches' host time still doubles. hf-sdpa's decode attention pays the plan (1000 us here).
+  ServingProfile p = load_profile("hf-sdpa");
+  p.new_kv_length_host_us = 1000;
+  const Workload w = decode_workload(1, {128}, 1);
+  GpuSpec fast = gpu;
+  fast.launch_overhead_us = 0;
+  GpuSpec slow = fast;
+  slow.host_cpu_speed = fast.host_cpu_speed / 2;
+  auto plan_us = [&](const GpuSpec& g, double share) {
+    p.new_kv_length_host_fixed_share = share;
+    const auto with = predict_step(g, llama_1b, p, w, ExecMode::eager).timing;
+    p.new_kv_length_host_us = 0;
+    const auto without = predict_step(g, llama_1b, p, w, ExecMode::eager).timing;
+    p.new_kv_length_host_us = 1000;
+    return with.kernels.back().issue_us - without.kernels.back().issue_us;
+  };
+  const double base = 1000 * p.host_cpu_speed / fast.host_cpu_speed;
+  EXPECT_NEAR(plan_us(fast, 0.0), base, 1e-6);
+  EXPECT_NEAR(plan_us(slow, 0.0), 2 * base, 1e-6);
+  EXPECT_NEAR(plan_us(slow, 0.25), 1000 * (0.25 + 0.75 * 2 * base / 1000), 1e-6);
+  EXPECT_NEAR(plan_us(fast, 0.25), 1000 * (0.25 + 0.75 * base / 1000), 1e-6);
+  EXPECT_THROW(parse_profile("name: x\nnew_kv_length_host_fixed_share: 1.5\n", "p.yaml"), InputError);
+  EXPECT_THROW(parse_profile("name: x\nnew_kv_length_host_fixed_share: -0.1\n", "p.yaml"), InputError);
+}
+
 TEST_F(E2eStep, AFallenBackCustomAllReduceIsListedAsNccl) {
   // vllm prices its small all-reduces as the engines' custom kernel (impl=custom); on 4 PCIe GPUs (l40) the engines
   // run NCCL, which parse_shape prices: the kernel list says impl=nccl there, impl=custom on an NVSwitch node.
