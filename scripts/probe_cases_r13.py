@@ -246,7 +246,7 @@ def add_calibrate(c):
         f(j)
         return json.dumps(j)
 
-    for n, f, exp in (("sms_partition", lambda j: j.update(sms=66), "good"),
+    for n, f, exp in (("sms_partition", lambda j: j.update(sms=66, sms_source="driver"), "good"),
                       ("sms_float", lambda j: j.update(sms=66.5), "bad"),
                       ("slowdown_str", lambda j: j["tensor"]["bf16"].update(slowdown="1.1"), "bad"),
                       ("tensor_list", lambda j: j.update(tensor=[1]), "bad"),

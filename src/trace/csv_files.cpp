@@ -153,6 +153,17 @@ void read_rows(LineReader& r, const Table& t, const ReadOptions& opts, std::vect
   }
 }
 
+// A measured row's spec must be one predict accepts (without a GPU: check_spec_sizes): a zero or negative
+// dimension (m=0), or tensors beyond 2^40 elements, would enter (or stay in) a corpus as a measured kernel that no
+// model can describe and every later command refuses. Case lists were checked; corpora too since round 14.
+void check_row_spec(const std::string& spec, const std::string& where) {
+  try {
+    check_spec_sizes(parse_kernel_spec(spec, where));
+  } catch (const InputError& e) {
+    throw "spec '" + spec.substr(0, 80) + "': " + e.detail();
+  }
+}
+
 CaseList read_cases(LineReader& r, const ReadOptions& opts) {
   CaseList cl;
   cl.path = r.name();
@@ -175,13 +186,7 @@ CaseList read_cases(LineReader& r, const ReadOptions& opts) {
                   row.event_median_us > row.event_p90_us)  // false when one is empty
                 throw std::string("event_p10_us <= event_median_us <= event_p90_us does not hold");
               if (row.family.empty()) throw std::string("empty family");
-              // The spec must be one predict accepts: a zero or negative dimension (m=0) would enter the corpus as a
-              // measured kernel no model can describe.
-              try {
-                check_spec_sizes(parse_kernel_spec(row.spec, r.where()));
-              } catch (const InputError& e) {
-                throw "spec '" + row.spec.substr(0, 80) + "': " + e.detail();
-              }
+              check_row_spec(row.spec, r.where());
               auto [it, fresh] = seen.emplace(row.case_id, r.line_no());
               if (!fresh)
                 throw "duplicate case_id " + std::to_string(row.case_id) + " (first at line " +
@@ -222,6 +227,7 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
         row.p90_us = get_num(f, c[12], "p90_us", false);
         row.spread_pct = get_num(f, c[13], "spread_pct", false);
         row.event_median_us = get_event_us(f, c[14], "event_median_us");
+        check_row_spec(row.spec, r.where());
         if (row.median_us <= 0) throw std::string("median_us must be > 0");
         if (row.median_us > 1e9)
           throw "median_us " + f[c[10]].substr(0, 40) + " is not a plausible duration (<= 1e9 us)";
