@@ -45,9 +45,9 @@ def add_left_by_r13(c):
     c("r14_tune_fit_no_out_no_traces", TUNE + ["--family", "gemm", "--fit"], want=["--out"])
     for n, body, exp, extra in (
             ("peak_fp8", PW + "64,4096,4096,0.5,NVIDIA H100\n", "bad", []),
-            ("peak_fp8_lenient", PW + "64,4096,4096,0.5,NVIDIA H100\n64,4096,4096,12,NVIDIA H100\n", "good",
+            ("peak_fp8_lenient", PW + "64,4096,4096,0.5,NVIDIA H100\n128,4096,4096,12,NVIDIA H100\n", "good",
              ["--lenient"]),
-            ("peak_all_lenient", PW + "64,4096,4096,0.5,NVIDIA H100\n", "any", ["--lenient"]),
+            ("peak_all_lenient", PW + "64,4096,4096,0.5,NVIDIA H100\n", "bad", ["--lenient"]),
             ("peak_huge_fast", PW + "65536,65536,65536,1,NVIDIA H100\n", "bad", []),
             ("peak_just_above", PW + "8192,8192,8192,600,NVIDIA H100\n", "good", []),
             ("peak_second_gpu", PW + "64,4096,4096,12,NVIDIA H100\n64,4096,4096,0.01,NVIDIA H200\n", "bad", [])):

@@ -1,5 +1,6 @@
 // `loom trace import` (collector traces + case lists -> corpus; or a PyTorch profiler trace -> kernels with specs)
 // `loom trace summary` (what a corpus or a raw trace holds), `compact` and `diff` (corpus files).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -148,6 +149,10 @@ void refuse_faster_than_peak(PublicImport& imp, const std::string& file, const C
     });
     imp.skipped["measured faster than the GPU's peak (--lenient)"] += p.rows;
   }
+  // Every row left out: an empty answer with exit 0 is no import.
+  if (std::all_of(imp.by_gpu.begin(), imp.by_gpu.end(), [](const auto& kv) { return kv.second.rows.empty(); }))
+    throw InputError(file, "every row is faster than its GPU's peak (left out by --lenient): nothing to import; check "
+                           "the file's time unit and GPU");
 }
 
 // `loom trace import --from SOURCE FILE... --out DIR [--gpu KEY]`: public profiles (NeuSight, Vidur, PipeWeave)
