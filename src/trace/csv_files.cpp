@@ -166,8 +166,7 @@ void check_row_spec(const std::string& spec, const std::string& where) {
 }
 
 // The specs a corpus read has checked, by their text without config= (which the check takes as opaque text): a
-// tuning sweep repeats each shape once per config, and checking every row made reading traces/ 50% slower (4.2 ->
-// 6.5 s).
+// tuning sweep repeats each shape once per config (traces/: 666,171 checks for 1,357,913 rows).
 class CheckedSpecs {
  public:
   void check(const std::string& spec, const std::string& where) {
