@@ -172,6 +172,7 @@ def build_cases(T):
     from probe_cases_r11 import add_round11
     from probe_cases_r12 import add_round12
     from probe_cases_r13 import add_round13
+    from probe_cases_r14 import add_round14
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -194,6 +195,7 @@ def build_cases(T):
     add_round11(c)
     add_round12(c)
     add_round13(c)
+    add_round14(c)
     return cs
 
 

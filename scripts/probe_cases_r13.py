@@ -139,7 +139,7 @@ def add_import_shapes(c):
     """Public rows whose shapes predict refuses (beyond 2^40 elements) must not enter a corpus with exit 0."""
     pw = "M,N,K,avg_duration,hardware\n"
     for n, body, exp in (("huge", pw + "1000000000,1000000000,1000000000,12.5,NVIDIA H100\n", "bad"),
-                         ("big_ok", pw + "65536,65536,65536,9000,NVIDIA H100\n", "good"),
+                         ("big_ok", pw + "65536,65536,65536,300000,NVIDIA H100\n", "good"),
                          ("two_hw", pw + "64,4096,4096,12,NVIDIA H100\n64,4096,4096,12,NVIDIA H200\n", "good"),
                          ("zero_m", pw + "0,4096,4096,12,NVIDIA H100\n", "bad"),
                          ("frac_m", pw + "64.5,4096,4096,12,NVIDIA H100\n", "bad"),
@@ -246,7 +246,7 @@ def add_calibrate(c):
         f(j)
         return json.dumps(j)
 
-    for n, f, exp in (("sms_partition", lambda j: j.update(sms=66), "good"),
+    for n, f, exp in (("sms_partition", lambda j: j.update(sms=66, sms_source="driver"), "good"),
                       ("sms_float", lambda j: j.update(sms=66.5), "bad"),
                       ("slowdown_str", lambda j: j["tensor"]["bf16"].update(slowdown="1.1"), "bad"),
                       ("tensor_list", lambda j: j.update(tensor=[1]), "bad"),

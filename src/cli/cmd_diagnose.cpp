@@ -73,7 +73,9 @@ int cmd_diagnose(const Argv& argv) {
   std::vector<GpuSpec> gpus = select_gpus(catalog, args);
   if (gpus.size() != 1) throw InputError("--gpu", "diagnose takes one GPU");
   std::optional<double> measured = args.number("--measured-us");
-  if (measured && *measured <= 0) throw InputError("--measured-us", "must be a positive time in microseconds");
+  // A kernel's time, as the corpus reader takes one (1e300 us was answered "1e294x slower than its ceiling"; round 14).
+  if (measured && !(*measured > 0 && *measured <= 1e9))
+    throw InputError("--measured-us", "must be a kernel's time in microseconds, above 0 and at most 1e9");
   Prediction pred = Predictor(args.get("--model", "learned")).predict(gpus[0], spec);
   require_fits_memory(pred, gpus[0], "--kernel");
   const std::shared_ptr<const Analysis> shown = pred.shown_analysis();  // with a warm ceiling, its bottleneck and note

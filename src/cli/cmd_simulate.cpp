@@ -69,6 +69,11 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   cfg.router = args.get("--router", "round_robin");
   if (cfg.router != "round_robin" && cfg.router != "least_outstanding")
     throw InputError("--router", "'" + cfg.router + "'; use round_robin or least_outstanding");
+  // A router chooses between replicas; with one, every router sends every request to it (least_outstanding was
+  // accepted and changed nothing; round 14).
+  if (args.has("--router") && cfg.replicas == 1)
+    throw InputError("--router", "chooses between replicas, and there is one (--replicas 1, the default); give "
+                                 "--replicas N (N >= 2) or drop --router");
   const auto points = static_cast<size_t>(args.integer("--series-points", 1, 1'000'000, 1000));
   const serving::Slo slo = args.has("--slo") ? serving::parse_slo(args.get("--slo"), "--slo") : serving::Slo{};
   const ModelConfig model = load_model(args.require("--model"));

@@ -1,5 +1,6 @@
 // `loom trace import` (collector traces + case lists -> corpus; or a PyTorch profiler trace -> kernels with specs)
 // `loom trace summary` (what a corpus or a raw trace holds), `compact` and `diff` (corpus files).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -16,6 +17,7 @@
 #include "trace/import.h"
 #include "trace/gemm_path_table.h"
 #include "trace/import_public.h"
+#include "trace/peak_check.h"
 #include "trace/summary.h"
 #include "trace/text_io.h"
 
@@ -128,6 +130,31 @@ int import_run_cmd(const Args& args) {
   return 0;
 }
 
+// Rows measured faster than their GPU's peak (trace/peak_check.h) were imported as given (round 13 left it): a file
+// with one is refused, naming the first; --lenient leaves them out, counted with the other rows not imported.
+void refuse_faster_than_peak(PublicImport& imp, const std::string& file, const Catalog& catalog, bool lenient) {
+  for (auto& [key, corpus] : imp.by_gpu) {
+    const GpuSpec gpu = catalog.get(key);
+    const FasterThanPeak p = faster_than_peak(corpus, gpu);
+    if (p.rows == 0) continue;
+    if (!lenient)
+      throw InputError(file, std::to_string(p.rows) + " of " + std::to_string(corpus.rows.size()) + " " + key +
+                                 " rows are faster than the GPU's peak (useful FLOP at its boost clock), e.g. " +
+                                 p.example + "; check the file's time unit and GPU, or pass --lenient to leave "
+                                 "them out");
+    Corpus fast;  // each row alone: the check's own rule (a spec the GPU cannot run is kept)
+    std::erase_if(corpus.rows, [&](const CorpusRow& r) {
+      fast.rows.assign(1, r);
+      return faster_than_peak(fast, gpu).rows > 0;
+    });
+    imp.skipped["measured faster than the GPU's peak (--lenient)"] += p.rows;
+  }
+  // Every row left out: an empty answer with exit 0 is no import.
+  if (std::all_of(imp.by_gpu.begin(), imp.by_gpu.end(), [](const auto& kv) { return kv.second.rows.empty(); }))
+    throw InputError(file, "every row is faster than its GPU's peak (left out by --lenient): nothing to import; check "
+                           "the file's time unit and GPU");
+}
+
 // `loom trace import --from SOURCE FILE... --out DIR [--gpu KEY]`: public profiles (NeuSight, Vidur, PipeWeave)
 // into corpora under DIR/<source>/<gpu>/; the format of each file is detected from its header.
 int import_public_cmd(const Args& args) {
@@ -154,7 +181,10 @@ int import_public_cmd(const Args& args) {
   }
   // Read every file first: a bad file anywhere writes nothing.
   std::vector<PublicImport> imports;
-  for (size_t i = 1; i < pos.size(); ++i) imports.push_back(import_public_file(source, pos[i], ctx));
+  for (size_t i = 1; i < pos.size(); ++i) {
+    imports.push_back(import_public_file(source, pos[i], ctx));
+    refuse_faster_than_peak(imports.back(), pos[i], catalog, args.has("--lenient"));
+  }
   nlohmann::json files = nlohmann::json::array();
   Table tab{
       {"input", "format", "gpu", "rows in", "kernels written", "file"}, {}, {false, false, false, true, true, false}};
@@ -322,7 +352,7 @@ int cmd_trace(const Argv& argv) {
       return import_chrome(args);
     }
     if (args.has("--from")) {
-      args.only("`loom trace import --from`", {"--from", "--out", "-o", "--format", "--gpu"});
+      args.only("`loom trace import --from`", {"--from", "--out", "-o", "--format", "--gpu", "--lenient"});
       return import_public_cmd(args);
     }
     args.only("`loom trace import --lct`", {"--lct", "--cases", "--out", "-o", "--lenient", "--dataset", "--split"});

@@ -79,7 +79,7 @@ Fitted fit_from_traces(const Args& args, const Setup& s) {
   Progress read("reading corpus");
   f.corpora = read_corpus_dir(traces);
   read.finish(std::to_string(f.corpora.size()) + " corpus files");
-  f.pool = load_pool(f.corpora, s.gpu, s.gpu_key, s.family, "--traces");
+  f.pool = load_pool(f.corpora, s.gpu, s.gpu_key, s.family, "--traces " + traces);  // the folder, in its errors
   // The Triton target (236 configs): stratified shapes at 5% of the grid by default and the per-config ridge model;
   // loom-bench's targets: greedy anchors and the macro tables only.
   const bool per_config = target_impl(s.family) == "triton";
@@ -135,7 +135,7 @@ int run_plan(const Args& args) {
 int run_fit(const Args& args) {
   Setup s = setup(args, true);
   Fitted f = fit_from_traces(args, s);
-  const std::string out = args.get("--out", tables_path(s.gpu_key, s.family));
+  const std::string out = args.require("--out");  // cmd_tune refused --fit without it
   save_tables(f.tables, out);
   emit(fit_summary_text(f.tables, f.pool.incomplete_shapes) + "tables written to " + out + "\n");
   return 0;
@@ -147,7 +147,7 @@ int run_fit(const Args& args) {
 /// are left out, so only the separate grid is scored (a blind test of a method frozen before it was measured).
 void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
   const std::string dir = args.get("--heldout-traces");
-  Pool fresh = load_pool(read_corpus_dir(dir), s.gpu, s.gpu_key, s.family, "--heldout-traces");
+  Pool fresh = load_pool(read_corpus_dir(dir), s.gpu, s.gpu_key, s.family, "--heldout-traces " + dir);
   if (fresh.configs.size() != f.pool.configs.size())
     throw InputError(dir, "held-out grid has " + std::to_string(fresh.configs.size()) + " configs, the fit's pool " +
                               std::to_string(f.pool.configs.size()) + "; measure it with the same loom-bench");
@@ -307,7 +307,16 @@ int cmd_tune(const std::vector<std::string>& argv) {
   if (args.has("--fit") || args.has("--export")) args.format("`loom tune --fit/--export`", {"table"});
   // `--out -` is stdout where the mode writes one file and prints nothing else (--plan); --fit prints its summary
   // there, and --export writes a header and its JSON.
-  if (args.has("--fit")) refuse_stdout_output("--out", args.get("--out"), "also receives the fit summary; give a file");
+  if (args.has("--fit")) {
+    // --fit writes new tables: without --out it wrote over the committed ones (models/tune/<gpu>-<family>.json)
+    // without a word (round 14). As `train`, it needs --out; regenerating a committed table names that path.
+    if (!args.has("--out"))
+      throw InputError("--out", "required with --fit (it no longer writes over the committed tables unasked); give "
+                                "--out FILE, or --out models/tune/" + args.get("--gpu", "GPU").substr(0, 40) + "-" +
+                                args.get("--family", "FAMILY").substr(0, 40) +
+                                ".json to regenerate the committed table");
+    refuse_stdout_output("--out", args.get("--out"), "also receives the fit summary; give a file");
+  }
   if (args.has("--export"))
     refuse_stdout_output("--out", args.get("--out"), "cannot hold the exported files; give a folder");
   // cuBLASLt's algorithm configs have their own model and sweep format (cmd_tune_cublaslt.cpp).

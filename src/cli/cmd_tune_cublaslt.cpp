@@ -182,7 +182,7 @@ int run_tune_cublaslt(const Args& args) {
   const std::string tables = args.get("--tables", tables_path(gpu, "gemm-cublaslt"));
   if (args.has("--fit")) {
     const LtFit f = fit(args, gpu);
-    const std::string out = args.get("--out", tables);
+    const std::string out = args.require("--out");  // cmd_tune refused --fit without it
     write_file(out, lt_model_json(f.model).dump(1) + "\n");
     emit("gemm-cublaslt: " + std::to_string(f.model.configs.size()) + " configs fitted on " +
          std::to_string(f.model.sampled_shapes) + " of " + std::to_string(f.model.pool_shapes) +

@@ -43,6 +43,9 @@ commands:
   trace import --lct F.lct.gz... --cases F.cases.csv... -o OUT.corpus.csv.gz
                                     join collector traces with sweep case lists into a corpus
   trace import --chrome F.json      kernels of a PyTorch profiler trace, with loom specs
+  trace import --from neusight|vidur|pipeweave F.csv... --out DIR [--gpu KEY] [--lenient]
+                                    public measurements into corpora; a row faster than its GPU's peak is refused
+                                    (--lenient: left out, counted)
   trace summary [DIR|FILE.lct]      corpus counts per family/GPU/partition, noise floor, unmatched kernels
   trace fit-collectives [-o FILE]   alpha-beta fits of the measured collectives (all_reduce, all_gather,
                                     reduce_scatter, send_recv) -> models/collectives.json
@@ -63,7 +66,7 @@ commands:
                                     ranked GPUs (TTFT, TPOT, tokens/s, tokens/$, fit) + sensitivity
   whatif --model M --gpus all|a,b,c --rate R|--requests FILE [--slo ttft=2s,tpot=50ms] [--tp 1,2,4,8] [--pp N]
                                     capacity: highest req/s per replica within the SLO, GPUs for R, $/M tokens
-  simulate --gpu G --model M [--tp N] [--pp N] [--replicas N] [--router round_robin|least_outstanding]
+  simulate --gpu G --model M [--tp N] [--pp N] [--replicas N [--router round_robin|least_outstanding]]
       --requests FILE.csv|FILE.jsonl | --rate R [--num-requests N] [--arrivals poisson|gamma:cv=X]
       [--prompt-len N|uniform:A:B|lognormal:MEDIAN:SIGMA|file:F] [--output-len ...] [--seed S]
       [--profile vllm|sglang] [--slo ttft=2s,tpot=50ms] [--trace-out F.json] [--per-request]
@@ -79,7 +82,8 @@ commands:
        [--out PATH] [--format json] [--sample-fraction F] [--lambda L]
        [--heldout-traces DIR [--heldout-only]]
                                     sparse sampling plan, fit tables from the corpus, held-out validation (also on a
-                                    separately measured grid, or on it alone), C header
+                                    separately measured grid, or on it alone), C header; --fit needs --out FILE
+                                    (give models/tune/G-F.json itself to regenerate a committed table)
   calibrate RESULT.json --gpu G [-o FILE.yaml]
                                     GPU overlay from a calibration run on the chip (scripts/torch/calibrate.py):
                                     sustained-load clock and slowdown, datasheet-equivalent DRAM bandwidth

@@ -69,6 +69,27 @@ struct Reader {
   }
 };
 
+/// `sms_source` (scripts/torch/loom_torch.py Partition): "all" (the whole chip), "driver" (a green-context partition
+/// whose SM count the driver reported) or "guess" (its query failed and calibrate.py rounded the request up to 8). It
+/// was not read (round 13 left it: any text passed); an older result without it is read as before.
+std::string sms_source_of(const Reader& r, const json& j, const json& dev, int64_t sms) {
+  if (!j.contains("sms_source")) return "";
+  const std::string src = r.text(j, "sms_source", "");
+  if (src != "all" && src != "driver" && src != "guess")
+    throw InputError(r.file, "'sms_source' = '" + src.substr(0, 40) +
+                                 "' is not all, driver or guess; rerun scripts/torch/calibrate.py");
+  if (!dev.contains("sms_total")) return src;
+  const int64_t total = r.integer(dev, "sms_total", "device.", 1, 1024);
+  if (src == "all" && sms != total)
+    throw InputError(r.file, "'sms_source' = 'all' (the whole chip), but 'sms' = " + std::to_string(sms) + " of its " +
+                                 std::to_string(total) + " ('device.sms_total'); rerun scripts/torch/calibrate.py");
+  if (src != "all" && sms == total)
+    throw InputError(r.file, "'sms_source' = '" + src + "' (a green-context partition), but 'sms' = " +
+                                 std::to_string(sms) + " is the whole chip ('device.sms_total'); rerun "
+                                 "scripts/torch/calibrate.py");
+  return src;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
@@ -95,6 +116,7 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
   if (dev.contains("sms_total") && r.integer(dev, "sms_total", "device.", 1, 1024) < sms)
     throw InputError(
         file, "'sms' = " + std::to_string(sms) + " exceeds 'device.sms_total'; rerun scripts/torch/calibrate.py");
+  const std::string sms_source = sms_source_of(r, j, dev, sms);
   r.optional_number(dev, "clock_mhz", "device.", 100, 10000);
   r.optional_number(dev, "l2_bytes", "device.", 1 << 20, 1e10);
   if (j.contains("nvml") && !j.at("nvml").is_boolean()) throw InputError(file, "'nvml' is not true or false");
@@ -157,7 +179,9 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
          " on the reference host\n";
   }
   if (sms < base.sms)
-    y += "sms: " + std::to_string(sms) + "                        # " + src + ": green-context partition\n";
+    y += "sms: " + std::to_string(sms) + "                        # " + src + ": green-context partition" +
+         (sms_source == "guess" ? " (SM count guessed: the driver's query failed, calibrate.py rounded up to 8)" : "") +
+         "\n";
   const double s = median(slow);
   if (!mhz.empty() && median(mhz) <= base.boost_clock_mhz)
     y += "clock:\n  tensor_load: " + fmt(median(mhz), 5) + " MHz   # " + src + ": bf16 GEMM load, last second\n";

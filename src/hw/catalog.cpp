@@ -25,13 +25,15 @@ namespace fs = std::filesystem;
 namespace {
 
 /// The catalogue entry whose values (gpu_hardware_values) a GPU file read as `raw` has, or "" (none, or a file that
-/// does not build without --set).
-std::string entry_with(const Catalog& catalog, const RawSpec& raw, bool timing_only) {
+/// does not build without --set). `built`, when given, receives the file's spec as built for the comparison.
+std::string entry_with(const Catalog& catalog, const RawSpec& raw, bool timing_only, GpuSpec* built = nullptr) {
   std::string v;
   try {
     RawSpec checked = raw;
     apply_overrides(checked, {});
-    v = gpu_hardware_values(build_gpu_spec(checked, "", ""), timing_only);
+    GpuSpec g = build_gpu_spec(checked, "", "");
+    v = gpu_hardware_values(g, timing_only);
+    if (built) *built = std::move(g);
   } catch (const InputError&) {
     return "";
   }
@@ -151,15 +153,13 @@ GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::str
     // A file with an entry's values (its catalogue file by path, a copy, the same values spelt otherwise) is that
     // entry: the same key, anchor and predictions, however it `extends:` (gpus/h200.yaml extends h100-sxm; it was
     // anchored to the H100 and predicted off it).
-    if (const std::string entry = entry_with(*this, raw, false); !entry.empty()) {
+    GpuSpec file;  // the file's own values, built once (by entry_with) for its name
+    if (const std::string entry = entry_with(*this, raw, false, &file); !entry.empty()) {
       GpuSpec g = get(entry, overrides);
       // The file's own `name:` is kept (round 13: a lab's name for its H200 became "NVIDIA H200 SXM 141GB"): the
       // marketing name moves no prediction, so the key, anchor and numbers stay the entry's.
       const bool name_set = std::any_of(overrides.begin(), overrides.end(),
                                         [](const std::string& o) { return o.starts_with("name="); });
-      RawSpec named = raw;
-      apply_overrides(named, {});
-      const GpuSpec file = build_gpu_spec(named, name_or_path, source_file);
       if (!name_set && file.full_name != g.full_name) {
         g.full_name = file.full_name;
         if (auto it = file.key_sources.find("name"); it != file.key_sources.end()) g.key_sources["name"] = it->second;

@@ -110,7 +110,7 @@ void check_shape_elements(const KernelSpec& spec, const KernelShape& s) {
   }
 }
 
-KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
+KernelShape parse_shape_params(const KernelSpec& spec) {
   KernelShape s;
   s.where = spec.where;
   if (auto it = spec.params.find("l2"); it != spec.params.end()) s.l2_warm = it->second == "warm";
@@ -136,9 +136,6 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
         if (s.dtype != Dtype::fp8)
           throw InputError(spec.where, "impl=cutlass is the w8a8 scaled GEMM of vLLM/SGLang: it needs dtype=fp8");
         if (s.batch != 1) throw InputError(spec.where, "impl=cutlass runs one GEMM per launch; drop batch=");
-        if (gpu.architecture != "hopper")
-          throw InputError(spec.where, "impl=cutlass is modelled for Hopper (vLLM's sm90 fp8 dispatch); gpu '" +
-                                           gpu.name + "' is " + gpu.architecture + "; use impl=library");
         if (s.scales == "block")
           throw InputError(spec.where, "impl=cutlass with scales=block is not modelled; block-scaled fp8 runs "
                                        "impl=library (cuBLASLt) here");
@@ -147,7 +144,6 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
                     : s.dtype == Dtype::fp8                           ? Dtype::bf16
                                                                       : s.dtype;
       s.align_bytes = gemm_align_bytes(s.k, s.n, s.dtype);
-      if (s.impl == "library") s.path = lookup_gemm_path(gpu.architecture, s.dtype, s.align_bytes, s.batch > 1, s.m);
       check_shape_elements(spec, s);
       s.config = p.config();
       break;
@@ -253,17 +249,37 @@ KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
         throw InputError(spec.where, "gpus=" + std::to_string(s.gpus) + ": a collective needs at least 2 GPUs (at 1 "
                                      "nothing is communicated and no kernel is launched); give gpus >= 2");
       if (auto it = spec.params.find("impl"); it != spec.params.end()) s.impl = it->second;  // nccl | custom
+      s.config = p.config();
+      break;
+    }
+  }
+  return s;
+}
+
+KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu) {
+  KernelShape s = parse_shape_params(spec);
+  switch (s.family) {
+    case Family::gemm:
+      if (s.impl == "cutlass" && gpu.architecture != "hopper")
+        throw InputError(spec.where, "impl=cutlass is modelled for Hopper (vLLM's sm90 fp8 dispatch); gpu '" +
+                                         gpu.name + "' is " + gpu.architecture + "; use impl=library");
+      if (s.impl == "library") s.path = lookup_gemm_path(gpu.architecture, s.dtype, s.align_bytes, s.batch > 1, s.m);
+      break;
+    case Family::all_reduce:
+    case Family::all_gather:
+    case Family::reduce_scatter:
+    case Family::send_recv:
       if (s.impl == "custom" && !engines_run_custom_all_reduce(gpu, s.gpus))
         s.impl = "nccl", s.engine_nccl = true;  // as the engines fall back
       check_fits_node(gpu, s.gpus, spec.where, "gpus=", "; multi-node collectives are not modelled");
       if (gpu.nvlink_bytes_per_s <= 0 && gpu.pcie_bytes_per_s <= 0 && s.gpus > 1)
         throw InputError(spec.where, "gpu '" + gpu.name + "' has neither NVLink nor PCIe bandwidth; set one");
-      s.config = p.config();
       break;
-    }
+    default:
+      break;
   }
-  bool tensor_family = s.family == Family::gemm || s.family == Family::moe || s.family == Family::attention_prefill ||
-                       s.family == Family::attention_decode;
+  const bool tensor_family = s.family == Family::gemm || s.family == Family::moe ||
+                             s.family == Family::attention_prefill || s.family == Family::attention_decode;
   if (tensor_family) check_gpu_dtype(spec, gpu, s.dtype);
   return s;
 }

@@ -77,16 +77,21 @@ inline constexpr int64_t kMaxElements = int64_t{1} << 40;
 /// Head dimensions the attention families support (FlashAttention-2/3 and FlashInfer instantiate these).
 inline constexpr int kHeadDims[] = {64, 80, 96, 128, 192, 256};
 
-/// Checks only the size parameters a spec gives (m, n, k, batch, tokens, heads, seq, rows, ...: plain integers in
-/// [1, kMaxElements]), without a GPU: for readers of measured rows (case lists) that have no GpuSpec at hand.
+/// Checks a spec of measured rows without a GPU, for readers that have no GpuSpec at hand (case lists, corpora,
+/// public imports): a family loom models goes through parse_shape_params (its keys, sizes, tensors and dtypes); any
+/// other family (a case list's e2e_decode rows) has only its size keys (m, n, batch, seq, ...) checked.
 void check_spec_sizes(const KernelSpec& spec);
 
-/// The element count of each of the shape's tensors (A, B, C; Q, K, scores; rows x cols ...) within kMaxElements:
-/// the part of parse_shape that needs no GPU, shared with check_spec_sizes. Throws InputError at spec.where.
+/// The element count of each of the shape's tensors (A, B, C; Q, K, scores; rows x cols ...) within kMaxElements.
+/// Throws InputError at spec.where.
 void check_shape_elements(const KernelSpec& spec, const KernelShape& s);
 
-/// Checks spec against its family (unknown family/keys, missing keys, non-integer or non-positive sizes, sizes
-/// beyond kMaxElements, dtypes the family or `gpu` cannot run) and returns the typed shape. Throws InputError.
+/// The first half of parse_shape, which needs no GPU: the family, its keys (unknown or missing), sizes (plain
+/// integers in [1, kMaxElements], tensors within it), dtypes and choices. Throws InputError.
+KernelShape parse_shape_params(const KernelSpec& spec);
+
+/// parse_shape_params, then what depends on `gpu`: a tensor path for the dtype, impl=cutlass on Hopper, cuBLAS's
+/// GEMM path, a collective's GPUs within one node. Returns the typed shape. Throws InputError.
 KernelShape parse_shape(const KernelSpec& spec, const GpuSpec& gpu);
 
 /// Whether vLLM's and SGLang's custom all-reduce runs over `gpus` GPUs of `gpu`'s node

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <unordered_set>
 
 #include "core/error.h"
 #include "kernels/kernel_spec.h"
@@ -153,6 +154,34 @@ void read_rows(LineReader& r, const Table& t, const ReadOptions& opts, std::vect
   }
 }
 
+// A measured row's spec must be one predict accepts (without a GPU: check_spec_sizes): a zero or negative
+// dimension (m=0), or tensors beyond 2^40 elements, would enter (or stay in) a corpus as a measured kernel that no
+// model can describe and every later command refuses. Case lists were checked; corpora too since round 14.
+void check_row_spec(const std::string& spec, const std::string& where) {
+  try {
+    check_spec_sizes(parse_kernel_spec(spec, where));
+  } catch (const InputError& e) {
+    throw "spec '" + spec.substr(0, 80) + "': " + e.detail();
+  }
+}
+
+// The specs a corpus read has checked, by their text without config= (which the check takes as opaque text): a
+// tuning sweep repeats each shape once per config (traces/: 666,171 checks for 1,357,913 rows).
+class CheckedSpecs {
+ public:
+  void check(const std::string& spec, const std::string& where) {
+    std::string key = spec;
+    if (const size_t c = key.find(" config="); c != std::string::npos)
+      key.erase(c, key.find(' ', c + 1) == std::string::npos ? std::string::npos : key.find(' ', c + 1) - c);
+    if (seen_.count(key)) return;
+    check_row_spec(spec, where);
+    seen_.insert(std::move(key));
+  }
+
+ private:
+  std::unordered_set<std::string> seen_;
+};
+
 CaseList read_cases(LineReader& r, const ReadOptions& opts) {
   CaseList cl;
   cl.path = r.name();
@@ -175,13 +204,7 @@ CaseList read_cases(LineReader& r, const ReadOptions& opts) {
                   row.event_median_us > row.event_p90_us)  // false when one is empty
                 throw std::string("event_p10_us <= event_median_us <= event_p90_us does not hold");
               if (row.family.empty()) throw std::string("empty family");
-              // The spec must be one predict accepts: a zero or negative dimension (m=0) would enter the corpus as a
-              // measured kernel no model can describe.
-              try {
-                check_spec_sizes(parse_kernel_spec(row.spec, r.where()));
-              } catch (const InputError& e) {
-                throw "spec '" + row.spec.substr(0, 80) + "': " + e.detail();
-              }
+              check_row_spec(row.spec, r.where());
               auto [it, fresh] = seen.emplace(row.case_id, r.line_no());
               if (!fresh)
                 throw "duplicate case_id " + std::to_string(row.case_id) + " (first at line " +
@@ -194,6 +217,7 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
   Corpus co;
   co.path = r.name();
   trace_io::KernelDictReader dict;
+  CheckedSpecs checked;
   Table t = read_preamble(r, "#loom-corpus", kCorpusVersion, kCorpusColumns, "loom corpus (.corpus.csv.gz)", &dict);
   const bool v2 = t.version >= 2;
   co.meta = t.meta;
@@ -230,6 +254,7 @@ Corpus read_corpus_text(LineReader& r, const ReadOptions& opts) {
         if (row.spread_pct < 0) throw std::string("spread_pct must be >= 0");
         if (row.regs < 0 || row.smem_bytes < 0) throw std::string("regs and smem_bytes must be >= 0");
         if (row.reps <= 0) throw std::string("reps must be > 0");
+        checked.check(row.spec, r.where());  // last: a row's other faults are said first, as before
       },
       v2);
   // A lenient read may have skipped the only rows that used an id.

@@ -5,6 +5,7 @@
 // validate` trains its dataset: split on the train rows only and tests the test rows (held-out shapes on H20 and
 // H800, every shape on H100 and H200). PipeWeave's own analytical feature columns are ignored.
 #include <filesystem>
+#include <optional>
 
 #include "core/error.h"
 #include "trace/import_public.h"
@@ -14,11 +15,19 @@ namespace {
 
 /// The catalogue key of PipeWeave's `hardware` column ("NVIDIA H100" is its SXM H100: 132 SMs and 3.35 TB/s in
 /// its hardware/H100.json), else traces/gpu_names.tsv.
+/// --gpu names a device the table does not know; it does not relabel one the column names (an H100's rows filed as an
+/// H200's with --gpu h200 were silently kept as the H100's: --gpu was ignored; round 14).
 std::string gpu_key(const PublicImportContext& ctx, const std::string& hw, const std::string& where) {
-  if (hw == "NVIDIA H100") return "h100-sxm";
-  if (ctx.names)
-    if (auto k = ctx.names->key_for(hw)) return *k;
-  throw InputError(where, "hardware '" + hw.substr(0, 60) + "' is not in traces/gpu_names.tsv; add a line for it");
+  std::optional<std::string> key;
+  if (hw == "NVIDIA H100") key = "h100-sxm";
+  else if (ctx.names) key = ctx.names->key_for(hw);
+  if (key && !ctx.gpu_override.empty() && *key != ctx.gpu_override)
+    throw InputError(where, "hardware '" + hw.substr(0, 60) + "' is " + *key + ", not --gpu " + ctx.gpu_override +
+                                "; drop --gpu (the hardware column names the GPU)");
+  if (key) return *key;
+  if (!ctx.gpu_override.empty()) return ctx.gpu_override;
+  throw InputError(where, "hardware '" + hw.substr(0, 60) +
+                              "' is not in traces/gpu_names.tsv; add a line for it or pass --gpu KEY");
 }
 
 void read_fp8(trace_io::LineReader& r, const std::vector<std::string>& hdr, const PublicImportContext& ctx,

@@ -39,6 +39,10 @@ void read_moe(trace_io::LineReader& r, const std::vector<std::string>& hdr, cons
   // compiler) refuses a lambda that captures a structured binding.
   auto gpu = gpu_from_name(ctx.file);
   std::string key = std::move(gpu.first), device = std::move(gpu.second);
+  // --gpu names the GPU of a file whose name does not; it does not relabel one the name gives (round 14).
+  if (!key.empty() && !ctx.gpu_override.empty() && key != ctx.gpu_override)
+    throw InputError(w0, "the file name says " + key + ", not --gpu " + ctx.gpu_override +
+                             "; drop --gpu (the file name names the GPU)");
   if (!ctx.gpu_override.empty()) key = ctx.gpu_override, device = "pipeweave:" + ctx.gpu_override;
   if (key.empty())
     throw InputError(w0, "cannot tell the GPU from the file name (expected moe_dse_<A100|A40|H20|H800|L40|PRO6000S>_"

@@ -107,18 +107,19 @@ Corpus& PublicImport::corpus_for(const std::string& gpu_key, const std::string& 
 }
 
 void PublicImport::add(Corpus& c, CorpusRow row, const std::string& where) {
+  // A repeat of an earlier row's spec is skipped unparsed: that spec was checked (or refused) when first seen.
+  auto [it, fresh] = seen_[c.gpu_key].emplace(row.spec + "|" + row.impl, row.case_id);
+  if (!fresh) {
+    ++skipped["same kernel spec as an earlier row (first kept)"];
+    return;
+  }
   // A row whose shape no reader takes (a PipeWeave M=N=K=1e9, NeuSight B*H beyond 2^40 elements) was written into
-  // the corpus with exit 0 and refused by every later command (round 13): the case-list reader's check, here.
+  // the corpus with exit 0 and refused by every later command (round 13): the corpus reader's check, here.
   try {
     check_spec_sizes(parse_kernel_spec(row.spec, where));
   } catch (const InputError& e) {
     throw InputError(where, "the row reads as '" + row.spec.substr(0, 100) + "', which loom cannot take (" +
                                 e.detail() + "); fix the row");
-  }
-  auto [it, fresh] = seen_[c.gpu_key].emplace(row.spec + "|" + row.impl, row.case_id);
-  if (!fresh) {
-    ++skipped["same kernel spec as an earlier row (first kept)"];
-    return;
   }
   c.rows.push_back(std::move(row));
 }

@@ -1,12 +1,14 @@
 // Fuzz target: arbitrary bytes through every public-format reader of `loom trace import --from` (NeuSight, Vidur,
-// PipeWeave, loom's collectives.py), with file names that select a GPU. The only exception allowed out is
-// loom::InputError.
+// PipeWeave, loom's collectives.py), with file names that select a GPU, and each GPU's rows through the check for rows
+// faster than the GPU's peak (round 14). The only exception allowed out is loom::InputError.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "core/error.h"
+#include "hw/catalog.h"
 #include "trace/import_public.h"
+#include "trace/peak_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -32,7 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       loom::PublicImportContext c = ctx;
       if (std::string_view(f[0]) == "loom") c.gpu_override = "h200";  // collectives.py files need --gpu
       loom::PublicImport imp = loom::import_public_text(f[0], text, f[1], c);
-      for (const auto& [key, corpus] : imp.by_gpu) (void)loom::format_corpus(corpus);
+      static const loom::Catalog catalog = loom::Catalog::load();
+      for (const auto& [key, corpus] : imp.by_gpu) {
+        (void)loom::format_corpus(corpus);
+        (void)loom::faster_than_peak(corpus, catalog.get(key));  // an unknown key: InputError
+      }
     } catch (const loom::InputError&) {
     }
   }

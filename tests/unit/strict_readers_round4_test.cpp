@@ -28,9 +28,10 @@ const std::string kCaseHead =
     "#loom-bench 1\n#gpu=NVIDIA H200\ncase_id,family,spec,impl,reps,event_median_us,event_p10_us,event_p90_us\n";
 
 TEST(StrictCases, EventTimesAreFinitePlausibleAndOrdered) {
-  EXPECT_EQ(parse_case_list(kCaseHead + "1,gemm,gemm m=8 n=8 k=8,loom,7,2,1,3\n", "ok.csv").cases.size(), 1u);
+  EXPECT_EQ(parse_case_list(kCaseHead + "1,gemm,gemm m=8 n=8 k=8 dtype=bf16,loom,7,2,1,3\n", "ok.csv").cases.size(),
+            1u);
   // Empty = not recorded: accepted, read as NaN.
-  EXPECT_TRUE(std::isnan(parse_case_list(kCaseHead + "1,gemm,gemm m=8 n=8 k=8,loom,7,,,\n", "e.csv")
+  EXPECT_TRUE(std::isnan(parse_case_list(kCaseHead + "1,gemm,gemm m=8 n=8 k=8 dtype=bf16,loom,7,,,\n", "e.csv")
                              .cases[0].event_median_us));
   for (const auto& [row, what] : {std::pair{"7,nan,1,3", "event_median_us 'nan' is not a number"},
                                   std::pair{"7,inf,1,3", "event_median_us 'inf' is not a number"},
@@ -42,7 +43,9 @@ TEST(StrictCases, EventTimesAreFinitePlausibleAndOrdered) {
                                   std::pair{"7,2,1,1.5", "event_p10_us <= event_median_us <= event_p90_us"},
                                   std::pair{"0,2,1,3", "reps 0 must be >= 1"}}) {
     const InputError e =
-        error_of([&] { parse_case_list(kCaseHead + "1,gemm,gemm m=8 n=8 k=8,loom," + row + "\n", "c.csv"); });
+        error_of([&] {
+          parse_case_list(kCaseHead + "1,gemm,gemm m=8 n=8 k=8 dtype=bf16,loom," + row + "\n", "c.csv");
+        });
     EXPECT_EQ(e.where(), "c.csv:4") << row;
     EXPECT_IN(e.detail(), what);
   }

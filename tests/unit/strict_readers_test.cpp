@@ -111,7 +111,7 @@ TEST(StrictJson, ModelConfigDuplicateKeysAndSizeBounds) {
 
 TEST(StrictCsv, BomIsDroppedAndDuplicateColumnsRefused) {
   const std::string text = "\xEF\xBB\xBF#loom-bench 1\n#gpu=NVIDIA H200\ncase_id,family,spec,impl,reps,event_median_us,"
-                           "event_p10_us,event_p90_us\n1,gemm,gemm m=8 n=8 k=8,loom,7,1,1,1\n";
+                           "event_p10_us,event_p90_us\n1,gemm,gemm m=8 n=8 k=8 dtype=bf16,loom,7,1,1,1\n";
   EXPECT_EQ(parse_case_list(text, "bom.csv").cases.size(), 1u);
   std::string dup = text;
   dup.replace(dup.find("impl,reps"), 9, "impl,spec");

@@ -133,7 +133,7 @@ const char* kCases =
     "#sms=132\n"
     "case_id,family,spec,impl,reps,event_median_us,event_p10_us,event_p90_us\n"
     "1,gemm,gemm m=64 n=64 k=64 dtype=bf16,cublaslt,7,3.5,3.4,3.9\n"
-    "2,gemm,\"gemm m=1 n=2 k=3 tag=a,b\",loom,7,,,\n";
+    "2,gemm,\"gemm m=1 n=2 k=3 dtype=bf16 config=a,b\",loom,7,,,\n";
 
 TEST(TraceReader, CaseListGoodAndQuoted) {
   CaseList cl = parse_case_list(kCases, "x.cases.csv");
@@ -141,7 +141,7 @@ TEST(TraceReader, CaseListGoodAndQuoted) {
   ASSERT_EQ(cl.cases.size(), 2u);
   EXPECT_EQ(cl.cases[0].spec, "gemm m=64 n=64 k=64 dtype=bf16");
   EXPECT_DOUBLE_EQ(cl.cases[0].event_median_us, 3.5);
-  EXPECT_EQ(cl.cases[1].spec, "gemm m=1 n=2 k=3 tag=a,b");
+  EXPECT_EQ(cl.cases[1].spec, "gemm m=1 n=2 k=3 dtype=bf16 config=a,b");
   EXPECT_TRUE(std::isnan(cl.cases[1].event_median_us));
 }
 

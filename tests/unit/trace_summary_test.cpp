@@ -13,7 +13,7 @@ namespace {
 CorpusRow row(const std::string& family, double spread, const std::string& kernels) {
   CorpusRow r;
   r.family = family;
-  r.spec = family + " m=1";
+  r.spec = family == "gemm" ? "gemm m=1 n=1 k=1 dtype=bf16" : family + " rows=1 cols=1 dtype=bf16";
   r.kernels = kernels;
   r.reps = 7;
   r.median_us = r.p10_us = r.p90_us = r.event_median_us = 10;  // the reader checks p10 <= median <= p90

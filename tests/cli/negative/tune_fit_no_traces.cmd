@@ -1,1 +1,1 @@
-tune --fit --gpu h200 --family gemm --traces /nonexistent
+tune --fit --gpu h200 --family gemm --traces /nonexistent --out "$TMPDIR/fit-neg.json"

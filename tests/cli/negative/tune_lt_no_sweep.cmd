@@ -1,1 +1,1 @@
-tune --fit --gpu h200 --family gemm-cublaslt --traces tests/data/cublaslt/nowhere
+tune --fit --gpu h200 --family gemm-cublaslt --traces tests/data/cublaslt/nowhere --out "$TMPDIR/lt-neg.json"

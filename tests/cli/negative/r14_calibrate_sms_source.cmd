@@ -1,0 +1,1 @@
+calibrate tests/data/r14/calibration-sms-source.json --gpu h100-sxm

@@ -1,0 +1,1 @@
+tune --fit --gpu h200 --family gemm --traces traces/tune
