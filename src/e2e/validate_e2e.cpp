@@ -112,6 +112,14 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
     if (it == demangled.end()) it = demangled.emplace(name, classify_kernel(demangle(name)).family).first;
     return it->second;
   };
+  // The kernels that start inside a range (a kernel belongs to the range holding its start), in start order.
+  auto starting_in = [&](const LctRange* r) {
+    auto lo = std::lower_bound(kernels.begin(), kernels.end(), r->start_ns,
+                               [](const LctKernel* k, int64_t t) { return k->start_ns < t; });
+    auto hi = std::lower_bound(lo, kernels.end(), r->end_ns,
+                               [](const LctKernel* k, int64_t t) { return k->start_ns < t; });
+    return std::make_pair(lo, hi);
+  };
   std::vector<MeasuredStep> out;
   for (const auto& row : cases.cases) {
     const std::string id = "case " + std::to_string(row.case_id);
@@ -129,12 +137,11 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
     std::vector<std::map<std::string, FamilyTime>> fams;
     for (const LctRange* r : reps) {
       if (r->start_ns < c.start_ns || r->end_ns > c.end_ns) continue;
-      auto lo = std::lower_bound(kernels.begin(), kernels.end(), r->start_ns,
-                                 [](const LctKernel* k, int64_t t) { return k->start_ns < t; });
+      const auto [lo, hi] = starting_in(r);
       double sum = 0, sum_comm = 0;
       int n = 0;
       std::map<std::string, FamilyTime> f;
-      for (auto it = lo; it != kernels.end() && (*it)->start_ns < r->end_ns; ++it) {
+      for (auto it = lo; it != hi; ++it) {
         sum += (*it)->duration_us();
         ++n;
         const std::string& fam = family_of((*it)->name);
@@ -170,10 +177,8 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
     std::vector<double> probe_us;
     for (const LctRange* r : probes) {
       if (r->start_ns < c.start_ns || r->end_ns > c.end_ns) continue;
-      auto lo = std::lower_bound(kernels.begin(), kernels.end(), r->start_ns,
-                                 [](const LctKernel* k, int64_t t) { return k->start_ns < t; });
-      int n = 0;
-      for (auto it = lo; it != kernels.end() && (*it)->start_ns < r->end_ns; ++it) ++n;
+      const auto [lo, hi] = starting_in(r);
+      const auto n = hi - lo;
       if (n > 0) probe_us.push_back(double(r->end_ns - r->start_ns) * 1e-3 / n);
     }
     m.host_probes = static_cast<int>(probe_us.size());
@@ -338,8 +343,7 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       GpuSpec host_gpu = gpu;
       row.host_cpu_speed = gpu.host_cpu_speed;
       if (m.host_us_per_launch > 0 && mode == ExecMode::eager) {
-        host_gpu.host_cpu_speed =
-            std::clamp(kReferenceHostUsPerLaunch * kCollectorProbeCost / m.host_us_per_launch, 0.05, 20.0);
+        host_gpu.host_cpu_speed = cpu_speed_of_probe(m.host_us_per_launch / kCollectorProbeCost);
         row.host_cpu_speed = host_gpu.host_cpu_speed;
         row.host_from_probe = true;
       }

@@ -174,7 +174,7 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
   // host (the lent H200 node's: median of 6 runs, traces/checks/host/speed/repeats.txt). Older results lack it.
   if (const json* h = j.contains("host_cost") ? &j.at("host_cost") : nullptr) {
     const double us = r.number(*h, "us_per_launch", "host_cost.", 0.1, 1e4);
-    y += "host:\n  cpu_speed: " + fmt(std::clamp(kReferenceHostUsPerLaunch / us, 0.05, 20.0), 3) + "   # " + src +
+    y += "host:\n  cpu_speed: " + fmt(cpu_speed_of_probe(us), 3) + "   # " + src +
          ": " + fmt(us, 3) + " us a launch of a tiny eager forward, " + fmt(kReferenceHostUsPerLaunch, 4) +
          " on the reference host\n";
   }

@@ -11,6 +11,7 @@
 // The measured tensor rates and launch costs are kept as comments (FLOP/clk are architectural).
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "hw/gpu_spec.h"
@@ -22,6 +23,11 @@ namespace loom {
 /// (traces/checks/host/speed). A host's cpu_speed is this over its own figure (`loom calibrate`; the host probes of
 /// `loom validate --e2e`).
 inline constexpr double kReferenceHostUsPerLaunch = 12.72;
+
+/// host.cpu_speed of a host whose host_cost.py probe took `us_per_launch` (clamped to the catalogue's 0.05-20).
+inline double cpu_speed_of_probe(double us_per_launch) {
+  return std::clamp(kReferenceHostUsPerLaunch / us_per_launch, 0.05, 20.0);
+}
 
 struct CalibrationOverlay {
   std::string yaml;    ///< the overlay file's text

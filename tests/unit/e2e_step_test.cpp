@@ -71,6 +71,14 @@ class E2eStep : public ::testing::Test {
       if (n.find("h100") != std::string::npos || n.find("h200") != std::string::npos) { pick = n; break; }
     gpu = c.get(pick);
   }
+  /// `gpu` with no raw launch cost (every issue time is then profile host time), and the same on a host half as fast.
+  std::pair<GpuSpec, GpuSpec> host_only_fast_and_half() const {
+    GpuSpec fast = gpu;
+    fast.launch_overhead_us = 0;
+    GpuSpec slow = fast;
+    slow.host_cpu_speed = fast.host_cpu_speed / 2;
+    return {fast, slow};
+  }
   /// The what-if tests' request: 4 requests of 512 prompt tokens, 128 generated.
   static WhatIfRequest whatif_request() {
     WhatIfRequest req;
@@ -124,10 +132,7 @@ TEST_F(E2eStep, HostCostsScaleWithTheHostsSpeed) {
   ServingProfile p = load_profile("hf-eager");
   p.new_kv_length_host_us = 1000;
   const Workload w = decode_workload(1, {128}, 1);
-  GpuSpec fast = gpu;
-  fast.launch_overhead_us = 0;
-  GpuSpec slow = fast;
-  slow.host_cpu_speed = fast.host_cpu_speed / 2;
+  const auto [fast, slow] = host_only_fast_and_half();
   const auto a = predict_step(fast, llama_1b, p, w, ExecMode::eager).timing;
   const auto b = predict_step(slow, llama_1b, p, w, ExecMode::eager).timing;
   ASSERT_EQ(a.kernels.size(), b.kernels.size());
@@ -142,10 +147,7 @@ TEST_F(E2eStep, APlanBuildsFixedShareDoesNotFollowTheHost) {
   ServingProfile p = load_profile("hf-sdpa");
   p.new_kv_length_host_us = 1000;
   const Workload w = decode_workload(1, {128}, 1);
-  GpuSpec fast = gpu;
-  fast.launch_overhead_us = 0;
-  GpuSpec slow = fast;
-  slow.host_cpu_speed = fast.host_cpu_speed / 2;
+  const auto [fast, slow] = host_only_fast_and_half();
   auto plan_us = [&](const GpuSpec& g, double share) {
     p.new_kv_length_host_fixed_share = share;
     const auto with = predict_step(g, llama_1b, p, w, ExecMode::eager).timing;

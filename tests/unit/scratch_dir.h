@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -34,5 +36,13 @@ class ScratchDir {
   std::filesystem::path path_;
   pid_t owner_ = ::getpid();
 };
+
+/// The whole content of a file ("" when it cannot be read), bytes as they are.
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 }  // namespace loom::test

@@ -19,18 +19,14 @@
 #include "kernels/kernel_spec.h"
 #include "trace/gpu_names.h"
 #include "trace/summary.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string slurp(const std::string& path) { return loom::test::read_text(path); }
 
 /// A fresh folder under the test's temporary directory.
 fs::path scratch(const std::string& name) {

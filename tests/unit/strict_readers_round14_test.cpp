@@ -19,16 +19,12 @@
 #include "trace/import_public.h"
 #include "trace/peak_check.h"
 #include "trace/trace.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using loom::test::read_text;
 
 TEST(ShapeParams, IsParseShapeWithoutTheGpu) {
   const Catalog cat = Catalog::load();

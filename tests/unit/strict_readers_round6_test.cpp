@@ -41,12 +41,7 @@ const test::ScratchDir& scratch() {
 
 std::string temp_path(const std::string& name) { return scratch().file(name); }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string slurp(const std::string& path) { return loom::test::read_text(path); }
 
 TEST(QuotedNumbers, GpuYamlRefusesQuotesOnNumbersOnly) {
   for (const char* text : {"sms: \"132\"\n", "sms: '132'\n", "dram:\n  bandwidth: \"3.35 TB/s\"\n", "{sms: \"1\"}\n"}) {

@@ -13,16 +13,12 @@
 #include "input_error_util.h"
 #include "trace/gpu_names.h"
 #include "trace/import_public.h"
+#include "scratch_dir.h"
 
 namespace loom {
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using loom::test::read_text;
 
 // tests/data/calibrate/good.json with one value set (a JSON pointer such as /tensor/bf16/power_w).
 std::string calibration_with(const std::string& pointer, const nlohmann::json& value) {
