@@ -18,9 +18,15 @@ import sys
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: python3 scripts/host-slope-fit.py HOST_SLOPE.jsonl.gz")
-    with gzip.open(sys.argv[1], "rt") as f:
-        rows = [json.loads(line) for line in f]
-    meta, steps = rows[0], rows[1:]
+    try:
+        with gzip.open(sys.argv[1], "rt") as f:
+            rows = [json.loads(line) for line in f]
+        meta, steps = rows[0], rows[1:]
+        _ = meta["launches"], meta["probe_launches"], [(r["cudnn"], r["wall_us"], r["probe_us"]) for r in steps]
+    except (OSError, EOFError, ValueError, KeyError, IndexError, TypeError) as e:
+        print("loom: %s: not a host_slope.py output (%s: %s); give its .jsonl.gz" % (sys.argv[1], type(e).__name__, e),
+              file=sys.stderr)
+        sys.exit(2)
     print("launches a step: %s; probe launches %d; %d steps" % (meta["launches"], meta["probe_launches"], len(steps)))
     pairs = []
     for a, b in zip(steps, steps[1:]):

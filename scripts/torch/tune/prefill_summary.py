@@ -16,13 +16,31 @@ import statistics
 import sys
 
 
+def die(msg):
+    print("loom: " + msg, file=sys.stderr)  # one line and exit 2, as loom's own refusals
+    sys.exit(2)
+
+
 def rep_sums(path):
     """[(range name, kernel sum ms, fused-MoE kernels ms)] of every loom.prefill range, in start order."""
     if path.endswith(".csv"):
-        with open(path) as f:
-            rows = [line.rstrip("\n").split(",") for line in f if not line.startswith("#")]
-        assert rows[0] == ["range", "gpu_ms", "moe_ms"], path + ": header must be range,gpu_ms,moe_ms"
-        return [(r[0].replace(";", ","), float(r[1]), float(r[2])) for r in rows[1:]]
+        try:
+            with open(path) as f:
+                lines = [(n, line.rstrip("\n")) for n, line in enumerate(f, 1) if not line.startswith("#")]
+        except (OSError, UnicodeDecodeError) as e:
+            die("%s: cannot read (%s)" % (path, e))
+        if not lines or lines[0][1] != "range,gpu_ms,moe_ms":
+            die("%s:%d: header must be range,gpu_ms,moe_ms" % (path, lines[0][0] if lines else 1))
+        out = []
+        for n, line in lines[1:]:
+            r = line.split(",")
+            try:
+                if len(r) != 3:
+                    raise ValueError("3 fields expected")
+                out.append((r[0].replace(";", ","), float(r[1]), float(r[2])))
+            except ValueError as e:
+                die("%s:%d: '%s': %s; fix the row" % (path, n, line[:60], e))
+        return out
     ranges, kernels = [], []
     with gzip.open(path, "rt") as f:
         for line in f:
@@ -66,9 +84,10 @@ def main():
                 f.write("%s,%.6f,%.6f\n" % (name.replace(",", ";"), tot, moe))
         return
     for path in sys.argv[1:]:
+        table = summarise(path)  # a refusal before any of this file's lines
         print(path)
         print("tokens  default GPU ms (MoE)   loom GPU ms (MoE)   speedup total / MoE kernels")
-        for t, d in sorted(summarise(path).items()):
+        for t, d in sorted(table.items()):
             (dt, dm), (lt, lm) = d["default"], d["loom"]
             print("%6d  %8.2f (%7.2f)  %8.2f (%7.2f)   %.3fx / %.3fx" % (t, dt, dm, lt, lm, dt / lt, dm / lm))
 
