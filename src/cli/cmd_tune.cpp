@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -151,10 +152,22 @@ void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
   if (fresh.configs.size() != f.pool.configs.size())
     throw InputError(dir, "held-out grid has " + std::to_string(fresh.configs.size()) + " configs, the fit's pool " +
                               std::to_string(f.pool.configs.size()) + "; measure it with the same loom-bench");
-  for (size_t i = 0; i < fresh.configs.size(); ++i)
-    if (fresh.configs[i].name != f.pool.configs[i].name)
-      throw InputError(dir, "config order differs (" + fresh.configs[i].name + " vs " + f.pool.configs[i].name +
-                                "); measure it with the same loom-bench");
+  // The same configs in another order (a sweep's order follows its compile workers) are put in the pool's order.
+  std::map<std::string, size_t> at;
+  for (size_t i = 0; i < fresh.configs.size(); ++i) at[fresh.configs[i].name] = i;
+  std::vector<size_t> from(f.pool.configs.size());
+  for (size_t i = 0; i < f.pool.configs.size(); ++i) {
+    const auto it = at.find(f.pool.configs[i].name);
+    if (it == at.end())
+      throw InputError(dir, "held-out grid lacks the pool's config " + f.pool.configs[i].name +
+                                "; measure it with the same config space");
+    from[i] = it->second;
+  }
+  for (auto& row : fresh.us) {
+    std::vector<double> ordered(from.size());
+    for (size_t i = 0; i < from.size(); ++i) ordered[i] = row[from[i]];
+    row = std::move(ordered);
+  }
   Pool merged = f.pool;
   merged.shapes.clear(), merged.keys.clear(), merged.us.clear();
   std::vector<bool> sampled;

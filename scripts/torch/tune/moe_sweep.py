@@ -115,6 +115,8 @@ def main():
                     "in-process, e.g. the engines' defaults; the case list's tool is then 'moe_sweep.py --configs' "
                     "(not a tuning grid: `loom tune` reads it only as the default baseline)")
     ap.add_argument("--limit-configs", type=int, default=0, help="only N configs of the space (smoke test)")
+    ap.add_argument("--tokens", default="", help="batch sizes instead of vLLM's list (comma-separated), e.g. "
+                    "3,6,12 for a grid of decode shapes no earlier part measured")
     ap.set_defaults(warmup=1)
     args = ap.parse_args()
     args.warm = True
@@ -136,10 +138,13 @@ def main():
         kept = {d: [c for c in cfgs if fm.config_name(c) in ok[d]] for d in dtypes}
     check(kept, dtypes)
 
+    tokens = [int(t) for t in args.tokens.split(",")] if args.tokens else TOKENS
+    if any(t < 1 for t in tokens):
+        sys.exit("moe_sweep.py: --tokens: batch sizes must be >= 1")
     shapes = []
     for name, e, k, h, inter, tps in MODELS:
         for tp in tps:
-            for m in TOKENS:
+            for m in tokens:
                 shapes.append((name, tp, e, k, h, inter // tp, m))
     rng = random.Random(args.seed)
     rng.shuffle(shapes)
