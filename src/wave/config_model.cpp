@@ -64,8 +64,17 @@ ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms, Byt
   const int64_t n = s.family == "gemm" ? s.n : s.stage == 2 ? s.hidden : 2 * s.inter;
   const double n_tiles = double(cdiv(n, c.bn)), m_tiles = double(g.ctas) / n_tiles;
   const double work = double(g.ctas) * l / slots;
+  const double x = s.family == "gemm" ? work * row_repeats(s, c.bm) : empty_programs(s, c.bm, c.bn) / slots;
   return {w * l, w, std::max(double(g.ctas), work_floor_ctas) * l / slots, 1.0, shape_bytes(s, bytes, m_tiles, n_tiles),
-          l, work * row_repeats(s, c.bm)};
+          l, x};
+}
+
+double empty_programs(const TuneShape& s, int bm, int bn) {
+  if (s.family == "gemm" || bm <= 0 || bn <= 0) return 0.0;
+  const GridMap g = map_grid(s, bm, bn, 1);
+  const int64_t n = s.stage == 2 ? s.hidden : 2 * s.inter;
+  const int64_t launched = cdiv(s.tokens * s.topk + s.experts * (bm - 1), int64_t(bm)) * cdiv(n, int64_t(bn));
+  return double(std::max<int64_t>(0, launched - g.ctas));
 }
 
 double row_repeats(const TuneShape& s, int bm) {
@@ -226,15 +235,17 @@ namespace {
 const std::vector<std::string> kFeatureNames(std::begin(kConfigFeatureNames), std::end(kConfigFeatureNames));
 }  // namespace
 
-nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector<TuneConfig>& configs) {
+nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector<TuneConfig>& configs, bool moe) {
+  std::vector<std::string> names = kFeatureNames;
+  if (moe) names.back() = kMoeLastFeatureName;
   nlohmann::ordered_json coef = nlohmann::ordered_json::object();
   for (size_t i = 0; i < m.coef.size(); ++i) coef[configs[i].name] = m.coef[i];
   // The first tables (weight elements) keep their exact form; another bytes feature is named.
   if (m.bytes == BytesFeature::weights && !m.nonneg && m.work_floor_ctas == 0 && !m.macro_prior)
-    return nlohmann::ordered_json{{"features", kFeatureNames},
+    return nlohmann::ordered_json{{"features", names},
                                   {"lambda", m.lambda},
                                   {"coef", coef}};
-  nlohmann::ordered_json j{{"features", kFeatureNames}, {"bytes", bytes_feature_name(m.bytes)}};
+  nlohmann::ordered_json j{{"features", names}, {"bytes", bytes_feature_name(m.bytes)}};
   if (m.nonneg) j["nonneg"] = true;
   if (m.macro_prior) j["macro_prior"] = true;
   if (m.work_floor_ctas > 0) j["work_floor_ctas"] = m.work_floor_ctas;

@@ -1,9 +1,11 @@
 // Wave model for large config spaces (the Triton fused-MoE kernel's 236 configs): one small ridge regression per
 // config over wave features, T(c, s) = w_c . f(c, s), with
-//   f = [W*L, W, G*L/slots, 1, B/1e8, L, G*L/slots * R]
+//   f = [W*L, W, G*L/slots, 1, B/1e8, L, X]
 // G = CTAs that do work, L = K-loop iterations, slots = SMs * CTAs/SM of c, W = ceil(G/slots) (the wave count),
 // B = bytes (BytesFeature, tables.h: by default the weights the shape must read, experts touched * N * K elements;
-// the memory floor of small batches), R = row_repeats (gemm tiles taller than M re-read A's rows).
+// the memory floor of small batches), X = G*L/slots * row_repeats for gemm (tiles taller than M re-read A's rows)
+// and empty_programs / slots for moe (programs of the engines' upper-bound grid past the routed rows, which start and
+// exit at once: most of the launch at decode batches).
 // Fitted on the sampled shapes only, least squares on relative residuals (rows weighted 1/T), columns scaled to unit
 // RMS, ridge lambda * n on the scaled coefficients (a handful of samples per config cannot pin six terms alone).
 // The per-(macro, wave bucket) bilinear tables stay the method for loom-bench's 8-16 configs; with 30 macros x 8 micro
@@ -28,6 +30,10 @@ double shape_bytes(const TuneShape& s, BytesFeature kind, double m_tiles, double
 /// Triton's tutorial), so a tile of BM rows re-reads the M real ones; on H100 a 64-row tile at M = 1 runs 3x its M = 16
 /// time (gemm-triton corpus, n=5120 k=1024: 15.0 vs 4.96 us). 0 for moe (its padded rows are masked, not wrapped).
 double row_repeats(const TuneShape& s, int bm);
+/// Programs of the moe kernel's launch that do no work: the engines size the grid for the upper bound of the padded
+/// routed rows, cdiv(tokens*topk + experts*(BM-1), BM) x cdiv(N, BN), and programs past the routed rows return at once
+/// (scripts/torch/tune/fused_moe_triton.py, as vLLM/SGLang). 0 for gemm.
+double empty_programs(const TuneShape& s, int bm, int bn);
 /// Features of shape s under config c on `sms` SMs (c.ctas_per_sm filled). work_floor_ctas > 0: the work term is
 /// max(G, floor) * L / slots (below that many CTAs the per-SM bandwidth, not the chip's, bounds an iteration, so fewer
 /// CTAs do not make the work cheaper).
@@ -73,7 +79,8 @@ BytesFeature parse_bytes_feature(const std::string& s, const std::string& where)
 /// prefill batches: every regime gets samples.
 std::vector<bool> select_stratified(const Pool& pool, double fraction);
 
-nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector<TuneConfig>& configs);
+nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector<TuneConfig>& configs,
+                                         bool moe = false);
 /// Throws InputError(where, ...) when a config is missing or a row has the wrong length.
 ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<TuneConfig>& configs,
                                    const std::string& where);

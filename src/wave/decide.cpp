@@ -161,6 +161,7 @@ namespace {
 struct ShapeTiles {
   double mt[16], nt[16], l[16];
   double rr[16];  // row_repeats (config_model.h) per BM: gemm tiles taller than M
+  double em[16];  // moe: M tiles of the upper-bound grid per BM (empty_programs, config_model.h); gemm: 0
   double bytes = 0;
   bool per_pair = false;
   double work_floor = 0;  // CompiledTables::work_floor_ctas
@@ -185,6 +186,7 @@ ShapeTiles shape_tiles(const CompiledTables& t, const TuneShape& s) {
     const int bm = t.tile_m[i];
     st.mt[i] = double(g.m_tiles(bm));
     st.rr[i] = !t.moe && s.m > 0 && s.m < bm ? double(bm) / double(s.m) - 1.0 : 0.0;
+    st.em[i] = t.moe ? double(cdiv(rows + s.experts * (bm - 1), int64_t(bm))) : 0.0;
   }
   for (size_t i = 0; i < t.tile_n.size(); ++i) st.nt[i] = double(tile_count(n, t.tile_n[i]));
   for (size_t i = 0; i < t.tile_k.size(); ++i) st.l[i] = double(tile_count(k, t.tile_k[i]));
@@ -195,16 +197,20 @@ inline double config_us(const CompiledTables::Config& c, const ShapeTiles& st) {
   const double g = st.mt[c.im] * st.nt[c.in], l = st.l[c.ik];
   const double w = std::max(1.0, std::ceil(g * c.inv_slots - 1e-9));
   const double bytes = st.per_pair ? st.pair_bytes(st.mt[c.im], st.nt[c.in]) : st.bytes;
+  const double empty = std::max(0.0, st.em[c.im] * st.nt[c.in] - g);  // moe; 0 for gemm
   const double us = c.w[0] * w * l + c.w[1] * w + c.w[2] * std::max(g, st.work_floor) * l * c.inv_slots + c.w[3] +
-                    c.w[4] * bytes + c.w[5] * l + c.w[6] * g * l * c.inv_slots * st.rr[c.im];
+                    c.w[4] * bytes + c.w[5] * l + c.w[6] * g * l * c.inv_slots * st.rr[c.im] +
+                    c.w[6] * empty * c.inv_slots;
   return us > 0.1 ? us : 0.1;  // a fit may dip below zero far outside its samples; never a free kernel
 }
 
 
-// The float inputs of the lanes: per (BM, BN) pair G (and tile bytes), per BK L, and whether the row-repeat term is on.
+// The float inputs of the lanes: per (BM, BN) pair G (tile bytes, moe's empty programs), per BK L, and whether the
+// row-repeat / empty-program terms are on.
 struct ShapeFloats {
-  float gp[256], bp[256], lk[16];
+  float gp[256], bp[256], ep[256], lk[16];
   bool rows = false;  // some tile taller than M (gemm): the row-repeat term is not 0
+  bool empty = false;  // moe: the empty-program term
   float inv_m = 0;
 };
 
@@ -216,7 +222,12 @@ void shape_floats(const CompiledTables& t, const TuneShape& s, const ShapeTiles&
   for (size_t p = 0; p < t.pair_m.size(); ++p) {
     f.gp[p] = mt[t.pair_m[p]] * nt[t.pair_n[p]];
     if (st.per_pair) f.bp[p] = float(st.pair_bytes(st.mt[t.pair_m[p]], st.nt[t.pair_n[p]]));
+    if (t.moe) {
+      const double g = st.mt[t.pair_m[p]] * st.nt[t.pair_n[p]];
+      f.ep[p] = float(std::max(0.0, st.em[t.pair_m[p]] * st.nt[t.pair_n[p]] - g));
+    }
   }
+  f.empty = t.moe;
   f.inv_m = f.rows ? float(1.0 / double(s.m)) : 0.0f;
 }
 
@@ -243,6 +254,7 @@ int decide_reference(const CompiledTables& t, const TuneShape& s) {
       const float r = float(c.bm) * f.inv_m - 1.0f;
       v = v + w6 * x * l * (0.5f * (r + std::fabs(r)));
     }
+    if (f.empty) v = v + w6 * f.ep[c.mn] * inv;
     const float us = std::max(v, 0.1f);
     if (us < best || arg < 0) best = us, arg = int(i);
   }
@@ -260,7 +272,8 @@ Choice decide(const CompiledTables& t, const TuneShape& s) {
     const ShapeTiles st = shape_tiles(t, s);
     ShapeFloats f;
     shape_floats(t, s, st, f);
-    const LaneInputs in{f.gp, f.bp, f.lk, float(st.bytes), f.inv_m, float(st.work_floor), st.per_pair, f.rows};
+    const LaneInputs in{f.gp, f.bp, f.ep, f.lk, float(st.bytes), f.inv_m, float(st.work_floor), st.per_pair, f.rows,
+                        f.empty};
     Choice best;
     best.config = lane_argmin(t.lanes, in);  // lanes skip pruned configs
     // Every lane NaN (only with pathological coefficients): the first unpruned config, as the plain loop picks.

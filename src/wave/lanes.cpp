@@ -56,11 +56,12 @@ inline __attribute__((always_inline)) F8 splat(float x) { return F8{x, x, x, x, 
 inline __attribute__((always_inline)) F8 fabs8(F8 x) { return (F8)((I8)x & 0x7fffffff); }  // std::fabs, bit for bit
 
 // Every lane, then a running argmin per lane position (value, then config index). kPairBytes: feature 4 per tile
-// pair (BytesFeature::tiles), else the shape's; kRows: the row-repeat term (gemm shapes with M below some BM).
+// pair (BytesFeature::tiles), else the shape's; kRows: the row-repeat term (gemm shapes with M below some BM);
+// kEmpty: moe's empty-program term (w6 E / slots, E the pair's programs without work).
 // A lane's latency is, term for term and in this order (decide_reference):
 //   x = G / slots, W = max(1, ceil(x)), xf = max(G, floor) / slots
-//   T = max(0.1, w0 W L + w1 W + w2 xf L + w3 + w4 B + w5 L [+ w6 x L max(0, BM/M - 1)])
-template <bool kPairBytes, bool kRows>
+//   T = max(0.1, w0 W L + w1 W + w2 xf L + w3 + w4 B + w5 L [+ w6 x L max(0, BM/M - 1)] [+ w6 E / slots])
+template <bool kPairBytes, bool kRows, bool kEmpty>
 inline __attribute__((always_inline)) int argmin_lanes(const Lanes& L, const LaneInputs& in) {
   constexpr size_t kW = Lanes::kLaneWidth;
   const F8 one = splat(1.0f), floor = splat(in.floor), half = splat(0.5f), tenth = splat(0.1f), eps = splat(1e-6f);
@@ -68,12 +69,13 @@ inline __attribute__((always_inline)) int argmin_lanes(const Lanes& L, const Lan
   I8 best_cfg = I8{} + Lanes::kNoConfig;
   for (size_t v = 0; v < L.blocks; ++v) {
     // The block's 8 groups: G, L, bytes gathered from the per-pair / per-BK values, then whole-vector terms.
-    alignas(32) float gq[kW], lq[kW], bq[kW];
+    alignas(32) float gq[kW], lq[kW], bq[kW], eq[kW];
     for (size_t j = 0; j < kW; ++j) {
       const size_t q = v * kW + j;
       gq[j] = in.g_pair[L.mn[q]], lq[j] = in.l_tile[L.ik[q]], bq[j] = kPairBytes ? in.bytes_pair[L.mn[q]] : in.bytes;
+      eq[j] = kEmpty ? in.empty_pair[L.mn[q]] : 0.0f;
     }
-    const F8 gv = load(gq), lv = load(lq), bv = load(bq);
+    const F8 gv = load(gq), lv = load(lq), bv = load(bq), ev = load(eq);
     const F8 hv = half * (gv + floor + fabs8(gv - floor));  // max(G, floor) without a compare; exact when floor is 0
     F8 rv{};
     if constexpr (kRows) {
@@ -90,6 +92,7 @@ inline __attribute__((always_inline)) int argmin_lanes(const Lanes& L, const Lan
       F8 t = load(&L.w0[i]) * w * lv + load(&L.w1[i]) * w + load(&L.w2[i]) * xf * lv + load(&L.w3[i]) +
              load(&L.w4[i]) * bv + load(&L.w5[i]) * lv;
       if constexpr (kRows) t = t + load(&L.w6[i]) * x * lv * rv;
+      if constexpr (kEmpty) t = t + load(&L.w6[i]) * ev * inv;
       const F8 us = t < tenth ? tenth : t;  // std::max(t, 0.1f): never a free kernel
       const I8 cfg = load(&L.config[i]);
       const I8 lt = (us < best) | ((us == best) & (cfg < best_cfg));
@@ -111,10 +114,12 @@ inline __attribute__((always_inline)) int argmin_lanes(const Lanes& L, const Lan
 __attribute__((target_clones("avx2", "default")))
 #endif
 int lane_argmin(const Lanes& lanes, const LaneInputs& in) {
-  if (in.pair_bytes && in.rows) return argmin_lanes<true, true>(lanes, in);
-  if (in.pair_bytes) return argmin_lanes<true, false>(lanes, in);
-  if (in.rows) return argmin_lanes<false, true>(lanes, in);
-  return argmin_lanes<false, false>(lanes, in);
+  if (in.empty) return in.pair_bytes ? argmin_lanes<true, false, true>(lanes, in)
+                                     : argmin_lanes<false, false, true>(lanes, in);
+  if (in.pair_bytes && in.rows) return argmin_lanes<true, true, false>(lanes, in);
+  if (in.pair_bytes) return argmin_lanes<true, false, false>(lanes, in);
+  if (in.rows) return argmin_lanes<false, true, false>(lanes, in);
+  return argmin_lanes<false, false, false>(lanes, in);
 }
 
 }  // namespace loom::wave

@@ -40,11 +40,12 @@ struct Lanes {
 struct LaneInputs {
   const float* g_pair;      ///< per pair: M tiles x N tiles
   const float* bytes_pair;  ///< per pair: feature 4 (used when pair_bytes)
+  const float* empty_pair;  ///< per pair: moe's programs without work (used when empty)
   const float* l_tile;      ///< per BK index: L
   float bytes = 0;          ///< feature 4 when it does not depend on the tile
   float inv_m = 0;          ///< 1 / M when rows (some tile taller than M), else 0
   float floor = 0;          ///< work floor (CTAs)
-  bool pair_bytes = false, rows = false;
+  bool pair_bytes = false, rows = false, empty = false;
 };
 
 /// The config with the lowest predicted latency (ties: the lowest config index), -1 when there is no lane. Each lane's

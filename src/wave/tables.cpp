@@ -69,7 +69,7 @@ nlohmann::ordered_json tables_to_json(const TuneTables& t) {
   j["wave_bucket_edges"] = wave_bucket_edges();
   j["macros"] = macros;
   j["sampled"] = t.sampled;
-  if (!t.config_model.coef.empty()) j["config_model"] = config_model_json(t.config_model, t.configs);
+  if (!t.config_model.coef.empty()) j["config_model"] = config_model_json(t.config_model, t.configs, base_family(t.family) == "moe");
   return j;
 }
 

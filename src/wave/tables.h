@@ -41,6 +41,9 @@ constexpr int kConfigFeatures = 7;
 using ConfigCoef = std::array<double, kConfigFeatures>;
 inline constexpr const char* kConfigFeatureNames[kConfigFeatures] = {"W*L", "W", "G*L/slots", "1", "bytes/1e8", "L",
                                                                      "G*L/slots*(BM/M-1)"};
+/// moe's last feature (config_model.h): the upper-bound grid's programs that do no work, per slot. Tables fitted
+/// before it have a 0 there (the row-repeat column is 0 for moe), so they decide as before.
+inline constexpr const char* kMoeLastFeatureName = "empty programs/slots";
 /// What the per-config model's bytes column (feature 4) counts (config_model.h, shape_bytes):
 /// weights: the weight elements the shape must read (gemm N*K, moe experts touched x N*K; config-independent, the first
 /// form); operands: every operand once, A + B + C bytes (config-independent); tiles: the bytes the config's CTAs load,

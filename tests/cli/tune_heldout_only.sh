@@ -37,6 +37,17 @@ assert sum(b["shapes"] for b in d["by_batch"]) == d["heldout_shapes"], d["by_bat
 assert all(1.0 <= b["geomean_ratio"] <= b["max_ratio"] for b in d["by_batch"]), d["by_batch"]
 print("heldout-only: %d blind shapes scored, %d sampled" % (d["heldout_shapes"], d["sampled_shapes"]))
 PY
+# The decode grid of 2026-11-28 (traces/checks/tune-blind2/h200/moe-triton-fp8: tokens 3, 6, 12, fp8 only) was swept
+# with its configs in another order than the pool's: they are put in the pool's order, and every shape is new.
+out2=$("$loom" tune --validate --traces "$src/traces/tune" --gpu h200 --family moe-triton-fp8 --no-timing \
+  --heldout-traces "$src/traces/checks/tune-blind2/h200/moe-triton-fp8" --heldout-only --format json 2>/dev/null)
+python3 - <<PY
+import json
+d = json.loads('''$out2''')
+assert d["heldout_shapes"] == 138, d["heldout_shapes"]  # 69 (model, TP, batch) shapes x w13, w2
+assert [b["band"] for b in d["by_batch"]] == ["1-3", "4-16"], d["by_batch"]
+print("reordered decode grid: %d shapes scored" % d["heldout_shapes"])
+PY
 set +e
 msg=$("$loom" tune --validate --traces "$src/traces/tune" --gpu h200 --family moe-triton-fp8 --heldout-only 2>&1)
 rc=$?

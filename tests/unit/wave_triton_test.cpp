@@ -133,8 +133,10 @@ TEST(WaveConfigModel, RecoversALinearLawAndRoundTrips) {
     c.ctas_per_sm = 1;
     p.configs.push_back(c);
   }
-  const ConfigCoef truth[3] = {
-      {0.02, 1.0, 0.01, 5, 3, 0.1}, {0.05, 2.0, 0.02, 8, 1, 0.2}, {0.09, 3.0, 0.03, 12, 0.5, 0.3}};
+  // The last term is moe's empty programs per slot (decode batches launch mostly programs without work).
+  const ConfigCoef truth[3] = {{0.02, 1.0, 0.01, 5, 3, 0.1, 0.4},
+                               {0.05, 2.0, 0.02, 8, 1, 0.2, 0.6},
+                               {0.09, 3.0, 0.03, 12, 0.5, 0.3, 0.8}};
   for (int64_t m : {1, 4, 16, 64, 256, 1024, 2048, 4096})
     for (int stage : {13, 2}) {
       TuneShape s;
@@ -193,4 +195,20 @@ TEST(WaveConfigModel, StratifiedSampleSpansTheBatchRange) {
 }
 
 }  // namespace
+TEST(WaveConfigModel, EmptyProgramsAreTheUpperBoundGridPastTheRoutedRows) {
+  // The launch the sweep recorded (traces/tune/h200/moe-triton-1: grid 5456 for this shape and 128x64 tiles):
+  // cdiv(2048*4 + 60*127, 128) = 124 M tiles x 44 N tiles; the routed rows fill 60 experts' ceil(137 rows / 128).
+  TuneShape s;
+  s.family = "moe", s.impl = "triton", s.tokens = 2048, s.experts = 60, s.topk = 4, s.hidden = 2048, s.inter = 1408;
+  s.stage = 13;
+  const GridMap g = map_grid(s, 128, 64, 64);
+  EXPECT_EQ(double(g.ctas) + empty_programs(s, 128, 64), 5456.0);
+  // One decode token, 8 of 128 experts: 8 working M tiles of cdiv(8 + 128*15, 16) = 121 launched, per N tile.
+  s.tokens = 1, s.experts = 128, s.topk = 8, s.inter = 768;
+  EXPECT_EQ(empty_programs(s, 16, 64), (121.0 - 8.0) * 24.0);
+  s.family = "gemm";
+  EXPECT_EQ(empty_programs(s, 16, 64), 0.0);
+}
+
 }  // namespace loom::wave
+
