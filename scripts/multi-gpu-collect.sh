@@ -14,7 +14,10 @@
 # COLL_SECONDS, TP_SECONDS (per TP degree) cap the stages (defaults 120 and 150). STAGES picks and orders them
 # (default "coll tpN tp2"; "nop2p" adds NCCL all_reduce with peer-to-peer off, as on PCIe boards without P2P, into
 # $OUT/nop2p.tar.gz; "host": scripts/torch/tp_host_cost.py at 2 and n GPUs, into $OUT/host.tar.gz); MODEL=llama-3-70b
-# traces that model instead, TP_SHAPES=BxL,... other shapes, TAG names them (files tp<n>-<model>-<tag>.*).
+# traces that model instead, TP_SHAPES=BxL,... other shapes, TAG names them (files tp<n>-<model>-<tag>.*);
+# TP_EXTRA goes to tp_e2e.py as is (since 2026-11-28: TP_EXTRA="--host-probe 1", host probes after every eager rep).
+# The twelfth session's call: STAGES="tp4 tp2" TP_EXTRA="--host-probe 1" bash scripts/multi-gpu-collect.sh (8B), then
+# the same with MODEL=llama-3-70b (scripts/tp-probe-collect.sh runs both in one call).
 set -u
 O=${OUT:-/tmp/out}; mkdir -p "$O"; LOG=$O/log.txt; t0=$(date +%s)
 stamp() { echo "== $1: $(( $(date +%s)-t0 )) s" | tee -a "$LOG"; }
@@ -61,7 +64,7 @@ tp_stage() {  # tp_stage N: tp-e2e-collect.sh on the first N GPUs, into $O/tpN.t
   mkdir -p "$d"
   CUDA_VISIBLE_DEVICES=$devs NGPU=$k OUT=$d timeout $(( ${TP_SECONDS:-150} + 150 )) \
     bash scripts/tp-e2e-collect.sh --max-seconds "${TP_SECONDS:-150}" ${MODEL:+--model $MODEL} \
-    ${TP_SHAPES:+--shapes $TP_SHAPES} >> "$LOG" 2>&1
+    ${TP_SHAPES:+--shapes $TP_SHAPES} ${TP_EXTRA:-} >> "$LOG" 2>&1
   stamp "tp $k ${MODEL:-llama-3-8b} rc=$?"
   rm -f "$d"/tp"$k".rank[1-9]*.lct.gz  # rank 0's trace is the one validate reads; the others' case lists stay
   local sfx=${MODEL:+-$MODEL}${TAG:+-$TAG}

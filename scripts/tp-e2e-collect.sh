@@ -5,6 +5,8 @@
 # and trace, run.log. NGPU=N (with CUDA_VISIBLE_DEVICES naming N GPUs) runs TP N on part of a larger node. NVLink
 # multicast stays off (the lent machines forbid it).
 #   run(command="bash scripts/tp-e2e-collect.sh", kind="nvidia-h200-x2")
+# Extra arguments go to tp_e2e.py; since 2026-11-28 (twelfth session) the TP 2 recording is made with --host-probe 1:
+#   run(command="bash scripts/tp-e2e-collect.sh --host-probe 1", kind="nvidia-h200-x2")
 set -u
 O=${OUT:-/tmp/out}; mkdir -p "$O"; L=$O/run.log
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1

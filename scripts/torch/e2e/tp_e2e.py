@@ -10,6 +10,8 @@ Rank 0 writes DIR/tp2.cases.csv with, per shape, `e2e_prefill ... mode=eager tp=
 rep), `e2e_decode ... mode=eager tp=N` (HF forward with its dynamic cache) and `e2e_decode ... mode=cuda_graph tp=N`
 (llama_model.ManualDecoder captured as a CUDA graph, static cache). Under the collector each rank traces to
 LOOM_TRACE_OUT with `.rank<r>` before `.lct`; rank 0's trace goes with the case list (`loom validate --e2e`).
+With --host-probe N every timed eager rep is followed on every rank by N `loom.host_probe` ranges (hf_eager.py's
+probe), so the eager steps can be priced at the host speed measured beside them.
 """
 
 import json
@@ -30,6 +32,7 @@ import graph_decode
 import hf_eager
 import llama_model
 import loom_torch
+from host_cost import tiny_forward
 
 EAGER = [(1, 512), (1, 2048), (8, 512), (32, 256)]
 QUICK = [(1, 512)]
@@ -93,7 +96,12 @@ def main():
     p.set_defaults(model="llama-3-8b")
     p.add_argument("--shapes", default="", help="batch x length list, e.g. 1x4096,64x2048 (default: %s)"
                    % ",".join("%dx%d" % s for s in EAGER))
+    p.add_argument("--host-probe", type=int, default=0, metavar="N",
+                   help="after each timed eager rep, N loom.host_probe ranges on every rank (host_cost.py's tiny "
+                   "forward), as hf_eager.py: `loom validate --e2e` prices the eager step at the measured host speed")
     args = p.parse_args()
+    if args.host_probe < 0:
+        p.error("--host-probe: %d is not a count >= 0" % args.host_probe)
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     local = int(os.environ.get("LOCAL_RANK", rank))
     torch.cuda.set_device(local)
@@ -113,12 +121,28 @@ def main():
     meta.update({"mode": "eager+cuda_graph", "batch_seq": json.dumps(shapes), "decode_steps": steps,
                  "prefill_reps": args.reps, "max_cache_len_extra": extra, "decode_impl": "manual_static_kv",
                  "families": "e2e_prefill,e2e_decode"})
+    probe = None
+    if args.host_probe > 0:
+        probe = tiny_forward()
+        for _ in range(10):  # lazy initialisation out of the probes, as host_cost.py does
+            probe()
+        torch.cuda.synchronize()
+        meta["host_probe"] = ("%d loom.host_probe ranges after each timed eager prefill and decode rep on every rank: "
+                              "one synchronised forward of scripts/torch/host_cost.py's tiny eager model each"
+                              % args.host_probe)
     out_prefix = args.out if rank == 0 else args.out + ".rank%d" % rank
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     cases = loom_torch.CaseList(out_prefix, "scripts/torch/e2e/tp_e2e.py", sms, meta)
     nvtx = torch.cuda.nvtx
     gen = torch.Generator(device="cuda").manual_seed(1234)  # the same ids on every rank
     tag = "tp=%d" % world
+
+    def host_probe():  # local to this rank's process and GPU: no collective inside
+        for _ in range(args.host_probe):
+            nvtx.range_push("loom.host_probe")
+            probe()
+            torch.cuda.synchronize()
+            nvtx.range_pop()
     for batch, seq in shapes:
         if time.time() - t0 > args.max_seconds:
             print("time budget reached; skipping the remaining shapes", flush=True)
@@ -128,7 +152,10 @@ def main():
         nvtx.range_push("loom.case=%d" % cid)
         for _ in range(max(1, args.warmup)):
             hf_eager.forward(model, ids)
-        pre = [llama_model.timed_rep("prefill", lambda: hf_eager.forward(model, ids))[0] for _ in range(args.reps)]
+        pre = []
+        for _ in range(args.reps):
+            pre.append(llama_model.timed_rep("prefill", lambda: hf_eager.forward(model, ids))[0])
+            host_probe()
         nvtx.range_pop()
         cases.add(cid, "e2e_prefill", "e2e_prefill model=%s batch=%d seq=%d dtype=bf16 mode=eager %s"
                   % (args.model, batch, seq, tag), "torch_hf_tp", pre)
@@ -146,6 +173,7 @@ def main():
             else:
                 us, nxt = llama_model.timed_rep("decode", step)
                 dec.append(us)
+                host_probe()
         nvtx.range_pop()
         cases.add(cid, "e2e_decode", "e2e_decode model=%s batch=%d context=%d dtype=bf16 mode=eager %s"
                   % (args.model, batch, seq, tag), "torch_hf_tp", dec)
