@@ -11,22 +11,55 @@ mode's medians), the figure models/profiles/hf-sdpa.yaml `new_kv_length_host_fix
 """
 import gzip
 import json
+import math
 import statistics as st
 import sys
 
 
+def die(msg):
+    print("loom: " + msg, file=sys.stderr)  # one line and exit 2, as loom's own refusals
+    sys.exit(2)
+
+
+def number(row, key, where, positive):
+    v = row[key]
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0 or (positive and v == 0):
+        die("%s: '%s' = %r is not a %s number; give host_slope.py's output" % (where, key, v,
+                                                                            "positive" if positive else "finite"))
+    return v
+
+
+def read(path):
+    """host_slope.py's meta line and steps, each checked (line numbers are the file's)."""
+    n = 0
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            rows = []
+            for n, line in enumerate(f, 1):
+                rows.append(json.loads(line))
+        if not rows:
+            raise ValueError("no lines")
+        meta, steps = rows[0], rows[1:]
+        n = 1
+        _ = meta["launches"]
+        number(meta, "probe_launches", "%s:1" % path, True)
+        for n, r in enumerate(steps, 2):
+            if not isinstance(r, dict) or not isinstance(r["cudnn"], bool):
+                raise TypeError("a step is {cudnn: true|false, wall_us, probe_us}")
+            number(r, "wall_us", "%s:%d" % (path, n), False)
+            number(r, "probe_us", "%s:%d" % (path, n), True)
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        die("%s: cannot read (%s: %s); give host_slope.py's .jsonl.gz" % (path, type(e).__name__, e))
+    except (ValueError, KeyError, IndexError, TypeError) as e:
+        die("%s:%d: not a host_slope.py output (%s: %s); give its .jsonl.gz" % (path, max(n, 1), type(e).__name__, e))
+    return meta, steps
+
+
 def main():
     if len(sys.argv) != 2:
-        sys.exit("usage: python3 scripts/host-slope-fit.py HOST_SLOPE.jsonl.gz")
-    try:
-        with gzip.open(sys.argv[1], "rt") as f:
-            rows = [json.loads(line) for line in f]
-        meta, steps = rows[0], rows[1:]
-        _ = meta["launches"], meta["probe_launches"], [(r["cudnn"], r["wall_us"], r["probe_us"]) for r in steps]
-    except (OSError, EOFError, ValueError, KeyError, IndexError, TypeError) as e:
-        print("loom: %s: not a host_slope.py output (%s: %s); give its .jsonl.gz" % (sys.argv[1], type(e).__name__, e),
-              file=sys.stderr)
-        sys.exit(2)
+        die("usage: python3 scripts/host-slope-fit.py HOST_SLOPE.jsonl.gz; give the one file host_slope.py wrote")
+    path = sys.argv[1]
+    meta, steps = read(path)
     print("launches a step: %s; probe launches %d; %d steps" % (meta["launches"], meta["probe_launches"], len(steps)))
     pairs = []
     for a, b in zip(steps, steps[1:]):
@@ -41,8 +74,20 @@ def main():
             print("%5g-%-5g %6d %6.2f %9.0f %10.0f %8.0f %11.0f" % (
                 lo, hi, len(sel), pm, st.median(p[2] for p in sel), st.median(p[2] / p[0] for p in sel),
                 st.median(p[1] for p in sel), st.median(p[1] / p[0] for p in sel)))
+    try:
+        fit(path, pairs)
+    except (ZeroDivisionError, st.StatisticsError) as e:  # degenerate pairs the checks in fit() did not foresee
+        die("%s: the pairs admit no fit (%s); record a longer run across the host's modes" % (path, e))
+
+
+def fit(path, pairs):
     x = [p[0] for p in pairs]
     y = [p[1] for p in pairs]
+    # The fits need pairs at two probe levels (the host's fast and slow modes): with none, one or a single level the
+    # least squares divided by zero and the mode medians had no data (tracebacks before round 15).
+    if len(pairs) < 2 or len(set(x)) < 2:
+        die("%s: %d same-mode pairs at %d probe level(s); the fit needs pairs at two or more (a longer run across the "
+            "host's modes)" % (path, len(pairs), len(set(x))))
     mx, my = st.fmean(x), st.fmean(y)
     b = sum((u - mx) * (v - my) for u, v in zip(x, y)) / sum((u - mx) ** 2 for u in x)
     a = my - b * mx
@@ -53,6 +98,9 @@ def main():
     # through the fast mode (pairs below the median probe) and the slow mode (probes over 1.3 p0), medians of each.
     fast = [p for p in pairs if p[0] < st.median(x)]
     slow = [p for p in pairs if p[0] > 1.3 * p0]
+    if not fast or not slow:
+        die("%s: the pairs show one host mode (%d below the median probe, %d above 1.3 x p0); the two-mode fit needs "
+            "both: record across the host's slow mode too" % (path, len(fast), len(slow)))
     f0, f1 = st.median(p[0] for p in fast), st.median(p[1] for p in fast)
     s0, s1 = st.median(p[0] for p in slow), st.median(p[1] for p in slow)
     b2 = (s1 - f1) / (s0 - f0)

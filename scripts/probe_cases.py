@@ -173,6 +173,7 @@ def build_cases(T):
     from probe_cases_r12 import add_round12
     from probe_cases_r13 import add_round13
     from probe_cases_r14 import add_round14
+    from probe_cases_r15 import add_round15
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -196,6 +197,7 @@ def build_cases(T):
     add_round12(c)
     add_round13(c)
     add_round14(c)
+    add_round15(c)
     return cs
 
 

@@ -47,6 +47,9 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
       // A switch takes no value: `--interval=1` (or `--force=no`) ran as if the value were not there.
       if (inline_value)
         throw InputError(a, "is a switch and takes no value ('" + value.substr(0, 40) + "'); give " + a + " alone");
+      // A switch given twice says one thing twice, as a value flag given twice with one value, which get() refuses;
+      // switches are read with has(), so it is refused here (round 15: `--lenient --lenient` ran as once).
+      if (has(a)) throw InputError(a, "given twice; give it once");
       values_[a].push_back("1");
     } else if (known(flags_with_values, a)) {
       if (!inline_value) {

@@ -115,6 +115,7 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
       "new_kv_length_host_fixed_share", "eager_input_host_us", "graph_input_host_us", "host_cpu_speed", "memory_utilization", "megakernel_schedule", "scheduler",
       "fused_kernels", "decode_attention", "custom_all_reduce_max_bytes", "prefill_attention"};
   const std::vector<std::string> modes = {"eager", "graph", "megakernel"};
+  std::string share_at;  // where new_kv_length_host_fixed_share (a share of new_kv_length_host_us) was given
   for (const auto& kv : root) {
     if (!kv.first.IsScalar()) throw InputError(where(source, kv.first), "keys must be plain names");
     const std::string key = kv.first.Scalar();
@@ -149,8 +150,10 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
     else if (key == "host_overhead_us") p.host_overhead_us = number(source, key, v, 0, 100000);
     else if (key == "collective_host_us") p.collective_host_us = number(source, key, v, 0, 1e6);
     else if (key == "new_kv_length_host_us") p.new_kv_length_host_us = number(source, key, v, 0, 1e7);
-    else if (key == "new_kv_length_host_fixed_share")
+    else if (key == "new_kv_length_host_fixed_share") {
       p.new_kv_length_host_fixed_share = number(source, key, v, 0, 0.95);
+      share_at = where(source, kv.first);
+    }
     else if (key == "eager_input_host_us") p.eager_input_host_us = number(source, key, v, 0, 1e7);
     else if (key == "graph_input_host_us") p.graph_input_host_us = number(source, key, v, 0, 1e7);
     else if (key == "host_cpu_speed") p.host_cpu_speed = number(source, key, v, 0.05, 20);
@@ -161,6 +164,12 @@ ServingProfile parse_profile(const std::string& yaml_text, const std::string& so
       p.megakernel_schedule = choice(source, key, v, {"static", "dynamic", "auto"});
     else throw InputError(where(source, kv.first), "unknown key '" + key + "'; expected one of: " + join(keys));
   }
+  // The share says how much of new_kv_length_host_us does not follow the host's speed; without that cost it was
+  // silently unused (round 15).
+  if (!share_at.empty() && p.new_kv_length_host_us <= 0)
+    throw InputError(share_at,
+                     "new_kv_length_host_fixed_share is a share of new_kv_length_host_us, which this profile does not "
+                     "set (or sets to 0); give new_kv_length_host_us or drop the share");
   if (p.rotary == "elementwise" && p.rotary_ops.empty())
     throw InputError(source, "rotary: elementwise needs a non-empty 'rotary_ops' list");
   if (p.norm == "elementwise" && p.norm_ops.empty())

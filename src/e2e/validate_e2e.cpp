@@ -2,6 +2,7 @@
 #include "e2e/validate_e2e.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -84,6 +85,24 @@ double median_of(std::vector<double> v) { return v.empty() ? 0.0 : quantile(std:
 /// traces/checks/host/h200/probe-collector.tsv; `PROBE_ONLY=1 ROUNDS='1 2 3 4 5 6 7 8' bash
 /// scripts/hf-eager-host-collect.sh`). The host probes of a traced run are read against the reference times this.
 constexpr double kCollectorProbeCost = 1.18;
+
+/// The probes' median, read as validate_e2e does (without the collector's cost), must give a host.cpu_speed in the
+/// catalogue's range: a probe range squeezed to nanoseconds or holding one launch of many was clamped to speed 20 or
+/// 0.05 without a word (round 15).
+void check_host_probes(const MeasuredStep& m, const std::string& where) {
+  if (m.host_probes == 0) return;
+  const double us = m.host_us_per_launch / kCollectorProbeCost;
+  const double lo = kReferenceHostUsPerLaunch / kMaxHostCpuSpeed, hi = kReferenceHostUsPerLaunch / kMinHostCpuSpeed;
+  if (us >= lo && us <= hi) return;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "its %d loom.host_probe ranges take %.3g us a launch (median; %.3g without the collector), a host %.3g "
+                "times the reference's speed, outside host.cpu_speed %g-%g (%.3g-%.4g us); check the probe ranges "
+                "and their kernels (hf_eager.py --host-probe)",
+                m.host_probes, m.host_us_per_launch, us, kReferenceHostUsPerLaunch / us, kMinHostCpuSpeed,
+                kMaxHostCpuSpeed, lo, hi);
+  throw InputError(where, buf);
+}
 
 }  // namespace
 
@@ -183,6 +202,7 @@ std::vector<MeasuredStep> measure_e2e_steps(const LctTrace& lct, const CaseList&
     }
     m.host_probes = static_cast<int>(probe_us.size());
     m.host_us_per_launch = median_of(probe_us);
+    check_host_probes(m, lct.path + ": " + id);
     out.push_back(std::move(m));
   }
   return out;
@@ -358,6 +378,12 @@ E2eReport validate_e2e(const E2eOptions& opt) {
       rep.rows.push_back(std::move(row));
     }
   }
+  // Every case skipped (a case list whose ids no loom.case range of its trace has): the table was empty, exit 0.
+  if (rep.rows.empty())
+    throw InputError("--traces " + opt.traces_dir,
+                     "no case could be measured (" + std::to_string(rep.skipped.size()) + " skipped, e.g. " +
+                         (rep.skipped.empty() ? std::string("none") : rep.skipped.front()) +
+                         "); pair each case list with the trace of its run");
   std::stable_sort(rep.rows.begin(), rep.rows.end(),
                    [](const E2eRow& a, const E2eRow& b) { return a.gpu_key < b.gpu_key; });
   return rep;

@@ -173,7 +173,11 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
   // host_cost (scripts/torch/host_cost.py): host time a launch of a tiny eager forward; 12.72 us on the reference
   // host (the lent H200 node's: median of 6 runs, traces/checks/host/speed/repeats.txt). Older results lack it.
   if (const json* h = j.contains("host_cost") ? &j.at("host_cost") : nullptr) {
-    const double us = r.number(*h, "us_per_launch", "host_cost.", 0.1, 1e4);
+    // A figure whose speed falls outside the catalogue's host.cpu_speed 0.05-20 was clamped to it without a word
+    // (round 15): 0.2 us became speed 20, 5,000 us speed 0.05. Such a probe is refused, as validate --e2e's are.
+    const double us = r.number(*h, "us_per_launch", "host_cost.", kReferenceHostUsPerLaunch / kMaxHostCpuSpeed,
+                               kReferenceHostUsPerLaunch / kMinHostCpuSpeed);
+    r.optional_number(*h, "launches", "host_cost.", 1, 1e7);  // the launches a forward makes (host_cost.py)
     y += "host:\n  cpu_speed: " + fmt(cpu_speed_of_probe(us), 3) + "   # " + src +
          ": " + fmt(us, 3) + " us a launch of a tiny eager forward, " + fmt(kReferenceHostUsPerLaunch, 4) +
          " on the reference host\n";

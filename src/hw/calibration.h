@@ -24,9 +24,14 @@ namespace loom {
 /// `loom validate --e2e`).
 inline constexpr double kReferenceHostUsPerLaunch = 12.72;
 
-/// host.cpu_speed of a host whose host_cost.py probe took `us_per_launch` (clamped to the catalogue's 0.05-20).
+/// The catalogue's range of host.cpu_speed (hw/gpu_schema.cpp): a probe implying a speed outside it is refused.
+inline constexpr double kMinHostCpuSpeed = 0.05;
+inline constexpr double kMaxHostCpuSpeed = 20.0;
+
+/// host.cpu_speed of a host whose host_cost.py probe took `us_per_launch` (clamped to the catalogue's 0.05-20; the
+/// readers refuse a probe outside kReferenceHostUsPerLaunch / 20 .. / 0.05 first, so the clamp only rounds).
 inline double cpu_speed_of_probe(double us_per_launch) {
-  return std::clamp(kReferenceHostUsPerLaunch / us_per_launch, 0.05, 20.0);
+  return std::clamp(kReferenceHostUsPerLaunch / us_per_launch, kMinHostCpuSpeed, kMaxHostCpuSpeed);
 }
 
 struct CalibrationOverlay {

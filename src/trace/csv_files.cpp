@@ -171,8 +171,10 @@ class CheckedSpecs {
  public:
   void check(const std::string& spec, const std::string& where) {
     std::string key = spec;
-    if (const size_t c = key.find(" config="); c != std::string::npos)
-      key.erase(c, key.find(' ', c + 1) == std::string::npos ? std::string::npos : key.find(' ', c + 1) - c);
+    if (const size_t c = key.find(" config="); c != std::string::npos) {
+      const size_t next = key.find(' ', c + 1);  // the key after config=, or npos: config= is the last key
+      key.erase(c, next == std::string::npos ? std::string::npos : next - c);
+    }
     if (seen_.count(key)) return;
     check_row_spec(spec, where);
     seen_.insert(std::move(key));

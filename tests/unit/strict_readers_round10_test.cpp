@@ -30,8 +30,9 @@ TEST(Args, SingleValuedFlagTwiceIsRefusedEvenWithOneValue) {
   expect_error([&] { o.output(); }, "-o", "given twice");
 }
 
-TEST(Args, RepeatableFlagsAndSwitchesStillRepeat) {
-  const auto a = args_of({"--set", "sms=1", "--set", "sms=1", "--interval", "--interval", "--gpu", "h200"});
+// Round 15: a switch given twice is refused (strict_readers_round15_test.cpp); repeatable flags still repeat.
+TEST(Args, RepeatableFlagsStillRepeat) {
+  const auto a = args_of({"--set", "sms=1", "--set", "sms=1", "--interval", "--gpu", "h200"});
   EXPECT_EQ(a.all("--set").size(), 2u);
   EXPECT_TRUE(a.has("--interval"));
   EXPECT_EQ(a.get("--gpu"), "h200");
