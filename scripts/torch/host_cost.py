@@ -74,6 +74,26 @@ def tiny_forward(block_cls=None):
 
 
 @torch.no_grad()
+def nvtx_host_probe(count):
+    """The host probe of the traced end-to-end runs (hf_eager.py, tp_e2e.py --host-probe N): a function that adds
+    `count` `loom.host_probe` NVTX ranges, each one synchronised tiny_forward(), or None when count is 0. The tiny
+    model is built and warmed up here, out of the probes, as host_cost() does."""
+    if count <= 0:
+        return None
+    probe = tiny_forward()
+    for _ in range(10):
+        probe()
+    torch.cuda.synchronize()
+
+    def run():
+        for _ in range(count):
+            torch.cuda.nvtx.range_push("loom.host_probe")
+            probe()
+            torch.cuda.synchronize()
+            torch.cuda.nvtx.range_pop()
+    return run
+
+
 def host_cost(reps=30, launches=0):
     """Median host time a launch (us) of a 16-layer tiny eager forward, and the launches a forward makes (counted by
     the torch profiler; under loom's collector, which the profiler cannot share CUPTI with, give `launches`)."""

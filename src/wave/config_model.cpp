@@ -71,10 +71,8 @@ ConfigCoef config_features(const TuneShape& s, const TuneConfig& c, int sms, Byt
 
 double empty_programs(const TuneShape& s, int bm, int bn) {
   if (s.family == "gemm" || bm <= 0 || bn <= 0) return 0.0;
-  const GridMap g = map_grid(s, bm, bn, 1);
-  const int64_t n = s.stage == 2 ? s.hidden : 2 * s.inter;
-  const int64_t launched = cdiv(s.tokens * s.topk + s.experts * (bm - 1), int64_t(bm)) * cdiv(n, int64_t(bn));
-  return double(std::max<int64_t>(0, launched - g.ctas));
+  const TiledGemm t = tiled_gemm(s, true);
+  return double((t.launched_m_tiles(bm) - t.m_tiles(bm)) * cdiv(t.n, int64_t(bn)));
 }
 
 double row_repeats(const TuneShape& s, int bm) {

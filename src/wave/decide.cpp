@@ -186,7 +186,7 @@ ShapeTiles shape_tiles(const CompiledTables& t, const TuneShape& s) {
     const int bm = t.tile_m[i];
     st.mt[i] = double(g.m_tiles(bm));
     st.rr[i] = !t.moe && s.m > 0 && s.m < bm ? double(bm) / double(s.m) - 1.0 : 0.0;
-    st.em[i] = t.moe ? double(cdiv(rows + s.experts * (bm - 1), int64_t(bm))) : 0.0;
+    st.em[i] = t.moe ? double(g.launched_m_tiles(bm)) : 0.0;
   }
   for (size_t i = 0; i < t.tile_n.size(); ++i) st.nt[i] = double(tile_count(n, t.tile_n[i]));
   for (size_t i = 0; i < t.tile_k.size(); ++i) st.l[i] = double(tile_count(k, t.tile_k[i]));

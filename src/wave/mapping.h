@@ -89,6 +89,11 @@ struct TiledGemm {
   int64_t m_tiles(int64_t bm) const {
     return moe ? r * tile_count(q + 1, bm) + (experts - r) * tile_count(q, bm) : tile_count(rows, bm);
   }
+  /// M tiles of the launch: moe's engines size the grid for the upper bound of the padded routed rows,
+  /// rows + experts (BM - 1), and the programs past the routed rows exit at once; gemm launches m_tiles.
+  int64_t launched_m_tiles(int64_t bm) const {
+    return moe ? tile_count(rows + experts * (bm - 1), bm) : m_tiles(bm);
+  }
 };
 /// The tiled GEMM of `s` read as a fused-MoE shape (`moe`) or a gemm.
 TiledGemm tiled_gemm(const TuneShape& s, bool moe);

@@ -24,7 +24,7 @@ import torch
 
 import llama_model
 import loom_torch
-from host_cost import tiny_forward
+from host_cost import nvtx_host_probe
 
 FULL = [(1, 128), (1, 512), (1, 2048), (8, 512), (32, 256), (64, 128)]
 QUICK = [(1, 512), (8, 128)]
@@ -54,12 +54,8 @@ def main():
     steps = args.steps or args.reps
     meta.update({"mode": "eager", "batch_seq": json.dumps(shapes), "decode_steps": steps,
                  "prefill_reps": args.reps, "families": "e2e_prefill,e2e_decode"})
-    probe = None
+    host_probe = nvtx_host_probe(args.host_probe) or (lambda: None)
     if args.host_probe > 0:
-        probe = tiny_forward()
-        for _ in range(10):  # lazy initialisation out of the probes, as host_cost.py does
-            probe()
-        torch.cuda.synchronize()
         meta["host_probe"] = ("%d loom.host_probe ranges after each timed prefill and decode rep: one synchronised "
                               "forward of scripts/torch/host_cost.py's tiny eager model each" % args.host_probe)
     cases = loom_torch.CaseList(args.out, "scripts/torch/e2e/hf_eager.py", part.sms, meta)
@@ -67,12 +63,6 @@ def main():
     nvtx = torch.cuda.nvtx
     vocab = cfg.vocab_size
 
-    def host_probe():
-        for _ in range(args.host_probe):
-            nvtx.range_push("loom.host_probe")
-            probe()
-            torch.cuda.synchronize()
-            nvtx.range_pop()
     with part.active():
         for batch, seq in shapes:
             if time.time() - t0 > args.max_seconds:

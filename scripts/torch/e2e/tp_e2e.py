@@ -32,7 +32,7 @@ import graph_decode
 import hf_eager
 import llama_model
 import loom_torch
-from host_cost import tiny_forward
+from host_cost import nvtx_host_probe
 
 EAGER = [(1, 512), (1, 2048), (8, 512), (32, 256)]
 QUICK = [(1, 512)]
@@ -121,12 +121,8 @@ def main():
     meta.update({"mode": "eager+cuda_graph", "batch_seq": json.dumps(shapes), "decode_steps": steps,
                  "prefill_reps": args.reps, "max_cache_len_extra": extra, "decode_impl": "manual_static_kv",
                  "families": "e2e_prefill,e2e_decode"})
-    probe = None
+    host_probe = nvtx_host_probe(args.host_probe) or (lambda: None)  # local to this rank: no collective inside
     if args.host_probe > 0:
-        probe = tiny_forward()
-        for _ in range(10):  # lazy initialisation out of the probes, as host_cost.py does
-            probe()
-        torch.cuda.synchronize()
         meta["host_probe"] = ("%d loom.host_probe ranges after each timed eager prefill and decode rep on every rank: "
                               "one synchronised forward of scripts/torch/host_cost.py's tiny eager model each"
                               % args.host_probe)
@@ -136,13 +132,6 @@ def main():
     nvtx = torch.cuda.nvtx
     gen = torch.Generator(device="cuda").manual_seed(1234)  # the same ids on every rank
     tag = "tp=%d" % world
-
-    def host_probe():  # local to this rank's process and GPU: no collective inside
-        for _ in range(args.host_probe):
-            nvtx.range_push("loom.host_probe")
-            probe()
-            torch.cuda.synchronize()
-            nvtx.range_pop()
     for batch, seq in shapes:
         if time.time() - t0 > args.max_seconds:
             print("time budget reached; skipping the remaining shapes", flush=True)
