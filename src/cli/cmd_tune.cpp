@@ -191,6 +191,10 @@ void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
 }
 
 int run_validate(const Args& args) {
+  if (args.has("--per-shape")) {  // checked before the fit: a bad path costs no work
+    refuse_stdout_output("--per-shape", args.get("--per-shape"), "would mix the CSV with the report; give a file");
+    check_output_file(args.get("--per-shape"));
+  }
   Setup s = setup(args, true);
   Fitted f = fit_from_traces(args, s);
   if (args.has("--heldout-traces")) use_fresh_heldout(f, args, s);
@@ -208,6 +212,7 @@ int run_validate(const Args& args) {
   Progress p("validating on held-out shapes");
   const auto report = validate_tables(f.pool, f.sampled, f.tables, reference, opt);
   p.finish(std::to_string(report.heldout_shapes) + " held-out shapes");
+  if (args.has("--per-shape")) write_file(args.get("--per-shape"), per_shape_csv(report));
   if (args.format("`loom tune --validate`", {"table", "json"}) == "json") {
     emit(validation_json(report).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     return 0;
@@ -283,7 +288,7 @@ int cmd_tune(const std::vector<std::string>& argv) {
   Args args(argv,
             {"--gpu", "--family", "--kernel", "--traces", "--out", "--tables", "--format", "--sample-fraction",
              "--extrapolate", "--reps", "--anchors-per-bucket", "--heldout-traces", "--model", "--tp", "--dtype",
-             "--export-moe-configs", "--lambda", "--partial-shapes"},
+             "--export-moe-configs", "--lambda", "--partial-shapes", "--per-shape"},
             {"--plan", "--fit", "--validate", "--export", "--no-timing", "--heldout-only"});
   args.no_positionals("tune");
   const int modes = args.has("--plan") + args.has("--fit") + args.has("--validate") + args.has("--export") +
@@ -308,7 +313,7 @@ int cmd_tune(const std::vector<std::string>& argv) {
   if (args.has("--validate"))
     args.only("`loom tune --validate`", {"--validate", "--gpu", "--family", "--traces", "--sample-fraction",
                                          "--anchors-per-bucket", "--lambda", "--format", "--heldout-traces",
-                                         "--no-timing", "--partial-shapes", "--heldout-only"});
+                                         "--no-timing", "--partial-shapes", "--heldout-only", "--per-shape"});
   if (args.has("--heldout-only") && !args.has("--heldout-traces"))
     throw InputError("--heldout-only", "scores only the grid of --heldout-traces DIR; give that folder");
   if (args.has("--export")) args.only("`loom tune --export`", {"--export", "--gpu", "--family", "--tables", "--out",
@@ -333,7 +338,11 @@ int cmd_tune(const std::vector<std::string>& argv) {
   if (args.has("--export"))
     refuse_stdout_output("--out", args.get("--out"), "cannot hold the exported files; give a folder");
   // cuBLASLt's algorithm configs have their own model and sweep format (cmd_tune_cublaslt.cpp).
-  if (args.get("--family") == "gemm-cublaslt") return run_tune_cublaslt(args);
+  if (args.get("--family") == "gemm-cublaslt") {
+    if (args.has("--per-shape"))
+      throw InputError("--per-shape", "not with --family gemm-cublaslt (its validation has its own report)");
+    return run_tune_cublaslt(args);
+  }
   if (args.has("--partial-shapes")) throw InputError("--partial-shapes", "only with --family gemm-cublaslt");
   if (args.has("--plan")) return run_plan(args);
   if (args.has("--fit")) return run_fit(args);

@@ -80,9 +80,10 @@ commands:
                                     the Triton kernels with "moe|gemm ... impl=triton [dtype=fp8]"
   tune --plan|--fit|--validate|--export --gpu G --family gemm|moe|{moe,gemm}-triton[-fp8] [--traces DIR]
        [--out PATH] [--format json] [--sample-fraction F] [--lambda L]
-       [--heldout-traces DIR [--heldout-only]]
+       [--heldout-traces DIR [--heldout-only]] [--per-shape FILE.csv]
                                     sparse sampling plan, fit tables from the corpus, held-out validation (also on a
-                                    separately measured grid, or on it alone), C header; --fit needs --out FILE
+                                    separately measured grid, or on it alone; --per-shape: each held-out shape's
+                                    chosen and best config as CSV), C header; --fit needs --out FILE
                                     (give models/tune/G-F.json itself to regenerate a committed table)
   calibrate RESULT.json --gpu G [-o FILE.yaml]
                                     GPU overlay from a calibration run on the chip (scripts/torch/calibrate.py):

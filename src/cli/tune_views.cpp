@@ -2,6 +2,7 @@
 #include "cli/tune_views.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "cli/table.h"
 
@@ -24,6 +25,21 @@ std::string timing(double ns) {
 }
 
 }  // namespace
+
+std::string fixed(double x, int digits) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.*f", digits, x);
+  return b;
+}
+
+std::string per_shape_csv(const ValidationReport& r) {
+  std::string out = csv_row({"shape", "rows", "band", "chosen", "chosen_us", "best", "best_us", "default_us",
+                             "chosen_over_best"});
+  for (const ShapeResult& x : r.per_shape)
+    out += csv_row({x.shape, std::to_string(x.rows), kBatchBands[batch_band(x.rows)], x.chosen, fixed(x.chosen_us, 3),
+                    x.best, fixed(x.best_us, 3), fixed(x.default_us, 3), fixed(x.chosen_us / x.best_us, 4)});
+  return out;
+}
 
 std::string fit_summary_text(const TuneTables& t, int64_t incomplete_shapes) {
   int fits = 0, full = 0;

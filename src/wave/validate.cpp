@@ -159,6 +159,12 @@ ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& samp
       borrowed += c.borrowed;
       const TuneShape& sh = pool.shapes[s];
       by_band[batch_band(sh.family == "gemm" ? sh.m : sh.tokens)].push_back(pool.us[s][size_t(c.config)] / best_us(s));
+      if (mode == Extrapolation::ratio) {
+        const size_t b = size_t(std::min_element(pool.us[s].begin(), pool.us[s].end()) - pool.us[s].begin());
+        r.per_shape.push_back({pool.keys[s], sh.family == "gemm" ? sh.m : sh.tokens, pool.configs[size_t(c.config)].name,
+                               pool.configs[b].name, pool.us[s][size_t(c.config)], pool.us[s][b],
+                               pool.us[s][size_t(def)]});
+      }
       return c.config;
     });
     if (opt.time_decisions)

@@ -34,6 +34,14 @@ inline constexpr const char* kBatchBands[] = {"1-3", "4-16", "17-128", ">128"};
 /// Index into kBatchBands of a batch of `rows`.
 inline int batch_band(int64_t rows) { return rows <= 3 ? 0 : rows <= 16 ? 1 : rows <= 128 ? 2 : 3; }
 
+/// One held-out shape as the wave tuner (ratio) decided it: `loom tune --validate --per-shape FILE`.
+struct ShapeResult {
+  std::string shape;        ///< the pool's key (the shape's spec without config)
+  int64_t rows = 0;         ///< rows a launch: moe tokens, gemm M
+  std::string chosen, best;  ///< config names: the tuner's choice and the measured best
+  double chosen_us = 0, best_us = 0, default_us = 0;  ///< measured latencies (default: the family's fixed default)
+};
+
 struct ValidationReport {
   std::string gpu, family, default_config;
   int sms = 0;
@@ -41,6 +49,7 @@ struct ValidationReport {
   int64_t samples = 0, exhaustive_points = 0;
   std::vector<MethodResult> methods;
   std::vector<BandResult> bands;  ///< the wave tuner (ratio) by batch band, bands with held-out shapes only
+  std::vector<ShapeResult> per_shape;  ///< the wave tuner (ratio) on every held-out shape, in the pool's order
   // Bilinear model quality.
   int64_t fits = 0, fits_full = 0;     ///< (macro, bucket) fits, and those with all four terms
   double fit_r2_median = 0;            ///< over fits with >= 6 samples

@@ -39,15 +39,39 @@ print("heldout-only: %d blind shapes scored, %d sampled" % (d["heldout_shapes"],
 PY
 # The decode grid of 2026-11-28 (traces/checks/tune-blind2/h200/moe-triton-fp8: tokens 3, 6, 12, fp8 only) was swept
 # with its configs in another order than the pool's: they are put in the pool's order, and every shape is new.
+# --per-shape FILE: each scored shape's chosen and best config as CSV; its best is the grid's own minimum, and its
+# rows reproduce the report's geomean and bands.
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 out2=$("$loom" tune --validate --traces "$src/traces/tune" --gpu h200 --family moe-triton-fp8 --no-timing \
-  --heldout-traces "$src/traces/checks/tune-blind2/h200/moe-triton-fp8" --heldout-only --format json 2>/dev/null)
-python3 - <<PY
-import json
+  --heldout-traces "$src/traces/checks/tune-blind2/h200/moe-triton-fp8" --heldout-only --format json \
+  --per-shape "$tmp/per-shape.csv" 2>/dev/null)
+python3 - "$tmp/per-shape.csv" "$src/traces/checks/tune-blind2/h200/moe-triton-fp8/moe-triton-4.corpus.csv.gz" <<PY
+import collections, csv, gzip, json, math, sys
 d = json.loads('''$out2''')
 assert d["heldout_shapes"] == 138, d["heldout_shapes"]  # 69 (model, TP, batch) shapes x w13, w2
 assert [b["band"] for b in d["by_batch"]] == ["1-3", "4-16"], d["by_batch"]
-print("reordered decode grid: %d shapes scored" % d["heldout_shapes"])
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 138 and len({r["shape"] for r in rows}) == 138, len(rows)
+grid = collections.defaultdict(dict)
+with gzip.open(sys.argv[2], "rt") as f:
+    for r in csv.DictReader(l for l in f if not l.startswith("#")):
+        shape, cfg = r["spec"].split(" config=")
+        grid[shape][cfg] = float(r["median_us"])
+for r in rows:
+    best = min(grid[r["shape"]].items(), key=lambda kv: kv[1])
+    assert abs(float(r["best_us"]) - best[1]) < 1e-3 and abs(float(r["chosen_us"]) - grid[r["shape"]][r["chosen"]]) < 1e-3, r
+    assert float(r["chosen_us"]) >= float(r["best_us"]), r
+geo = math.exp(sum(math.log(float(r["chosen_us"]) / float(r["best_us"])) for r in rows) / len(rows))
+tuner = [m for m in d["methods"] if m["method"] == "wave tuner (ratio)"][0]
+assert abs(geo - tuner["geomean_ratio"]) < 1e-4, (geo, tuner["geomean_ratio"])
+assert collections.Counter(r["band"] for r in rows) == {b["band"]: b["shapes"] for b in d["by_batch"]}
+print("reordered decode grid: %d shapes scored; per-shape CSV geomean %.4f" % (d["heldout_shapes"], geo))
 PY
+set +e
+msg=$("$loom" tune --validate --traces "$src/traces/tune" --gpu h200 --family moe-triton-fp8 --per-shape - 2>&1)
+rc=$?
+set -e
+[ "$rc" = 2 ] || { echo "expected exit 2 for --per-shape -, got $rc: $msg"; exit 1; }
 set +e
 msg=$("$loom" tune --validate --traces "$src/traces/tune" --gpu h200 --family moe-triton-fp8 --heldout-only 2>&1)
 rc=$?
