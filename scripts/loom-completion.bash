@@ -41,7 +41,7 @@ _loom() {
     simulate) flags="--gpu --set --model --tp --pp --replicas --router --profile --format --trace-out --kernel-model --clock --series-points --requests --rate --num-requests --arrivals --prompt-len --output-len --seed --slo --per-request --quiet" ;;
     report) flags="-o --out --json-in --json-out --gpu --set --kernel --measured-us --validation --e2e --whatif --simulate --sample" ;;
     calibrate) flags="--gpu -o --out" ;;
-    tune) flags="--gpu --family --kernel --traces --out --tables --format --plan --fit --validate --export --sample-fraction --extrapolate --reps --anchors-per-bucket --heldout-traces --heldout-only --no-timing --model --tp --dtype --export-moe-configs --lambda --partial-shapes" ;;
+    tune) flags="--gpu --family --kernel --traces --out --tables --format --plan --fit --validate --export --sample-fraction --extrapolate --reps --anchors-per-bucket --heldout-traces --heldout-only --no-timing --model --tp --dtype --export-moe-configs --lambda --partial-shapes --per-shape" ;;
   esac
   if [[ "$cur" == -* ]] || [ -z "$cur" ]; then
     COMPREPLY=($(compgen -W "$flags --help" -- "$cur"))
