@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 
 #include <Eigen/Dense>
@@ -254,6 +255,11 @@ nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector
 
 ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<TuneConfig>& configs,
                                    const std::string& where, bool moe) {
+  auto num = [](double v) {  // for messages: 1e+300, not 300 digits
+    char b[32];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return std::string(b);
+  };
   ConfigModel m;
   if (!j.is_object() || !j.contains("lambda") || !j["lambda"].is_number() || !j.contains("coef") ||
       !j["coef"].is_object())
@@ -261,7 +267,7 @@ ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<Tu
   m.lambda = j["lambda"].get<double>();
   // The ridge strength --fit used (0.03; --lambda takes [0, 100]): shown by --validate, so a corrupt one is refused.
   if (!(m.lambda >= 0 && m.lambda <= 100))
-    throw InputError(where, "config_model.lambda = " + std::to_string(m.lambda) + " is not in [0, 100]");
+    throw InputError(where, "config_model.lambda = " + num(m.lambda) + " is not in [0, 100]");
   // The features the coefficients multiply, in order. Tables without the list read as this loom's; a list naming
   // others (a moe table fitted with row repeats as its seventh feature) would be read with another meaning.
   std::vector<std::string> names = kFeatureNames;
@@ -319,7 +325,7 @@ ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<Tu
       // coefficients >= 0 a config looks nearly free far from its samples (config_model.h).
       if (std::abs(v[size_t(k)]) > kPrunedIntercept)
         throw InputError(where, "config_model.coef." + c.name + "[" + std::to_string(k) + "] = " +
-                                    std::to_string(v[size_t(k)]).substr(0, 24) + " is beyond +-1e9");
+                                    num(v[size_t(k)]) + " is beyond +-1e9");
       if (m.nonneg && v[size_t(k)] < 0)
         throw InputError(where, "config_model.coef." + c.name + "[" + std::to_string(k) + "] is negative in a model "
                                     "fitted with coefficients >= 0 ('nonneg': true)");
