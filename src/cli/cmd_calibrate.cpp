@@ -30,7 +30,7 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
   const GpuNameTable names = GpuNameTable::load_default();
   const auto measured = names.key_for(ov.device);
   if (measured && *measured != key)
-    throw InputError(file, "was measured on " + ov.device + " (" + *measured + "), not " + key + "; pass --gpu " +
+    throw InputError(ov.device_where, "was measured on " + ov.device + " (" + *measured + "), not " + key + "; pass --gpu " +
                                *measured);
   // A device name the table does not know is a new SKU (--gpu names the entry it extends, as for any result), unless
   // it is within 2 edits of a known name: "NVIDIA H100 80GB HBM" evaded the check above and blended another GPU's
@@ -39,7 +39,7 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
   if (!measured) {
     const std::string near = closest_match(ov.device, names.names(), 2);
     if (!near.empty())
-      throw InputError(file, "'device.gpu' = '" + ov.device.substr(0, 80) + "' is not in " + names.path() +
+      throw InputError(ov.device_where, "'device.gpu' = '" + ov.device.substr(0, 80) + "' is not in " + names.path() +
                                  " (did you mean '" + near + "', " + *names.key_for(near) +
                                  "?); fix the name, or add a line for a new GPU");
   }

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -62,7 +64,9 @@ struct Fitted {
   TuneTables tables;
 };
 
-Fitted fit_from_traces(const Args& args, const Setup& s) {
+/// `check_pool`, where given, sees the pool before the (slow) fit: a held-out grid that cannot be scored against it is
+/// refused at once, not after the fit (a gemm-triton fit takes about 45 s).
+Fitted fit_from_traces(const Args& args, const Setup& s, const std::function<void(const Pool&)>& check_pool = {}) {
   Fitted f;
   const std::string traces = args.require("--traces");
   AnchorOptions opt;  // checked before the (slow) corpus read
@@ -81,6 +85,7 @@ Fitted fit_from_traces(const Args& args, const Setup& s) {
   f.corpora = read_corpus_dir(traces);
   read.finish(std::to_string(f.corpora.size()) + " corpus files");
   f.pool = load_pool(f.corpora, s.gpu, s.gpu_key, s.family, "--traces " + traces);  // the folder, in its errors
+  if (check_pool) check_pool(f.pool);
   // The Triton target (236 configs): stratified shapes at 5% of the grid by default and the per-config ridge model;
   // loom-bench's targets: greedy anchors and the macro tables only.
   const bool per_config = target_impl(s.family) == "triton";
@@ -146,20 +151,27 @@ int run_fit(const Args& args) {
 /// separately measured exhaustive grid (--heldout-traces, e.g. loom-bench --families tune --tune-seed 7), all held
 /// out. Fresh shapes that happen to be in the pool already are skipped. --heldout-only: the pool's own held-out shapes
 /// are left out, so only the separate grid is scored (a blind test of a method frozen before it was measured).
-void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
+/// read_fresh_heldout reads the grid and checks it against the pool (before the fit); use_fresh_heldout merges it.
+Pool read_fresh_heldout(const Args& args, const Setup& s, const Pool& pool) {
   const std::string dir = args.get("--heldout-traces");
   Pool fresh = load_pool(read_corpus_dir(dir), s.gpu, s.gpu_key, s.family, "--heldout-traces " + dir);
-  if (fresh.configs.size() != f.pool.configs.size())
+  // A grid measured on another SM count (a green-context partition) times other kernels' waves: scored against the
+  // pool's tables it was silently taken as the full chip's (round 16).
+  if (fresh.sms != pool.sms)
+    throw InputError(dir, "held-out grid was measured at #sms=" + std::to_string(fresh.sms) +
+                              ", the fit's pool at #sms=" + std::to_string(pool.sms) +
+                              "; measure it on the same chip (or partition)");
+  if (fresh.configs.size() != pool.configs.size())
     throw InputError(dir, "held-out grid has " + std::to_string(fresh.configs.size()) + " configs, the fit's pool " +
-                              std::to_string(f.pool.configs.size()) + "; measure it with the same loom-bench");
+                              std::to_string(pool.configs.size()) + "; measure it with the same loom-bench");
   // The same configs in another order (a sweep's order follows its compile workers) are put in the pool's order.
   std::map<std::string, size_t> at;
   for (size_t i = 0; i < fresh.configs.size(); ++i) at[fresh.configs[i].name] = i;
-  std::vector<size_t> from(f.pool.configs.size());
-  for (size_t i = 0; i < f.pool.configs.size(); ++i) {
-    const auto it = at.find(f.pool.configs[i].name);
+  std::vector<size_t> from(pool.configs.size());
+  for (size_t i = 0; i < pool.configs.size(); ++i) {
+    const auto it = at.find(pool.configs[i].name);
     if (it == at.end())
-      throw InputError(dir, "held-out grid lacks the pool's config " + f.pool.configs[i].name +
+      throw InputError(dir, "held-out grid lacks the pool's config " + pool.configs[i].name +
                                 "; measure it with the same config space");
     from[i] = it->second;
   }
@@ -168,6 +180,16 @@ void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
     for (size_t i = 0; i < from.size(); ++i) ordered[i] = row[from[i]];
     row = std::move(ordered);
   }
+  // Without --heldout-only such a grid added nothing and the pool's own score came back as if it had (round 16).
+  const std::set<std::string> seen(pool.keys.begin(), pool.keys.end());
+  if (std::all_of(fresh.keys.begin(), fresh.keys.end(), [&](const std::string& k) { return seen.count(k) > 0; }))
+    throw InputError(dir, "no complete shape of the held-out grid is new to the fit's pool (" +
+                              std::to_string(fresh.shapes.size()) + " complete, " +
+                              std::to_string(fresh.incomplete_shapes) + " missing a config); nothing to score");
+  return fresh;
+}
+
+void use_fresh_heldout(Fitted& f, Pool fresh, const Args& args) {
   Pool merged = f.pool;
   merged.shapes.clear(), merged.keys.clear(), merged.us.clear();
   std::vector<bool> sampled;
@@ -178,13 +200,10 @@ void use_fresh_heldout(Fitted& f, const Args& args, const Setup& s) {
       merged.shapes.push_back(f.pool.shapes[i]), merged.keys.push_back(f.pool.keys[i]);
       merged.us.push_back(f.pool.us[i]), sampled.push_back(f.sampled[i]);
     }
-  size_t added = 0;
   for (size_t i = 0; i < fresh.shapes.size(); ++i)
     if (!seen.count(fresh.keys[i]))
       merged.shapes.push_back(fresh.shapes[i]), merged.keys.push_back(fresh.keys[i]), merged.us.push_back(fresh.us[i]),
-          sampled.push_back(false), ++added;
-  if (only_fresh && added == 0)
-    throw InputError(dir, "no complete shape of the held-out grid is new to the fit's pool; nothing to score");
+          sampled.push_back(false);
   merged.incomplete_shapes = fresh.incomplete_shapes;
   f.pool = std::move(merged);
   f.sampled = std::move(sampled);
@@ -196,8 +215,11 @@ int run_validate(const Args& args) {
     check_output_file(args.get("--per-shape"));
   }
   Setup s = setup(args, true);
-  Fitted f = fit_from_traces(args, s);
-  if (args.has("--heldout-traces")) use_fresh_heldout(f, args, s);
+  std::optional<Pool> fresh;  // read and checked before the fit
+  Fitted f = fit_from_traces(args, s, [&](const Pool& pool) {
+    if (args.has("--heldout-traces")) fresh = read_fresh_heldout(args, s, pool);
+  });
+  if (fresh) use_fresh_heldout(f, std::move(*fresh), args);
   ValidateOptions opt;
   opt.time_decisions = !args.has("--no-timing");
   std::map<std::string, double> reference;

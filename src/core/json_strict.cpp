@@ -26,7 +26,95 @@ std::string fill(const std::string& text, size_t byte, const char* what) {
   return out;
 }
 
+// A forward scan over JSON text, enough to find a value by its path (json_line_of): no validation, never past the end.
+struct Scan {
+  std::string_view t;
+  size_t i = 0;
+  bool at(char c) {
+    ws();
+    return i < t.size() && t[i] == c;
+  }
+  void ws() {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t')) ++i;
+  }
+  std::string str() {  // at '"': the string's text (escapes other than \uXXXX undone)
+    std::string s;
+    for (++i; i < t.size() && t[i] != '"'; ++i) {
+      if (t[i] != '\\' || i + 1 >= t.size()) {
+        s += t[i];
+        continue;
+      }
+      const char e = t[++i];
+      s += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
+      if (e == 'u') s.insert(s.size() - 1, 1, '\\');
+    }
+    ++i;
+    return s;
+  }
+  void skip() {  // one value
+    ws();
+    if (i >= t.size()) return;
+    if (t[i] == '"') {
+      str();
+      return;
+    }
+    if (t[i] != '{' && t[i] != '[') {
+      while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']') ++i;
+      return;
+    }
+    int depth = 0;
+    for (; i < t.size(); ++i) {
+      if (t[i] == '"') {
+        str();
+        --i;
+      } else if (t[i] == '{' || t[i] == '[') {
+        ++depth;
+      } else if ((t[i] == '}' || t[i] == ']') && --depth == 0) {
+        ++i;
+        return;
+      }
+    }
+  }
+  bool step(const std::string& key) {  // at an object or array: to the value of `key` in it
+    ws();
+    if (i >= t.size() || (t[i] != '{' && t[i] != '[')) return false;
+    const bool object = t[i] == '{';
+    size_t want = 0;
+    if (!object) {
+      if (key.empty() || key.size() > 9 || key.find_first_not_of("0123456789") != std::string::npos) return false;
+      want = std::stoul(key);
+    }
+    const size_t open = i++;
+    for (size_t n = 0;; ++n) {
+      if (at('}') || at(']') || i >= t.size()) break;
+      if (object) {
+        if (!at('"')) break;
+        const std::string k = str();
+        if (!at(':')) break;
+        ++i;
+        if (k == key) return ws(), true;
+      } else if (n == want) {
+        return ws(), true;
+      }
+      skip();
+      if (!at(',')) break;
+      ++i;
+    }
+    i = open;
+    return false;
+  }
+};
+
 }  // namespace
+
+int json_line_of(std::string_view text, const std::vector<std::string>& path) {
+  Scan s{text};
+  s.ws();
+  for (const auto& key : path)
+    if (!s.step(key)) break;
+  const size_t upto = std::min(s.i, text.size());
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::ptrdiff_t(upto), '\n'));
+}
 
 std::optional<std::pair<std::string, int>> first_duplicate_key(std::string_view text) {
   using json = nlohmann::json;

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +35,11 @@ struct StrictJsonMessages {
   /// FILE:LINE, "a number beyond double range" + hint at FILE.
   static StrictJsonMessages for_hint(const std::string& hint);
 };
+
+/// The 1-based line of the value at `path` (object keys; an array's element by its decimal index) in strict JSON
+/// `text`, for messages that name FILE:LINE of a bad value. A key the text lacks: the line of the deepest object or
+/// array on the path that it has (where the key belongs). Text that is not JSON: the line reached so far.
+int json_line_of(std::string_view text, const std::vector<std::string>& path);
 
 /// Parses `text` (read from `path`) as JSON with no key repeated in any object. Throws InputError in the words of
 /// `messages`, never an nlohmann exception.

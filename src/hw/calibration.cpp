@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -30,38 +32,61 @@ using json = nlohmann::json;
 constexpr double kReferenceGraphUsPerKernel = 0.842;
 constexpr double kAchievableDram = (3.04 / 3.35 + 4.41 / 4.8) / 2;
 
+/// Where a value sits: its dotted name for the message ("tensor.bf16.") and its keys, to find its line.
+struct Path {
+  std::string prefix;
+  std::vector<std::string> keys;
+  Path(const char* dotted) : Path(std::string(dotted)) {}  // NOLINT: "memory." and the like
+  Path(const std::string& dotted) : prefix(dotted) {       // NOLINT
+    for (size_t a = 0, b; a < dotted.size(); a = b + 1) {
+      b = dotted.find('.', a);
+      if (b == std::string::npos) b = dotted.size();
+      if (b > a) keys.push_back(dotted.substr(a, b - a));
+    }
+  }
+  Path(std::string p, std::vector<std::string> k) : prefix(std::move(p)), keys(std::move(k)) {}
+};
+
 struct Reader {
   const json& j;
   std::string file;
-  const json& at(const json& o, const std::string& key, const std::string& path) const {
+  std::string_view text;  // the result's text, for the line of a bad value (FILE:LINE, as the other readers say)
+  /// FILE:LINE of the value at path + key (of the object that lacks it, where it is missing).
+  std::string where(const Path& path, const std::string& key) const {
+    std::vector<std::string> keys = path.keys;
+    if (!key.empty()) keys.push_back(key);
+    return file + ":" + std::to_string(json_line_of(text, keys));
+  }
+  const json& at(const json& o, const std::string& key, const Path& path) const {
     if (!o.is_object() || !o.contains(key))
-      throw InputError(file, "missing '" + path + key + "'; rerun scripts/torch/calibrate.py");
+      throw InputError(where(path, key), "missing '" + path.prefix + key + "'; rerun scripts/torch/calibrate.py");
     return o.at(key);
   }
-  double number(const json& o, const std::string& key, const std::string& path, double lo, double hi) const {
+  double number(const json& o, const std::string& key, const Path& path, double lo, double hi) const {
     const json& v = at(o, key, path);
-    if (!v.is_number()) throw InputError(file, "'" + path + key + "' is not a number");
+    if (!v.is_number()) throw InputError(where(path, key), "'" + path.prefix + key + "' is not a number");
     const double x = v.get<double>();
     if (!std::isfinite(x) || x < lo || x > hi)
-      throw InputError(file, "'" + path + key + "' = " + fmt(x, 6) + " is outside " + fmt(lo, 4) + ".." + fmt(hi, 4));
+      throw InputError(where(path, key), "'" + path.prefix + key + "' = " + fmt(x, 6) + " is outside " + fmt(lo, 4) +
+                                             ".." + fmt(hi, 4));
     return x;
   }
   /// A number calibrate.py writes that the overlay does not use: checked all the same where present (a result with
   /// a negative power or a zero L2 is corrupt, whichever of its numbers the overlay reads).
-  void optional_number(const json& o, const std::string& key, const std::string& path, double lo, double hi) const {
+  void optional_number(const json& o, const std::string& key, const Path& path, double lo, double hi) const {
     if (o.is_object() && o.contains(key) && !o.at(key).is_null()) number(o, key, path, lo, hi);  // null: no NVML
   }
   /// A count (SMs): an integer, not 131.5 read as 131.
-  int64_t integer(const json& o, const std::string& key, const std::string& path, int64_t lo, int64_t hi) const {
+  int64_t integer(const json& o, const std::string& key, const Path& path, int64_t lo, int64_t hi) const {
     const double x = number(o, key, path, double(lo), double(hi));
     if (!at(o, key, path).is_number_integer() && x != std::floor(x))
-      throw InputError(file, "'" + path + key + "' = " + fmt(x, 8) + " is not a whole number");
+      throw InputError(where(path, key), "'" + path.prefix + key + "' = " + fmt(x, 8) + " is not a whole number");
     return int64_t(x);
   }
-  std::string text(const json& o, const std::string& key, const std::string& path) const {
+  std::string text_of(const json& o, const std::string& key, const Path& path) const {
     const json& v = at(o, key, path);
     if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > 200)
-      throw InputError(file, "'" + path + key + "' is not a short text");
+      throw InputError(where(path, key), "'" + path.prefix + key + "' is not a short text");
     std::string s = v.get<std::string>();
     for (char& c : s)
       if (c == '\n' || c == '#' || c == '"' || static_cast<unsigned char>(c) < 0x20) c = ' ';
@@ -74,17 +99,17 @@ struct Reader {
 /// was not read (round 13 left it: any text passed); an older result without it is read as before.
 std::string sms_source_of(const Reader& r, const json& j, const json& dev, int64_t sms) {
   if (!j.contains("sms_source")) return "";
-  const std::string src = r.text(j, "sms_source", "");
+  const std::string src = r.text_of(j, "sms_source", "");
   if (src != "all" && src != "driver" && src != "guess")
-    throw InputError(r.file, "'sms_source' = '" + src.substr(0, 40) +
+    throw InputError(r.where("", "sms_source"), "'sms_source' = '" + src.substr(0, 40) +
                                  "' is not all, driver or guess; rerun scripts/torch/calibrate.py");
   if (!dev.contains("sms_total")) return src;
   const int64_t total = r.integer(dev, "sms_total", "device.", 1, 1024);
   if (src == "all" && sms != total)
-    throw InputError(r.file, "'sms_source' = 'all' (the whole chip), but 'sms' = " + std::to_string(sms) + " of its " +
+    throw InputError(r.where("", "sms_source"), "'sms_source' = 'all' (the whole chip), but 'sms' = " + std::to_string(sms) + " of its " +
                                  std::to_string(total) + " ('device.sms_total'); rerun scripts/torch/calibrate.py");
   if (src != "all" && sms == total)
-    throw InputError(r.file, "'sms_source' = '" + src + "' (a green-context partition), but 'sms' = " +
+    throw InputError(r.where("", "sms_source"), "'sms_source' = '" + src + "' (a green-context partition), but 'sms' = " +
                                  std::to_string(sms) + " is the whole chip ('device.sms_total'); rerun "
                                  "scripts/torch/calibrate.py");
   return src;
@@ -102,35 +127,35 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
   if (body.size() > (8u << 20)) throw InputError(file, "larger than 8 MiB: not a calibration result");
   const std::string not_json = "not valid JSON ({what}); rerun scripts/torch/calibrate.py";
   const json j = parse_strict_json(body, file, {"; give it once", std::string::npos, not_json, false, not_json});
-  const Reader r{j, file};
-  if (!j.is_object() || r.text(j, "schema", "") != "loom.calibration/1")
-    throw InputError(file, "'schema' is not loom.calibration/1; rerun scripts/torch/calibrate.py");
-  const std::string date = r.text(j, "date", ""), host = r.text(j, "host", "");
-  const std::string device = r.text(r.at(j, "device", ""), "gpu", "device.");
+  const Reader r{j, file, body};
+  if (!j.is_object() || r.text_of(j, "schema", "") != "loom.calibration/1")
+    throw InputError(r.where("", "schema"), "'schema' is not loom.calibration/1; rerun scripts/torch/calibrate.py");
+  const std::string date = r.text_of(j, "date", ""), host = r.text_of(j, "host", "");
+  const std::string device = r.text_of(r.at(j, "device", ""), "gpu", "device.");
   const int sms = int(r.integer(j, "sms", "", 1, 1024));
   if (sms > base.sms)
-    throw InputError(file, "'sms' = " + std::to_string(sms) + " exceeds " + key + "'s " + std::to_string(base.sms) +
+    throw InputError(r.where("", "sms"), "'sms' = " + std::to_string(sms) + " exceeds " + key + "'s " + std::to_string(base.sms) +
                                " SMs: is this result from another GPU? (" + device + ")");
   // (after the check against the entry: its message names the likelier cause)
   const json& dev = r.at(j, "device", "");
   if (dev.contains("sms_total") && r.integer(dev, "sms_total", "device.", 1, 1024) < sms)
     throw InputError(
-        file, "'sms' = " + std::to_string(sms) + " exceeds 'device.sms_total'; rerun scripts/torch/calibrate.py");
+        r.where("device.", "sms_total"), "'sms' = " + std::to_string(sms) + " exceeds 'device.sms_total'; rerun scripts/torch/calibrate.py");
   const std::string sms_source = sms_source_of(r, j, dev, sms);
   r.optional_number(dev, "clock_mhz", "device.", 100, 10000);
   r.optional_number(dev, "l2_bytes", "device.", 1 << 20, 1e10);
-  if (j.contains("nvml") && !j.at("nvml").is_boolean()) throw InputError(file, "'nvml' is not true or false");
+  if (j.contains("nvml") && !j.at("nvml").is_boolean()) throw InputError(r.where("", "nvml"), "'nvml' is not true or false");
   const std::string src = "calibrated " + date + " on " + host + " (" + device + ", " + file + ")";
   const json& mem = r.at(j, "memory", "");
   const double dram_read = r.number(mem, "dram_read_bytes_per_s", "memory.", 1e9, 1e14);
   r.optional_number(mem, "dram_copy_bytes_per_s", "memory.", 1e9, 1e14);
   r.optional_number(mem, "l2_bytes", "memory.", 1 << 20, 1e10);
   const json& tensor = r.at(j, "tensor", "");
-  if (!tensor.is_object() || tensor.empty()) throw InputError(file, "'tensor' holds no dtype; rerun calibrate.py");
+  if (!tensor.is_object() || tensor.empty()) throw InputError(r.where("", "tensor"), "'tensor' holds no dtype; rerun calibrate.py");
   std::vector<double> slow, onset, mhz;
   std::string rates;
   for (const auto& [dt, t] : tensor.items()) {
-    const std::string p = "tensor." + dt + ".";
+    const Path p{"tensor." + dt + ".", {"tensor", dt}};
     // Sustained / cool GEMM time: 0.98 to 1.2 measured (noise below 1); twice as fast under load is no measurement.
     slow.push_back(r.number(t, "slowdown", p, 0.8, 3));
     const double cool = r.number(t, "cool_tflops", p, 0.01, 1e5), sus = r.number(t, "sustained_tflops", p, 0.01, 1e5);
@@ -145,7 +170,7 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
                             ? std::min(t.at("max_sm_mhz").get<double>(), base.boost_clock_mhz)
                             : base.boost_clock_mhz;
       if (t.at("sustained_sm_mhz").get<double>() > hi)
-        throw InputError(file, "'" + p + "sustained_sm_mhz' = " + fmt(t.at("sustained_sm_mhz").get<double>(), 6) +
+        throw InputError(r.where(p, "sustained_sm_mhz"), "'" + p.prefix + "sustained_sm_mhz' = " + fmt(t.at("sustained_sm_mhz").get<double>(), 6) +
                                    " MHz is above the chip's maximum (" + fmt(hi, 6) + " MHz, max_sm_mhz or " + key +
                                    "'s boost clock): is this result from another GPU?");
     }
@@ -213,7 +238,7 @@ CalibrationOverlay calibration_overlay(const std::string& body, const std::strin
   else
     y += "# dram.bandwidth kept: the measured read (" + fmt(dram_read / 1e12, 4) + " TB/s) is within 5% of what the " +
          "entry's " + fmt(base.dram_bytes_per_s / 1e12, 4) + " TB/s predicts (x" + fmt(kAchievableDram, 3) + ")\n";
-  return {y, device};
+  return {y, device, r.where("device.", "gpu")};
 }
 
 }  // namespace loom

@@ -37,6 +37,7 @@ inline double cpu_speed_of_probe(double us_per_launch) {
 struct CalibrationOverlay {
   std::string yaml;    ///< the overlay file's text
   std::string device;  ///< the device name the result records (e.g. "NVIDIA H100 80GB HBM3")
+  std::string device_where;  ///< FILE:LINE of that name ('device.gpu'), for messages about it
 };
 
 /// The overlay for catalogue entry `key` (`base`) from the result text `body` read from `file`. `reference` is the

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 
 #include <Eigen/Dense>
@@ -253,12 +254,35 @@ nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector
 }
 
 ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<TuneConfig>& configs,
-                                   const std::string& where) {
+                                   const std::string& where, bool moe) {
+  auto num = [](double v) {  // for messages: 1e+300, not 300 digits
+    char b[32];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return std::string(b);
+  };
   ConfigModel m;
   if (!j.is_object() || !j.contains("lambda") || !j["lambda"].is_number() || !j.contains("coef") ||
       !j["coef"].is_object())
     throw InputError(where, "config_model needs a numeric 'lambda' and a 'coef' object");
   m.lambda = j["lambda"].get<double>();
+  // The ridge strength --fit used (0.03; --lambda takes [0, 100]): shown by --validate, so a corrupt one is refused.
+  if (!(m.lambda >= 0 && m.lambda <= 100))
+    throw InputError(where, "config_model.lambda = " + num(m.lambda) + " is not in [0, 100]");
+  // The features the coefficients multiply, in order. Tables without the list read as this loom's; a list naming
+  // others (a moe table fitted with row repeats as its seventh feature) would be read with another meaning.
+  std::vector<std::string> names = kFeatureNames;
+  if (moe) names.back() = kMoeLastFeatureName;
+  if (j.contains("features")) {
+    const auto& f = j["features"];
+    bool same = f.is_array() && (f.size() == names.size() || (!moe && f.size() + 1 == names.size()));
+    for (size_t i = 0; same && i < f.size(); ++i) same = f[i].is_string() && f[i].get<std::string>() == names[i];
+    if (!same) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw InputError(where, "config_model.features: not this loom's " + std::string(moe ? "moe" : "gemm") +
+                                  " features (" + list + "); refit with `loom tune --fit`");
+    }
+  }
   if (j.contains("bytes")) {
     if (!j["bytes"].is_string())
       throw InputError(where, "config_model.bytes: not a string; use weights, operands or tiles");
@@ -280,15 +304,31 @@ ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<Tu
   for (const auto& c : configs) {
     auto it = j["coef"].find(c.name);
     // Tables fitted before the row-repeat feature have 6 numbers; its coefficient is then 0.
+    // A moe table's seventh feature (the grid's empty programs) has been there since it was added: a moe row of 6
+    // numbers would read it as 0 and misjudge every small batch.
     if (it == j["coef"].end() || !it->is_array() ||
-        (it->size() != size_t(kConfigFeatures) && it->size() != size_t(kConfigFeatures - 1)))
+        (it->size() != size_t(kConfigFeatures) && (moe || it->size() != size_t(kConfigFeatures - 1))))
       throw InputError(where, "config_model.coef." + c.name + ": missing or not " + std::to_string(kConfigFeatures) +
-                                  " numbers");
+                                  " numbers" +
+                                  (it != j["coef"].end() && it->is_array()
+                                       ? " (" + std::to_string(it->size()) + " numbers" +
+                                             (moe ? "; the moe model's seventh is " + std::string(kMoeLastFeatureName)
+                                                  : std::string()) +
+                                             ")"
+                                       : std::string()));
     ConfigCoef v{};
     for (int k = 0; k < int(it->size()); ++k) {
       if (!(*it)[size_t(k)].is_number()) throw InputError(where, "config_model.coef." + c.name + ": not a number");
       v[size_t(k)] = (*it)[size_t(k)].get<double>();
       if (!std::isfinite(v[size_t(k)])) throw InputError(where, "config_model.coef." + c.name + ": not finite");
+      // Beyond the pruned intercept (1e9 us) a term overflows a prediction to inf; below 0 in a model fitted with
+      // coefficients >= 0 a config looks nearly free far from its samples (config_model.h).
+      if (std::abs(v[size_t(k)]) > kPrunedIntercept)
+        throw InputError(where, "config_model.coef." + c.name + "[" + std::to_string(k) + "] = " +
+                                    num(v[size_t(k)]) + " is beyond +-1e9");
+      if (m.nonneg && v[size_t(k)] < 0)
+        throw InputError(where, "config_model.coef." + c.name + "[" + std::to_string(k) + "] is negative in a model "
+                                    "fitted with coefficients >= 0 ('nonneg': true)");
     }
     m.coef.push_back(v);
   }

@@ -81,8 +81,11 @@ std::vector<bool> select_stratified(const Pool& pool, double fraction);
 
 nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector<TuneConfig>& configs,
                                          bool moe = false);
-/// Throws InputError(where, ...) when a config is missing or a row has the wrong length.
+/// Throws InputError(where, ...) when a config is missing, a row has the wrong length (a moe table's rows have 7
+/// numbers; gemm tables from before the row-repeat feature may have 6), a coefficient is beyond +-1e9 (the pruned
+/// intercept) or negative in a model fitted >= 0, 'lambda' is not in [0, 100], or 'features' names other features
+/// than this loom's (a moe table fitted with another seventh feature would be read with this one's meaning).
 ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<TuneConfig>& configs,
-                                   const std::string& where);
+                                   const std::string& where, bool moe = false);
 
 }  // namespace loom::wave

@@ -127,7 +127,8 @@ TuneTables tables_from_json(const nlohmann::json& j, const std::string& where) {
     t.macros.push_back(mt);
   }
   t.sampled = field<std::vector<std::string>>(j, "sampled", where);
-  if (j.contains("config_model")) t.config_model = config_model_from_json(j["config_model"], t.configs, where);
+  if (j.contains("config_model")) t.config_model = config_model_from_json(j["config_model"], t.configs, where,
+                                                                        base_family(t.family) == "moe");
   if (t.macros.empty()) throw InputError(where, "tune table has no macro configs");
   return t;
 }
