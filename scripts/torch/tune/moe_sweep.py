@@ -11,6 +11,7 @@ import itertools
 import multiprocessing as mp
 import os
 import random
+import re
 import sys
 import time
 
@@ -102,6 +103,24 @@ def check(cfgs, dtypes):
         max(len(v) for v in cfgs.values()), "/".join(dtypes), worst), flush=True)
 
 
+def die(msg):
+    print("loom: moe_sweep.py: " + msg, file=sys.stderr)  # one line and exit 2, as loom's own refusals
+    sys.exit(2)
+
+
+def parse_tokens(text):
+    """--tokens: comma-separated batch sizes, each a plain integer 1..65536, no repeats."""
+    out = []
+    for t in text.split(","):
+        t = t.strip()
+        if not re.fullmatch(r"[0-9]{1,6}", t) or not 1 <= int(t) <= 65536:
+            die("--tokens: '%s' in '%s' is not a batch size (an integer 1..65536)" % (t, text))
+        if int(t) in out:
+            die("--tokens: %s given twice in '%s'" % (t, text))
+        out.append(int(t))
+    return out
+
+
 def main():
     ap = loom_torch.common_args(__doc__.splitlines()[0])
     ap.add_argument("--dtypes", default="bf16,fp8")
@@ -120,7 +139,11 @@ def main():
     ap.set_defaults(warmup=1)
     args = ap.parse_args()
     args.warm = True
+    # Checked before the GPU is touched: a bad list used to surface as a traceback after minutes of compiling.
+    tokens = parse_tokens(args.tokens) if args.tokens else TOKENS
     dtypes = args.dtypes.split(",")
+    if not dtypes or any(d not in ("bf16", "fp8") for d in dtypes) or len(set(dtypes)) != len(dtypes):
+        die("--dtypes: '%s' is not a comma-separated list of bf16 and fp8, each once" % args.dtypes)
     cfgs = all_configs()
     if args.limit_configs:
         cfgs = random.Random(1).sample(cfgs, args.limit_configs)
@@ -138,9 +161,6 @@ def main():
         kept = {d: [c for c in cfgs if fm.config_name(c) in ok[d]] for d in dtypes}
     check(kept, dtypes)
 
-    tokens = [int(t) for t in args.tokens.split(",")] if args.tokens else TOKENS
-    if any(t < 1 for t in tokens):
-        sys.exit("moe_sweep.py: --tokens: batch sizes must be >= 1")
     shapes = []
     for name, e, k, h, inter, tps in MODELS:
         for tp in tps:
