@@ -152,9 +152,10 @@ int run_fit(const Args& args) {
 /// out. Fresh shapes that happen to be in the pool already are skipped. --heldout-only: the pool's own held-out shapes
 /// are left out, so only the separate grid is scored (a blind test of a method frozen before it was measured).
 /// read_fresh_heldout reads the grid and checks it against the pool (before the fit); use_fresh_heldout merges it.
-Pool read_fresh_heldout(const Args& args, const Setup& s, const Pool& pool) {
+Pool read_fresh_heldout(const Args& args, const Setup& s, const Pool& pool, std::vector<Corpus>& corpora) {
   const std::string dir = args.get("--heldout-traces");
-  Pool fresh = load_pool(read_corpus_dir(dir), s.gpu, s.gpu_key, s.family, "--heldout-traces " + dir);
+  corpora = read_corpus_dir(dir);
+  Pool fresh = load_pool(corpora, s.gpu, s.gpu_key, s.family, "--heldout-traces " + dir);
   // A grid measured on another SM count (a green-context partition) times other kernels' waves: scored against the
   // pool's tables it was silently taken as the full chip's (round 16).
   if (fresh.sms != pool.sms)
@@ -216,8 +217,9 @@ int run_validate(const Args& args) {
   }
   Setup s = setup(args, true);
   std::optional<Pool> fresh;  // read and checked before the fit
+  std::vector<Corpus> fresh_corpora;  // its folder's corpora: the engines' default configs measured beside it
   Fitted f = fit_from_traces(args, s, [&](const Pool& pool) {
-    if (args.has("--heldout-traces")) fresh = read_fresh_heldout(args, s, pool);
+    if (args.has("--heldout-traces")) fresh = read_fresh_heldout(args, s, pool, fresh_corpora);
   });
   if (fresh) use_fresh_heldout(f, std::move(*fresh), args);
   ValidateOptions opt;
@@ -228,7 +230,9 @@ int run_validate(const Args& args) {
     reference = sweep_cublas_latencies(f.corpora, s.gpu_key, s.family);
     opt.reference = "cuBLAS (F.linear beside the sweep)";
   } else if (target_impl(s.family) == "triton") {
+    // The defaults measured beside the pool (traces/tune) and beside a held-out grid (its own folder), each shape once.
     reference = engine_default_latencies(f.corpora, s.gpu_key, s.family);
+    for (const auto& [key, us] : engine_default_latencies(fresh_corpora, s.gpu_key, s.family)) reference.emplace(key, us);
     opt.reference = "engine default (vLLM get_default_config: 16x32x64 G1 if M <= E, else 64x64x32 G8)";
   }
   Progress p("validating on held-out shapes");

@@ -102,8 +102,8 @@ std::string validation_text(const ValidationReport& r) {
   else if (r.cublas_shapes > 0)
     s += r.reference + " on " + std::to_string(r.cublas_shapes) + " held-out shapes: loom tuned / default latency "
          "geomean " + fmt(r.tuned_over_cublas, 3) + "x (speedup " + fmt(1 / r.tuned_over_cublas, 3) +
-         "x), best / default " + fmt(r.best_over_cublas, 3) + "x (the default measured in its own run, "
-         "scripts/tune-moe-check.sh)\n";
+         "x), best / default " + fmt(r.best_over_cublas, 3) + "x (the default measured in its own run: "
+         "moe_sweep.py --configs beside the pool or the held-out grid)\n";
   return s;
 }
 

@@ -35,6 +35,7 @@ bands = [b["band"] for b in d["by_batch"]]  # the wave tuner by batch band: ever
 assert bands == [b for b in ("1-3", "4-16", "17-128", ">128") if b in bands], bands
 assert sum(b["shapes"] for b in d["by_batch"]) == d["heldout_shapes"], d["by_batch"]
 assert all(1.0 <= b["geomean_ratio"] <= b["max_ratio"] for b in d["by_batch"]), d["by_batch"]
+assert d["engine_default"]["shapes"] == d["heldout_shapes"], d["engine_default"]  # defaults-3 beside the grid
 print("heldout-only: %d blind shapes scored, %d sampled" % (d["heldout_shapes"], d["sampled_shapes"]))
 PY
 # The decode grid of 2026-11-28 (traces/checks/tune-blind2/h200/moe-triton-fp8: tokens 3, 6, 12, fp8 only) was swept
@@ -65,6 +66,10 @@ geo = math.exp(sum(math.log(float(r["chosen_us"]) / float(r["best_us"])) for r i
 tuner = [m for m in d["methods"] if m["method"] == "wave tuner (ratio)"][0]
 assert abs(geo - tuner["geomean_ratio"]) < 1e-4, (geo, tuner["geomean_ratio"])
 assert collections.Counter(r["band"] for r in rows) == {b["band"]: b["shapes"] for b in d["by_batch"]}
+# The engines' default configs measured beside the grid (moe-triton-defaults-4, scripts/tune-blind-defaults-collect.sh)
+# price every scored shape; the tuner's pick can be no faster than the best.
+e = d["engine_default"]
+assert e["shapes"] == 138 and 0 < e["best_over_reference"] <= e["tuned_over_reference"], e
 print("reordered decode grid: %d shapes scored; per-shape CSV geomean %.4f" % (d["heldout_shapes"], geo))
 PY
 set +e
