@@ -26,6 +26,12 @@ std::string fill(const std::string& text, size_t byte, const char* what) {
   return out;
 }
 
+// The 1-based line of byte `byte` of `text` (clamped to its end).
+int line_at(std::string_view text, size_t byte) {
+  const size_t upto = std::min(byte, text.size());
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::ptrdiff_t(upto), '\n'));
+}
+
 // A forward scan over JSON text, enough to find a value by its path (json_line_of): no validation, never past the end.
 struct Scan {
   std::string_view t;
@@ -112,8 +118,7 @@ int json_line_of(std::string_view text, const std::vector<std::string>& path) {
   s.ws();
   for (const auto& key : path)
     if (!s.step(key)) break;
-  const size_t upto = std::min(s.i, text.size());
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::ptrdiff_t(upto), '\n'));
+  return line_at(text, s.i);
 }
 
 std::optional<std::pair<std::string, int>> first_duplicate_key(std::string_view text) {
@@ -134,8 +139,7 @@ std::optional<std::pair<std::string, int>> first_duplicate_key(std::string_view 
   const std::string quoted = "\"" + dup + "\"";
   size_t pos = text.find(quoted);
   if (pos != std::string::npos) pos = text.find(quoted, pos + 1);
-  const size_t upto = pos == std::string::npos ? 0 : pos;
-  return std::make_pair(dup, 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::ptrdiff_t(upto), '\n')));
+  return std::make_pair(dup, line_at(text, pos == std::string::npos ? 0 : pos));
 }
 
 StrictJsonMessages StrictJsonMessages::for_hint(const std::string& hint) {
@@ -151,8 +155,7 @@ nlohmann::json parse_strict_json(std::string_view text, const std::string& path,
                        "duplicate key '" + dup->first.substr(0, messages.key_chars) + "'" + messages.after_duplicate);
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    const size_t byte = std::min<size_t>(e.byte, text.size());
-    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::ptrdiff_t(byte), '\n'));
+    const int line = line_at(text, e.byte);
     throw InputError(messages.malformed_at_line ? path + ":" + std::to_string(line) : path,
                      fill(messages.malformed, e.byte, e.what()));
   } catch (const nlohmann::json::exception& e) {

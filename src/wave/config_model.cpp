@@ -232,11 +232,16 @@ std::vector<bool> select_stratified(const Pool& pool, double fraction) {
 
 namespace {
 const std::vector<std::string> kFeatureNames(std::begin(kConfigFeatureNames), std::end(kConfigFeatureNames));
+// The features a saved model names, in order: moe's seventh is its empty programs, gemm's the row repeats.
+std::vector<std::string> feature_names(bool moe) {
+  std::vector<std::string> names = kFeatureNames;
+  if (moe) names.back() = kMoeLastFeatureName;
+  return names;
+}
 }  // namespace
 
 nlohmann::ordered_json config_model_json(const ConfigModel& m, const std::vector<TuneConfig>& configs, bool moe) {
-  std::vector<std::string> names = kFeatureNames;
-  if (moe) names.back() = kMoeLastFeatureName;
+  const std::vector<std::string> names = feature_names(moe);
   nlohmann::ordered_json coef = nlohmann::ordered_json::object();
   for (size_t i = 0; i < m.coef.size(); ++i) coef[configs[i].name] = m.coef[i];
   // The first tables (weight elements) keep their exact form; another bytes feature is named.
@@ -270,8 +275,7 @@ ConfigModel config_model_from_json(const nlohmann::json& j, const std::vector<Tu
     throw InputError(where, "config_model.lambda = " + num(m.lambda) + " is not in [0, 100]");
   // The features the coefficients multiply, in order. Tables without the list read as this loom's; a list naming
   // others (a moe table fitted with row repeats as its seventh feature) would be read with another meaning.
-  std::vector<std::string> names = kFeatureNames;
-  if (moe) names.back() = kMoeLastFeatureName;
+  const std::vector<std::string> names = feature_names(moe);
   if (j.contains("features")) {
     const auto& f = j["features"];
     bool same = f.is_array() && (f.size() == names.size() || (!moe && f.size() + 1 == names.size()));

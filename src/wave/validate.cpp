@@ -126,7 +126,10 @@ ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& samp
     if (pool.configs[i].name == tables.default_config) def = int(i);
   if (def < 0) throw InputError("--validate", "default config " + tables.default_config + " was not measured");
 
-  auto best_us = [&](size_t s) { return *std::min_element(pool.us[s].begin(), pool.us[s].end()); };
+  auto best_at = [&](size_t s) {
+    return size_t(std::min_element(pool.us[s].begin(), pool.us[s].end()) - pool.us[s].begin());
+  };
+  auto best_us = [&](size_t s) { return pool.us[s][best_at(s)]; };
   auto score = [&](const std::string& name, const std::function<int(size_t)>& choose) {
     MethodResult m;
     m.method = name, m.shapes = int64_t(held.size());
@@ -153,14 +156,12 @@ ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& samp
     const CompiledTables ct = compile_tables(tables, mode);
     const std::string name = mode == Extrapolation::ratio ? "wave tuner (ratio)" : "wave tuner (linear)";
     int64_t borrowed = 0;
-    std::vector<double> by_band[std::size(kBatchBands)];  // chosen/best of each held-out shape, by batch band
     MethodResult m = score(name, [&](size_t s) {
       Choice c = decide(ct, pool.shapes[s]);
       borrowed += c.borrowed;
-      const TuneShape& sh = pool.shapes[s];
-      by_band[batch_band(sh.family == "gemm" ? sh.m : sh.tokens)].push_back(pool.us[s][size_t(c.config)] / best_us(s));
-      if (mode == Extrapolation::ratio) {
-        const size_t b = size_t(std::min_element(pool.us[s].begin(), pool.us[s].end()) - pool.us[s].begin());
+      if (mode == Extrapolation::ratio) {  // each shape's decision, for --per-shape and the batch bands below
+        const TuneShape& sh = pool.shapes[s];
+        const size_t b = best_at(s);
         r.per_shape.push_back({pool.keys[s], sh.family == "gemm" ? sh.m : sh.tokens, pool.configs[size_t(c.config)].name,
                                pool.configs[b].name, pool.us[s][size_t(c.config)], pool.us[s][b],
                                pool.us[s][size_t(def)]});
@@ -171,6 +172,8 @@ ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& samp
       m.decision_ns = time_ns(held_shapes, 2000, [&](const TuneShape& s) { return decide(ct, s).config; });
     if (mode == Extrapolation::ratio) {
       r.chosen_borrowed_share = double(borrowed) / double(held.size());
+      std::vector<double> by_band[std::size(kBatchBands)];  // chosen/best of each held-out shape, by batch band
+      for (const ShapeResult& x : r.per_shape) by_band[batch_band(x.rows)].push_back(x.chosen_us / x.best_us);
       for (size_t b = 0; b < std::size(kBatchBands); ++b) {
         const std::vector<double>& v = by_band[b];
         if (v.empty()) continue;
