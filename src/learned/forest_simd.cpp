@@ -13,6 +13,8 @@ constexpr size_t kVecRows = 8, kVecGroups = 4, kVec512Rows = 16;
 // 64-row chunks a block of the AVX-512 walk: 2, 4, 6 and 8 measured within noise of each other, 12-16 slower (the
 // block's transposed features and rows no longer stay near L1).
 constexpr size_t kBlockChunks = 4;
+// 32-row chunks a block of the AVX2 walk of deep forests (docs/speed-round12.md).
+constexpr size_t kAvx2BlockChunks = 8;
 }  // namespace
 
 bool cpu_has_avx2() {
@@ -25,83 +27,136 @@ bool cpu_has_avx512() {
   return has;
 }
 
+namespace {
+// The constants of the AVX2 walk's lanes: row offsets of a vector's eight rows and the word's fields.
+struct Avx2Lanes {
+  __m256i row_off, feature_mask, default_left, pass_left;
+};
+
+// One tree of the AVX2 walk for one 32-row chunk (rows at x, stride floats apart): leaves each vector's lanes at
+// their leaf slots (inner + leaf index). The first four levels (15 slots) take their thresholds and words from two
+// 8-slot loads by an in-register permute, the fifth (16 slots) from two more and a blend; deeper levels gather them;
+// every level gathers the rows' feature values. A lane at slot i goes to 2i+1 (left) or 2i+2 (right), right
+// exactly when the scalar walk goes right (NaN: !default_left, else !(v < threshold)); pass-left slots below a leaf
+// always go left, to the slot holding that leaf's value.
+__attribute__((target("avx2"), always_inline)) inline void avx2_tree_slots(const float* thr, const int32_t* word,
+                                                                          int32_t depth, const float* x, size_t stride,
+                                                                          const Avx2Lanes& k, __m256i* slot) {
+  const __m256i one = _mm256_set1_epi32(1), fifteen = _mm256_set1_epi32(15);
+  // Slots 0-7 (levels 0-2, and slot 7) and 7-14 (level 3) in registers.
+  const __m256 thr_lo = _mm256_loadu_ps(thr), thr_hi = _mm256_loadu_ps(thr + 7);
+  const __m256i word_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word));
+  const __m256i word_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 7));
+  for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm256_setzero_si256();
+  for (int32_t d = 0; d < depth; ++d)
+    for (size_t g = 0; g < kVecGroups; ++g) {
+      __m256 threshold;
+      __m256i w;
+      if (d < 3) {
+        threshold = _mm256_permutevar8x32_ps(thr_lo, slot[g]);
+        w = _mm256_permutevar8x32_epi32(word_lo, slot[g]);
+      } else if (d == 3) {  // slots 7-14: (slot + 1) mod 8 indexes the registers loaded from slot 7
+        const __m256i s = _mm256_add_epi32(slot[g], one);
+        threshold = _mm256_permutevar8x32_ps(thr_hi, s);
+        w = _mm256_permutevar8x32_epi32(word_hi, s);
+      } else if (d == 4) {  // slots 15-30: two 8-slot loads each, permuted, the upper half chosen by bit 3
+        const __m256i s = _mm256_sub_epi32(slot[g], fifteen);
+        const __m256i upper = _mm256_slli_epi32(s, 28);  // bit 3 to the sign bit
+        threshold = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(thr + 15), s),
+                                     _mm256_permutevar8x32_ps(_mm256_loadu_ps(thr + 23), s),
+                                     _mm256_castsi256_ps(upper));
+        w = _mm256_castps_si256(_mm256_blendv_ps(
+            _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(
+                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 15)), s)),
+            _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(
+                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 23)), s)),
+            _mm256_castsi256_ps(upper)));
+      } else {
+        threshold = _mm256_i32gather_ps(thr, slot[g], 4);
+        w = _mm256_i32gather_epi32(word, slot[g], 4);
+      }
+      const float* rows = x + g * kVecRows * stride;
+      const __m256 v = _mm256_i32gather_ps(rows, _mm256_add_epi32(k.row_off, _mm256_and_si256(w, k.feature_mask)), 4);
+      const __m256i lt = _mm256_castps_si256(_mm256_cmp_ps(v, threshold, _CMP_LT_OQ));
+      const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+      const __m256i defl = _mm256_cmpeq_epi32(_mm256_and_si256(w, k.default_left), k.default_left);
+      const __m256i pass = _mm256_cmpeq_epi32(_mm256_and_si256(w, k.pass_left), k.pass_left);
+      const __m256i go_left = _mm256_or_si256(_mm256_or_si256(lt, pass), _mm256_and_si256(nan, defl));
+      const __m256i right = _mm256_andnot_si256(go_left, one);
+      slot[g] = _mm256_add_epi32(_mm256_add_epi32(slot[g], slot[g]), _mm256_add_epi32(one, right));
+    }
+}
+}  // namespace
+
 // Rows [0, n - n % 32) of predict_batch, eight rows per 256-bit vector, over the perfect-tree arrays (forest.h):
-// `inner` = 2^depth - 1 slots per tree. A lane at slot i goes to 2i+1 (left) or 2i+2 (right), right exactly when
-// the scalar walk goes right (NaN: !default_left, else !(v < threshold)); pass-left slots below a leaf always go
-// left, to the slot holding that leaf's value. The first four levels (15 slots) take their thresholds and words
-// from two 8-slot loads by an in-register permute, the fifth (16 slots) from two more and a blend; deeper levels
-// gather them; every level gathers the rows' feature
-// values. Each lane adds its tree's leaf to its own accumulator in tree order from base_score: the scalar walk's
-// float additions in its order (no FMA, no reassociation). Returns the rows done.
+// `inner` = 2^depth - 1 slots per tree (avx2_tree_slots walks one tree). Each lane adds its tree's leaf to its own
+// accumulator in tree order from base_score: the scalar walk's float additions in its order (no FMA, no
+// reassociation). Returns the rows done.
+// Forests of depth 9 and up (2.4 MB and more at 400 trees: beyond L2) walk blocks of kAvx2BlockChunks chunks tree by
+// tree, each row's running sum kept in `out` between trees (the same additions in the same order), so a tree's
+// arrays (~12 KB at depth 10) are read once per block instead of once per 32 rows, and the next tree's are
+// prefetched into L2 while the block walks this one (as the AVX-512 walk; docs/speed-round12.md). Shallower
+// forests stay in L2 and keep each chunk's sums in registers.
 __attribute__((target("avx2"))) size_t walk_avx2(const float* thresholds, const uint32_t* words_u, const float* leaves,
                                                  int32_t depth, size_t trees, float base_score, const float* x,
                                                  size_t n, size_t stride, uint32_t feature_bits,
                                                  uint32_t default_left_bit, uint32_t pass_left_bit, float* out) {
   const int32_t* words = reinterpret_cast<const int32_t*>(words_u);
   const size_t inner = (size_t(1) << depth) - 1, leaf_count = size_t(1) << depth;
-  const __m256i row_off = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-                                             _mm256_set1_epi32(static_cast<int>(stride)));
-  const __m256i feature_mask = _mm256_set1_epi32(static_cast<int>(feature_bits));
-  const __m256i default_left = _mm256_set1_epi32(static_cast<int>(default_left_bit));
-  const __m256i pass_left = _mm256_set1_epi32(static_cast<int>(pass_left_bit));
-  const __m256i one = _mm256_set1_epi32(1);
+  const Avx2Lanes lanes{_mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                           _mm256_set1_epi32(static_cast<int>(stride))),
+                        _mm256_set1_epi32(static_cast<int>(feature_bits)),
+                        _mm256_set1_epi32(static_cast<int>(default_left_bit)),
+                        _mm256_set1_epi32(static_cast<int>(pass_left_bit))};
   const __m256i inner_v = _mm256_set1_epi32(static_cast<int>(inner));
-  const __m256i fifteen = _mm256_set1_epi32(15);
   size_t r = 0;
-  for (; r + kAvx2Chunk <= n; r += kAvx2Chunk) {
-    __m256 acc[kVecGroups];
-    for (size_t g = 0; g < kVecGroups; ++g) acc[g] = _mm256_set1_ps(base_score);
+  if (depth < 9) {
+    for (; r + kAvx2Chunk <= n; r += kAvx2Chunk) {
+      __m256 acc[kVecGroups];
+      for (size_t g = 0; g < kVecGroups; ++g) acc[g] = _mm256_set1_ps(base_score);
+      for (size_t t = 0; t < trees; ++t) {
+        __m256i slot[kVecGroups];
+        avx2_tree_slots(thresholds + t * inner, words + t * inner, depth, x + r * stride, stride, lanes, slot);
+        const float* leaf = leaves + t * leaf_count;
+        for (size_t g = 0; g < kVecGroups; ++g)
+          acc[g] = _mm256_add_ps(acc[g], _mm256_i32gather_ps(leaf, _mm256_sub_epi32(slot[g], inner_v), 4));
+      }
+      for (size_t g = 0; g < kVecGroups; ++g) _mm256_storeu_ps(out + r + g * kVecRows, acc[g]);
+    }
+    return r;
+  }
+  while (r + kAvx2Chunk <= n) {
+    const size_t nc = std::min(kAvx2BlockChunks, (n - r) / kAvx2Chunk);
+    std::fill(out + r, out + r + nc * kAvx2Chunk, base_score);
     for (size_t t = 0; t < trees; ++t) {
       const float* thr = thresholds + t * inner;
       const int32_t* word = words + t * inner;
-      // Slots 0-7 (levels 0-2, and slot 7) and 7-14 (level 3) in registers.
-      const __m256 thr_lo = _mm256_loadu_ps(thr), thr_hi = _mm256_loadu_ps(thr + 7);
-      const __m256i word_lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word));
-      const __m256i word_hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 7));
-      __m256i slot[kVecGroups];
-      for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm256_setzero_si256();
-      for (int32_t d = 0; d < depth; ++d)
-        for (size_t g = 0; g < kVecGroups; ++g) {
-          __m256 threshold;
-          __m256i w;
-          if (d < 3) {
-            threshold = _mm256_permutevar8x32_ps(thr_lo, slot[g]);
-            w = _mm256_permutevar8x32_epi32(word_lo, slot[g]);
-          } else if (d == 3) {  // slots 7-14: (slot + 1) mod 8 indexes the registers loaded from slot 7
-            const __m256i k = _mm256_add_epi32(slot[g], one);
-            threshold = _mm256_permutevar8x32_ps(thr_hi, k);
-            w = _mm256_permutevar8x32_epi32(word_hi, k);
-          } else if (d == 4) {  // slots 15-30: two 8-slot loads each, permuted, the upper half chosen by bit 3
-            const __m256i k = _mm256_sub_epi32(slot[g], fifteen);
-            const __m256i upper = _mm256_slli_epi32(k, 28);  // bit 3 to the sign bit
-            threshold = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(thr + 15), k),
-                                         _mm256_permutevar8x32_ps(_mm256_loadu_ps(thr + 23), k),
-                                         _mm256_castsi256_ps(upper));
-            w = _mm256_castps_si256(_mm256_blendv_ps(
-                _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(
-                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 15)), k)),
-                _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(
-                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(word + 23)), k)),
-                _mm256_castsi256_ps(upper)));
-          } else {
-            threshold = _mm256_i32gather_ps(thr, slot[g], 4);
-            w = _mm256_i32gather_epi32(word, slot[g], 4);
-          }
-          const float* rows = x + (r + g * kVecRows) * stride;
-          const __m256 v = _mm256_i32gather_ps(rows, _mm256_add_epi32(row_off, _mm256_and_si256(w, feature_mask)), 4);
-          const __m256i lt = _mm256_castps_si256(_mm256_cmp_ps(v, threshold, _CMP_LT_OQ));
-          const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-          const __m256i defl = _mm256_cmpeq_epi32(_mm256_and_si256(w, default_left), default_left);
-          const __m256i pass = _mm256_cmpeq_epi32(_mm256_and_si256(w, pass_left), pass_left);
-          const __m256i go_left = _mm256_or_si256(_mm256_or_si256(lt, pass), _mm256_and_si256(nan, defl));
-          const __m256i right = _mm256_andnot_si256(go_left, one);
-          slot[g] = _mm256_add_epi32(_mm256_add_epi32(slot[g], slot[g]), _mm256_add_epi32(one, right));
-        }
       const float* leaf = leaves + t * leaf_count;
-      for (size_t g = 0; g < kVecGroups; ++g)
-        acc[g] = _mm256_add_ps(acc[g], _mm256_i32gather_ps(leaf, _mm256_sub_epi32(slot[g], inner_v), 4));
+      for (size_t c = 0; c < nc; ++c) {
+        if (t + 1 < trees) {  // a share of the next tree's arrays per chunk, into L2
+          const size_t part_t = (inner * 4 + nc - 1) / nc, part_l = (leaf_count * 4 + nc - 1) / nc;
+          const char* nt = reinterpret_cast<const char*>(thr + inner);
+          const char* nw = reinterpret_cast<const char*>(word + inner);
+          const char* nl = reinterpret_cast<const char*>(leaf + leaf_count);
+          for (size_t b = c * part_t; b < std::min(inner * 4, (c + 1) * part_t); b += 64) {
+            _mm_prefetch(nt + b, _MM_HINT_T1);
+            _mm_prefetch(nw + b, _MM_HINT_T1);
+          }
+          for (size_t b = c * part_l; b < std::min(leaf_count * 4, (c + 1) * part_l); b += 64)
+            _mm_prefetch(nl + b, _MM_HINT_T1);
+        }
+        const size_t rc = r + c * kAvx2Chunk;
+        __m256i slot[kVecGroups];
+        avx2_tree_slots(thr, word, depth, x + rc * stride, stride, lanes, slot);
+        // The row's running sum plus this tree's leaf: the scalar walk's additions in tree order.
+        for (size_t g = 0; g < kVecGroups; ++g) {
+          float* o = out + rc + g * kVecRows;
+          _mm256_storeu_ps(o, _mm256_add_ps(_mm256_loadu_ps(o),
+                                            _mm256_i32gather_ps(leaf, _mm256_sub_epi32(slot[g], inner_v), 4)));
+        }
+      }
     }
-    for (size_t g = 0; g < kVecGroups; ++g) _mm256_storeu_ps(out + r + g * kVecRows, acc[g]);
+    r += nc * kAvx2Chunk;
   }
   return r;
 }
