@@ -24,6 +24,9 @@ case "${1:-}" in
       tail -1 | cut -f1) bytes of tracked files (limit 67108864)";;
   back)
     for f in "${files[@]}"; do [ -e "$stash/$f" ] || continue; mkdir -p "$(dirname "$f")"; mv "$stash/$f" "$f"; done
+    # A build while the models were out packed none of them (build/models/packed); the restored files keep their old
+    # times, so touch the model indexes to make the next build pack them again.
+    touch models/efficiency*/model.json 2>/dev/null || true
     git status --short | grep '^ D' && { echo "still missing (see above)"; exit 1; } || echo "restored";;
   *) echo "usage: bash scripts/device-slim.sh out|back" >&2; exit 2;;
 esac
