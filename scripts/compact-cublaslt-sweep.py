@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from script_errors import Parser, fail, guarded, require_loom  # noqa: E402,F401  (one loom: line, exit 2)
+from script_errors import fail, guarded, reading  # noqa: E402  (one loom: line, exit 2)
 
 ATTRS = ("algo", "bm", "bn", "stages", "splitk", "reduction", "cta_swizzle", "custom", "inner", "cluster", "tile_id",
          "stages_id", "cluster_id")
@@ -16,7 +16,7 @@ ATTRS = ("algo", "bm", "bn", "stages", "splitk", "reduction", "cta_swizzle", "cu
 
 def main(src, dst):
     out, header, seen_cfg, seen_shape = [], None, set(), set()
-    with gzip.open(src, "rt") as f:
+    with reading(src), gzip.open(src, "rt") as f:
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("#") or not line:

@@ -17,12 +17,12 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from script_errors import Parser, fail, guarded, require_loom  # noqa: E402,F401  (one loom: line, exit 2)
+from script_errors import Parser, fail, guarded, reading  # noqa: E402  (one loom: line, exit 2)
 
 
 def read_trace(path):
     kernels, ranges = [], []
-    with gzip.open(path, "rt") as f:
+    with reading(path), gzip.open(path, "rt") as f:
         for line in f:
             p = line.rstrip("\n").split("\t")
             if p[0] == "K":

@@ -8,6 +8,7 @@ stderr line `loom: SCRIPT: what; what to do` and exit 2, never a traceback.
         sys.exit(guarded(main))
 """
 import argparse
+import contextlib
 import csv
 import os
 import subprocess
@@ -66,6 +67,17 @@ def guarded(main):
         except OSError:
             pass
         fail(describe(e))
+
+
+@contextlib.contextmanager
+def reading(path):
+    """Names `path` in an error raised while reading it (gzip's BadGzipFile and a cut stream carry no file name)."""
+    try:
+        yield
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, csv.Error) as e:
+        if isinstance(e, OSError) and e.filename:
+            raise
+        fail(f"{path}: {describe(e)}")
 
 
 def require_loom(path, flag="--loom"):
