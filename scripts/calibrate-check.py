@@ -14,6 +14,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from loom_corpus import read_corpus  # noqa: E402  (corpus versions 1 and 2)
+from script_errors import fail, guarded, require_loom  # noqa: E402  (one loom: line, exit 2)
 
 LOOM = sys.argv[1] if len(sys.argv) > 1 else "build/loom"
 GPUS = {"h100": "h100-sxm", "h200": "h200"}
@@ -54,6 +55,9 @@ def mape(gpu_args, csv_path, measured):
 
 
 def main():
+    if len(sys.argv) > 2:
+        fail("usage: calibrate-check.py [build/loom]")
+    require_loom(LOOM, "loom")
     tmp = tempfile.mkdtemp()
     print("%-5s %-40s %8s %10s %10s" % ("gpu", "kernels", "n", "catalogue", "overlay"))
     for short, key in GPUS.items():
@@ -75,4 +79,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(guarded(main))

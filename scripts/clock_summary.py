@@ -46,6 +46,12 @@ def main():
     if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         raise ValueError("usage: scripts/clock_summary.py RUN_DIR [--json OUT]")
     d = sys.argv[1]
+    out = None
+    if "--json" in sys.argv:  # checked before the work: no value is a usage error, not an IndexError
+        at = sys.argv.index("--json") + 1
+        if at >= len(sys.argv) or not sys.argv[at] or sys.argv[at].startswith("-"):
+            raise ValueError("--json: give the output file's name")
+        out = sys.argv[at]
     try:
         res = summarise(d)
     except (KeyError, IndexError) as e:  # a column or the samples of a load missing
@@ -56,8 +62,8 @@ def main():
     for k, v in res.items():
         print("%-10s %10s %10.1f %8s %10s %9.0f %7d" % (k, v["boost_us"], v["steady_us"], v["slowdown"],
                                                         v["throttle_after_s"], v["steady_sm_mhz"], v["steady_power_w"]))
-    if "--json" in sys.argv:
-        with open(sys.argv[sys.argv.index("--json") + 1], "w") as f:
+    if out:
+        with open(out, "w") as f:
             json.dump(res, f, indent=1)
 
 

@@ -9,18 +9,27 @@ ceiling_us and the prediction's model, tab-separated. Set LOOM_HOME to read anot
 of gpus/ models/ kernels/ at another commit)."""
 import argparse, json, os, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from script_errors import Parser, fail, guarded, require_loom  # noqa: E402,F401  (one loom: line, exit 2)
+
 KEYS = ["family", "bytes", "gpus", "impl"]
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = Parser()
     ap.add_argument("--loom", default="build/loom")
     ap.add_argument("--gpus", default="")
     ap.add_argument("extra", nargs="*", help="loom arguments added to every run (after --)")
     a = ap.parse_args()
+    require_loom(a.loom)
     run = lambda *argv: subprocess.run([a.loom] + list(argv), capture_output=True, text=True)
     names = (a.gpus.split(",") if a.gpus
              else [g["gpu"] for g in json.loads(run("gpus", "--format", "json").stdout)["gpus"]])
+    for g in names if a.gpus else ():  # an unknown GPU is refused up front, not swept as rows of errors
+        p = run("gpus", "show", g)
+        if p.returncode:
+            fail("--gpus: " + (p.stderr.strip().splitlines() or [g + ": not a GPU"])[-1].removeprefix("loom: "))
+
     def batch(most):  # the sweep on at most `most` GPUs (a node's size: rtx-a6000 holds 4)
         rows = []
         for b in [1 << i for i in range(10, 31)]:
@@ -51,4 +60,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guarded(main))

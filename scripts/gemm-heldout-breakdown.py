@@ -20,6 +20,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from loom_corpus import read_corpus  # noqa: E402  (corpus versions 1 and 2)
+from script_errors import Parser, fail, guarded, require_loom  # noqa: E402  (one loom: line, exit 2)
 
 DTYPE_BYTES = {"fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "fp8": 1}
 
@@ -64,7 +65,7 @@ def parse_spec(spec):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = Parser(description=__doc__.split("\n")[0])
     ap.add_argument("--loom", default="build/loom")
     ap.add_argument("--model-dir", default="models/efficiency")
     ap.add_argument("--traces", default="traces/heldout/linear")
@@ -73,6 +74,11 @@ def main():
                     help="points of the splits whose name starts with this (\"shapes\": the held-out 1 in 5 of "
                          "training sweeps given with --traces)")
     a = ap.parse_args()
+    require_loom(a.loom)
+    if not os.path.isdir(a.traces):
+        fail(f"--traces {a.traces}: not a folder; give a folder of held-out corpora (traces/heldout/linear)")
+    if not os.path.isfile(os.path.join(a.model_dir, "model.json")):
+        fail(f"--model-dir {a.model_dir}: no model.json there; give a model folder (models/efficiency)")
 
     tmp = tempfile.mkdtemp(prefix="loom-heldout-")
     try:
@@ -167,4 +173,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(guarded(main))

@@ -19,6 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from loom_corpus import read_corpus  # noqa: E402  (corpus versions 1 and 2)
+from script_errors import Parser, fail, guarded, require_loom  # noqa: E402  (one loom: line, exit 2)
 
 
 def read(pattern):
@@ -37,12 +38,16 @@ def read(pattern):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = Parser()
     ap.add_argument("pattern")
     ap.add_argument("--loom", default="build/loom")
     ap.add_argument("--model-dir", default="models/efficiency")
     a = ap.parse_args()
+    require_loom(a.loom)
     files, rows = read(a.pattern)
+    if not rows:
+        fail(f"{a.pattern}: no corpus file with cuBLAS GEMM rows matches; give a glob of corpora "
+             "(quoted), e.g. 'traces/heldout/linear41/*.gz'")
     tmp = tempfile.mkdtemp(prefix="loom-split-")
     try:
         batch = os.path.join(tmp, "b.csv")
@@ -77,4 +82,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(guarded(main))

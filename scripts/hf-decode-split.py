@@ -14,11 +14,15 @@ import csv
 import gzip
 import os
 import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from script_errors import Parser, fail, guarded, reading  # noqa: E402  (one loom: line, exit 2)
 
 
 def read_trace(path):
     kernels, ranges = [], []
-    with gzip.open(path, "rt") as f:
+    with reading(path), gzip.open(path, "rt") as f:
         for line in f:
             p = line.rstrip("\n").split("\t")
             if p[0] == "K":
@@ -31,7 +35,8 @@ def read_trace(path):
 
 def read_specs(path):
     rows = csv.reader(line for line in open(path) if not line.startswith("#"))
-    next(rows)
+    if next(rows, None) is None:
+        raise ValueError(f"{path}: no header; give the run's case list")
     return {int(r[0]): r[2] for r in rows}
 
 
@@ -62,7 +67,7 @@ def steps_of(folder):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = Parser(description=__doc__.splitlines()[0])
     p.add_argument("folders", nargs="+")
     p.add_argument("--steps", action="store_true", help="one row per rep as well")
     a = p.parse_args()
@@ -71,7 +76,13 @@ def main():
         "gpu", "case", "wall", "gpu", "n", "plan gap", "plan p10", "plan p90", "attn gap", "rest/lnch", "quiet plan"))
     for folder in a.folders:
         gpu = os.path.basename(os.path.normpath(folder))
+        if not os.path.isfile(os.path.join(folder, "hf_eager.lct.gz")):
+            fail(f"{folder}: no hf_eager.lct.gz here; give a traces/e2e/<gpu> folder of the HF eager run")
+        decode_cases = 0
         for spec, steps in steps_of(folder):
+            decode_cases += 1
+            if not steps:
+                fail(f"{folder}: case '{spec}' has no decode step (loom.phase=decode range) in hf_eager.lct.gz")
             case = " ".join(w for w in spec.split() if w.startswith(("batch", "context")))
             if a.steps:
                 for s in steps:
@@ -84,7 +95,9 @@ def main():
             print("%-10s %-26s %9.0f %7.0f %5d %9.0f %9.0f %9.0f %8.0f %9.1f %7.0f (%2d)" % (
                 gpu, case + " med", m["wall_us"], m["gpu_us"], m["kernels"], m["plan_gap_us"], q[0], q[-1],
                 m["attn_gap_us"], m["rest_us_per_launch"], statistics.median(quiet), len(quiet)))
+        if not decode_cases:
+            fail(f"{folder}: no e2e_decode case (loom.case= range of an e2e_decode spec) in hf_eager.lct.gz")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(guarded(main))

@@ -73,16 +73,12 @@ def runnable(binary, gpu, path, out_path):
 
 def main():
     ap = argparse.ArgumentParser(add_help=True)
+    ap.error = lambda message: fail(f"{message}; see --help")  # one line, not usage + error
     ap.add_argument("--before", required=True)
     ap.add_argument("--after", required=True)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rows", type=int, default=600)
-    try:
-        a = ap.parse_args()
-    except SystemExit as e:
-        if e.code == 0:
-            raise
-        fail("bad arguments (see --help)")
+    a = ap.parse_args()
     for b in (a.before, a.after):
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             fail(f"{b}: not an executable loom binary")

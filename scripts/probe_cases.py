@@ -175,6 +175,7 @@ def build_cases(T):
     from probe_cases_r14 import add_round14
     from probe_cases_r15 import add_round15
     from probe_cases_r16 import add_round16
+    from probe_cases_r17 import add_round17
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -200,6 +201,7 @@ def build_cases(T):
     add_round14(c)
     add_round15(c)
     add_round16(c)
+    add_round17(c)
     return cs
 
 

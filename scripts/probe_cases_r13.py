@@ -259,8 +259,7 @@ def add_calibrate(c):
           want=[f"r13cal_{n}.json"] if exp == "bad" else [], files={f"r13cal_{n}.json": edit(f)})
 
 
-PY = ("import sys, loom\ntry:\n    r = {expr}\nexcept ValueError as e:\n    print('loom: ' + str(e), file=sys.stderr)\n"
-      "    sys.exit(2)\nprint(repr(r))\n")
+from probe_lib import PY  # noqa: E402  (the Python-module program, round 17's shared helpers)
 
 
 def add_python(c):

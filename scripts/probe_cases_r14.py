@@ -302,8 +302,7 @@ def add_few_flags(c):
     c("r14_gpus_set_unknown", ["gpus", "show", "h200", "--set", "sms=66MHz"], want=["sms"])
 
 
-PY = ("import sys, loom\ntry:\n    r = {expr}\nexcept ValueError as e:\n    print('loom: ' + str(e), file=sys.stderr)\n"
-      "    sys.exit(2)\nprint(repr(r))\n")
+from probe_lib import PY  # noqa: E402  (the Python-module program, round 17's shared helpers)
 
 
 def add_python(c):

@@ -12,6 +12,7 @@ import json
 import os
 
 from probe_cases import REPO
+from probe_lib import gz as _gz  # gzip without '@T@' (round 17's shared helpers)
 
 TUNE = ["tune", "--gpu", "h200"]
 BLIND = "traces/checks/tune-blind2/h200/moe-triton-fp8/moe-triton-4.corpus.csv.gz"
@@ -29,16 +30,6 @@ def add_round16(c):
     add_calibrate_lines(c)
     add_tp_probes(c)
     add_misc16(c)
-
-
-def _gz(data):
-    """gzip without the bytes '@T@' (the probe writes every file with @T@ replaced by its scratch folder: a compressed
-    stream holding them comes out corrupt) and with a fixed time stamp."""
-    for level in range(9, 0, -1):
-        out = gzip.compress(data, compresslevel=level, mtime=0)
-        if b"@T@" not in out:
-            return out
-    raise ValueError("no gzip level avoids @T@")
 
 
 def _blind():

@@ -20,6 +20,9 @@ import random
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from script_errors import Parser, fail, guarded, require_loom  # noqa: E402,F401  (one loom: line, exit 2)
+
 GPUS = {"h100-sxm": "h100", "h200": "h200"}  # catalogue key -> traces/tune folder
 
 
@@ -65,15 +68,24 @@ def decide(loom, gpu, spec, env):
                        capture_output=True, text=True, env=env)
     if r.returncode != 0:
         return f"{gpu}\t{spec}\terror: {r.stderr.strip()}"
+    try:
+        json.loads(r.stdout)
+    except ValueError:
+        raise ValueError(f"{loom}: 'tune --format json' printed no JSON (exit {r.returncode}); is it a loom binary?")
     return f"{gpu}\t{spec}\t{json.dumps(json.loads(r.stdout), sort_keys=True)}"
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--loom", required=True)
     ap.add_argument("--random", type=int, default=300, help="random shapes per GPU (default 300)")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
+    require_loom(a.loom)
+    if a.random < 0:
+        fail(f"--random {a.random}: give 0 or more shapes")
+    if a.jobs < 1:
+        fail(f"--jobs {a.jobs}: give 1 or more")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, LOOM_HOME=root)  # both binaries read this checkout's models/tune
     work = []
@@ -87,4 +99,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(guarded(main))

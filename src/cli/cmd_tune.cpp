@@ -164,7 +164,8 @@ Pool read_fresh_heldout(const Args& args, const Setup& s, const Pool& pool, std:
                               "; measure it on the same chip (or partition)");
   if (fresh.configs.size() != pool.configs.size())
     throw InputError(dir, "held-out grid has " + std::to_string(fresh.configs.size()) + " configs, the fit's pool " +
-                              std::to_string(pool.configs.size()) + "; measure it with the same loom-bench");
+                              std::to_string(pool.configs.size()) + config_outside(fresh, pool, corpora) +
+                              "; measure it with the same loom-bench");
   // The same configs in another order (a sweep's order follows its compile workers) are put in the pool's order.
   std::map<std::string, size_t> at;
   for (size_t i = 0; i < fresh.configs.size(); ++i) at[fresh.configs[i].name] = i;
@@ -187,6 +188,7 @@ Pool read_fresh_heldout(const Args& args, const Setup& s, const Pool& pool, std:
     throw InputError(dir, "no complete shape of the held-out grid is new to the fit's pool (" +
                               std::to_string(fresh.shapes.size()) + " complete, " +
                               std::to_string(fresh.incomplete_shapes) + " missing a config); nothing to score");
+  check_heldout_corpora(corpora, s.gpu_key, s.family, pool.sms);
   return fresh;
 }
 
@@ -231,8 +233,9 @@ int run_validate(const Args& args) {
     opt.reference = "cuBLAS (F.linear beside the sweep)";
   } else if (target_impl(s.family) == "triton") {
     // The defaults measured beside the pool (traces/tune) and beside a held-out grid (its own folder), each shape once.
-    reference = engine_default_latencies(f.corpora, s.gpu_key, s.family);
-    for (const auto& [key, us] : engine_default_latencies(fresh_corpora, s.gpu_key, s.family)) reference.emplace(key, us);
+    reference = engine_default_latencies(f.corpora, s.gpu_key, s.family, f.pool.sms);
+    for (const auto& [key, us] : engine_default_latencies(fresh_corpora, s.gpu_key, s.family, f.pool.sms))
+      reference.emplace(key, us);
     opt.reference = "engine default (vLLM get_default_config: 16x32x64 G1 if M <= E, else 64x64x32 G8)";
   }
   Progress p("validating on held-out shapes");

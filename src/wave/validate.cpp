@@ -3,6 +3,7 @@
 
 #include <iterator>
 #include <map>
+#include <set>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "learned/forest.h"
 #include "learned/xgb.h"
 #include "wave/decide.h"
+#include "wave/mapping.h"
 
 namespace loom::wave {
 namespace {
@@ -89,11 +91,16 @@ std::map<std::string, double> sweep_cublas_latencies(const std::vector<Corpus>& 
 }
 
 std::map<std::string, double> engine_default_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key,
-                                                       const std::string& target) {
-  std::map<std::string, double> out;
+                                                       const std::string& target, int64_t sms) {
+  std::map<std::string, std::pair<double, int>> sum;  // a shape measured twice: the mean, as the pool's rows
   for (const auto& c : corpora) {
     auto tool = c.meta.find("tool");
     if (c.gpu_key != gpu_key || tool == c.meta.end() || tool->second != "moe_sweep.py --configs") continue;
+    // Defaults timed on a green-context partition were taken as the full chip's reference (round 17).
+    if (c.sms != sms)
+      throw InputError(c.path, "engine-default configs measured at #sms=" + std::to_string(c.sms) +
+                                   ", the fit's pool at #sms=" + std::to_string(sms) +
+                                   "; measure them on the same chip (or partition)");
     for (const auto& row : c.rows) {
       if (row.impl != "triton" || row.family != "moe" || !(row.median_us > 0)) continue;
       KernelSpec spec = parse_kernel_spec(row.spec, c.path + ":case " + std::to_string(row.case_id));
@@ -102,11 +109,52 @@ std::map<std::string, double> engine_default_latencies(const std::vector<Corpus>
       spec.params["impl"] = "triton";
       const TuneShape s = parse_tune_shape(spec);
       if (target_of(s) != target) continue;
+      parse_tune_config(target, cfg->second, spec.where);  // a misspelt name was skipped as "not a default"
       const std::string want = s.tokens <= s.experts ? "16x32x64_s3_w4_g1" : "64x64x32_s3_w4_g8";
-      if (cfg->second == want) out[tune_spec(s)] = row.median_us;
+      if (cfg->second != want) continue;
+      auto& [total, n] = sum[tune_spec(s)];
+      total += row.median_us, ++n;
     }
   }
+  std::map<std::string, double> out;
+  for (const auto& [key, v] : sum) out[key] = v.first / v.second;
   return out;
+}
+
+std::string config_outside(const Pool& fresh, const Pool& pool, const std::vector<Corpus>& corpora) {
+  std::set<std::string> known;
+  for (const auto& c : pool.configs) known.insert(c.name);
+  for (const auto& c : fresh.configs) {
+    if (known.count(c.name)) continue;
+    for (const auto& corpus : corpora)
+      for (const auto& row : corpus.rows)
+        if (row.spec.find(" config=" + c.name) != std::string::npos)
+          return ", config " + c.name + " (in " + corpus.path + ") is not the pool's";
+    return ", config " + c.name + " is not the pool's";
+  }
+  return "";
+}
+
+void check_heldout_corpora(const std::vector<Corpus>& corpora, const std::string& gpu_key, const std::string& target,
+                           int64_t sms) {
+  if (target_impl(target) != "triton") return;
+  const std::string base = base_family(target), sweep = base == "gemm" ? "gemm_sweep.py" : "moe_sweep.py";
+  for (const auto& c : corpora) {
+    if (std::none_of(c.rows.begin(), c.rows.end(), [&](const CorpusRow& r) {
+          return r.impl == "triton" && r.family == base && r.spec.find(" config=") != std::string::npos;
+        }))
+      continue;
+    auto tool = c.meta.find("tool");
+    const std::string t = tool == c.meta.end() ? "" : tool->second;
+    if (t != sweep && t != "moe_sweep.py --configs")
+      throw InputError(c.path, (t.empty() ? std::string("no #tool=") : "#tool=" + t) +
+                                   ": a held-out folder holds the grid (" + sweep +
+                                   ") and the engines' defaults (moe_sweep.py --configs) only; move it out");
+    if (c.gpu_key != gpu_key)
+      throw InputError(c.path, "measured on " + (c.gpu_key.empty() ? c.gpu : c.gpu_key) + ", the fit is for " +
+                                   gpu_key + "; give a held-out folder of this GPU's corpora");
+  }
+  if (base == "moe") engine_default_latencies(corpora, gpu_key, target, sms);  // its checks, before the fit
 }
 
 ValidationReport validate_tables(const Pool& pool, const std::vector<bool>& sampled, const TuneTables& tables,

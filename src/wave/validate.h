@@ -76,9 +76,21 @@ std::map<std::string, double> sweep_cublas_latencies(const std::vector<Corpus>& 
 
 /// The serving engines' default fused-MoE config latency of the moe-triton shapes measured by
 /// `moe_sweep.py --configs` (scripts/tune-moe-check.sh): vLLM's get_default_config without a tuned file,
-/// 16x32x64 GROUP_SIZE_M 1 for M <= E, else 64x64x32 GROUP_SIZE_M 8 (4 warps, 3 stages). tune_spec(shape) -> us.
+/// 16x32x64 GROUP_SIZE_M 1 for M <= E, else 64x64x32 GROUP_SIZE_M 8 (4 warps, 3 stages). tune_spec(shape) -> us
+/// (a shape measured twice: the mean, as in the pool). Throws InputError for such a corpus measured at another SM
+/// count than `sms` (the pool's) or holding a config name outside the target's space.
 std::map<std::string, double> engine_default_latencies(const std::vector<Corpus>& corpora, const std::string& gpu_key,
-                                                       const std::string& target);
+                                                       const std::string& target, int64_t sms);
+
+/// ", config X (in FILE) is not the pool's": the first config of a held-out grid outside the pool's space ("" if none).
+std::string config_outside(const Pool& fresh, const Pool& pool, const std::vector<Corpus>& corpora);
+
+/// Checks a Triton target's held-out folder: every corpus with the target's rows (impl triton, config=) is the grid
+/// (the family's sweep tool) or the engines' defaults measured beside it (`moe_sweep.py --configs`), of `gpu_key`, and
+/// the defaults pass engine_default_latencies' checks at `sms`; a tool-less or another GPU's corpus there was left out
+/// without a word, so its defaults silently dropped out of the report (round 17). Throws InputError naming the file.
+void check_heldout_corpora(const std::vector<Corpus>& corpora, const std::string& gpu_key, const std::string& target,
+                           int64_t sms);
 
 struct ValidateOptions {
   std::string reference = "cuBLAS";  ///< name of the reference latencies passed to validate_tables
