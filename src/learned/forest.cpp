@@ -28,6 +28,7 @@ void put(std::string& out, const T& v) {
 template <class T>
 void get(std::string_view in, size_t& pos, T* v, size_t n = 1) {
   if (n > (in.size() - pos) / sizeof(T)) throw std::runtime_error("truncated binary forest");
+  if (n == 0) return;  // an empty vector's data() may be null, and memcpy from/to null is undefined even for 0 bytes
   std::memcpy(static_cast<void*>(v), in.data() + pos, n * sizeof(T));
   pos += n * sizeof(T);
 }
