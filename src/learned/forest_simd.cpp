@@ -33,6 +33,21 @@ struct Avx2Lanes {
   __m256i row_off, feature_mask, default_left, pass_left;
 };
 
+// Chunk c of nc's share of the next tree's arrays (thresholds and words after this tree's `inner` slots, leaves after
+// its `leaf_count`), prefetched into L2 while a block walks this tree: both walks of deep forests.
+inline void prefetch_next_tree(const float* thr, const int32_t* word, const float* leaf, size_t inner,
+                               size_t leaf_count, size_t c, size_t nc) {
+  const size_t part_t = (inner * 4 + nc - 1) / nc, part_l = (leaf_count * 4 + nc - 1) / nc;
+  const char* nt = reinterpret_cast<const char*>(thr + inner);
+  const char* nw = reinterpret_cast<const char*>(word + inner);
+  const char* nl = reinterpret_cast<const char*>(leaf + leaf_count);
+  for (size_t b = c * part_t; b < std::min(inner * 4, (c + 1) * part_t); b += 64) {
+    _mm_prefetch(nt + b, _MM_HINT_T1);
+    _mm_prefetch(nw + b, _MM_HINT_T1);
+  }
+  for (size_t b = c * part_l; b < std::min(leaf_count * 4, (c + 1) * part_l); b += 64) _mm_prefetch(nl + b, _MM_HINT_T1);
+}
+
 // One tree of the AVX2 walk for one 32-row chunk (rows at x, stride floats apart): leaves each vector's lanes at
 // their leaf slots (inner + leaf index). The first four levels (15 slots) take their thresholds and words from two
 // 8-slot loads by an in-register permute, the fifth (16 slots) from two more and a blend; deeper levels gather them;
@@ -133,18 +148,7 @@ __attribute__((target("avx2"))) size_t walk_avx2(const float* thresholds, const 
       const int32_t* word = words + t * inner;
       const float* leaf = leaves + t * leaf_count;
       for (size_t c = 0; c < nc; ++c) {
-        if (t + 1 < trees) {  // a share of the next tree's arrays per chunk, into L2
-          const size_t part_t = (inner * 4 + nc - 1) / nc, part_l = (leaf_count * 4 + nc - 1) / nc;
-          const char* nt = reinterpret_cast<const char*>(thr + inner);
-          const char* nw = reinterpret_cast<const char*>(word + inner);
-          const char* nl = reinterpret_cast<const char*>(leaf + leaf_count);
-          for (size_t b = c * part_t; b < std::min(inner * 4, (c + 1) * part_t); b += 64) {
-            _mm_prefetch(nt + b, _MM_HINT_T1);
-            _mm_prefetch(nw + b, _MM_HINT_T1);
-          }
-          for (size_t b = c * part_l; b < std::min(leaf_count * 4, (c + 1) * part_l); b += 64)
-            _mm_prefetch(nl + b, _MM_HINT_T1);
-        }
+        if (t + 1 < trees) prefetch_next_tree(thr, word, leaf, inner, leaf_count, c, nc);
         const size_t rc = r + c * kAvx2Chunk;
         __m256i slot[kVecGroups];
         avx2_tree_slots(thr, word, depth, x + rc * stride, stride, lanes, slot);
@@ -284,18 +288,8 @@ __attribute__((target("avx512f"))) size_t walk_avx512(const float* thresholds, c
       const int32_t d_perm8 = depth >= 9 ? 9 : d_perm7;  // level 8 (slots 255-510) from sixteen
       for (size_t c = 0; c < nc; ++c) {
         const size_t rc = r + c * kAvx512Chunk;
-        if (prefetch && t + 1 < trees) {  // a share of the next tree's arrays per chunk, into L2
-          const size_t part_t = (inner * 4 + nc - 1) / nc, part_l = (leaf_count * 4 + nc - 1) / nc;
-          const char* nt = reinterpret_cast<const char*>(thr + inner);
-          const char* nw = reinterpret_cast<const char*>(word + inner);
-          const char* nl = reinterpret_cast<const char*>(leaves + (t + 1) * leaf_count);
-          for (size_t b = c * part_t; b < std::min(inner * 4, (c + 1) * part_t); b += 64) {
-            _mm_prefetch(nt + b, _MM_HINT_T1);
-            _mm_prefetch(nw + b, _MM_HINT_T1);
-          }
-          for (size_t b = c * part_l; b < std::min(leaf_count * 4, (c + 1) * part_l); b += 64)
-            _mm_prefetch(nl + b, _MM_HINT_T1);
-        }
+        if (prefetch && t + 1 < trees)
+          prefetch_next_tree(thr, word, leaves + t * leaf_count, inner, leaf_count, c, nc);
         __m512i slot[kVecGroups];
         for (size_t g = 0; g < kVecGroups; ++g) slot[g] = _mm512_setzero_si512();
         int32_t d0 = 0;
