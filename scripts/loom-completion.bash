@@ -37,7 +37,7 @@ _loom() {
     train) flags="--traces --out --seed --rounds --global --force" ;;
     validate) flags="--traces --model-dir --max-mape --format --out --check --leave-one-gpu-out --e2e --collectives" ;;
     e2e) flags="--gpu --set --model --phase --batch --seq --context --cache-len --tp --profile --mode --trace-out --kernel-model --clock --format --interval" ;;
-    whatif) flags="--model --batch --input-len --output-len --gpus --tp --pp --set --profile --format --kernel-model --clock --interval --rate --requests --num-requests --arrivals --prompt-len --seed --slo" ;;
+    whatif) flags="--model --batch --input-len --output-len --gpus --tp --pp --set --profile --format --kernel-model --clock --interval --rate --requests --num-requests --arrivals --prompt-len --seed --slo --threads" ;;
     simulate) flags="--gpu --set --model --tp --pp --replicas --router --profile --format --trace-out --kernel-model --clock --series-points --requests --rate --num-requests --arrivals --prompt-len --output-len --seed --slo --per-request --quiet" ;;
     report) flags="-o --out --json-in --json-out --gpu --set --kernel --measured-us --validation --e2e --whatif --simulate --sample" ;;
     calibrate) flags="--gpu -o --out" ;;

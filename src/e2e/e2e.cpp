@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "analytical/analysis.h"
+#include "core/ptr_index.h"
 
 namespace loom {
 
@@ -17,33 +18,47 @@ ExecMode mode_for(const ServingProfile& profile, Phase phase, std::optional<Exec
 
 namespace {
 
-std::vector<Share> group_by(const StepTiming& t, bool by_family) {
-  // Launches of one shape (the same op of identical layers) nearly always share their key: each shape remembers
-  // its group, checked against the key (a short compare) before the hash look-up is skipped.
-  std::vector<Share> v;
-  std::unordered_map<std::string_view, size_t> by_key;
-  std::unordered_map<const OpShape*, size_t> by_shape;
-  for (const auto& k : t.kernels) {
-    const std::string& key = by_family ? k.family() : k.name;
-    auto [hint, fresh] = by_shape.try_emplace(k.shape.get(), 0);
-    if (fresh || v[hint->second].key != key) {
-      auto [slot, added] = by_key.try_emplace(key, v.size());
-      if (added) {
-        v.emplace_back().key = key;
-        v.back().family = k.family();
-      }
-      hint->second = slot->second;
+/// The per-family and per-op breakdowns of a step, in one pass. Launches of one shape (the same op of identical
+/// layers) share their family and nearly always their name: each shape remembers its two groups, the name's checked
+/// with a short compare before its hash look-up is skipped.
+void group(const StepTiming& t, std::vector<Share>& by_family, std::vector<Share>& by_op) {
+  struct Hint {
+    size_t family, op;
+  };
+  PtrIndex shapes;
+  std::vector<Hint> hints;
+  std::unordered_map<std::string_view, size_t> family_keys, op_keys;
+  auto group_of = [](std::vector<Share>& v, std::unordered_map<std::string_view, size_t>& keys,
+                     const std::string& key, const std::string& family) {
+    auto [slot, added] = keys.try_emplace(key, v.size());
+    if (added) {
+      v.emplace_back().key = key;
+      v.back().family = family;
     }
-    Share& s = v[hint->second];
+    return slot->second;
+  };
+  auto add = [](Share& s, const KernelTiming& k) {
     s.launches += 1;
     s.gpu_us += k.gpu_us;
     s.wall_us += k.wall_us;
+  };
+  for (const auto& k : t.kernels) {
+    bool added = false;
+    const size_t i = shapes.find_or_add(k.shape.get(), added);
+    if (added)
+      hints.push_back({group_of(by_family, family_keys, k.family(), k.family()),
+                       group_of(by_op, op_keys, k.name, k.family())});
+    else if (by_op[hints[i].op].key != k.name)
+      hints[i].op = group_of(by_op, op_keys, k.name, k.family());
+    add(by_family[hints[i].family], k);
+    add(by_op[hints[i].op], k);
   }
-  for (auto& s : v) s.wall_fraction = t.wall_time_us > 0 ? s.wall_us / t.wall_time_us : 0;
-  std::sort(v.begin(), v.end(), [](const Share& a, const Share& b) {
-    return a.wall_us != b.wall_us ? a.wall_us > b.wall_us : a.key < b.key;
-  });
-  return v;
+  for (auto* v : {&by_family, &by_op}) {
+    for (auto& s : *v) s.wall_fraction = t.wall_time_us > 0 ? s.wall_us / t.wall_time_us : 0;
+    std::sort(v->begin(), v->end(), [](const Share& a, const Share& b) {
+      return a.wall_us != b.wall_us ? a.wall_us > b.wall_us : a.key < b.key;
+    });
+  }
 }
 
 }  // namespace
@@ -58,8 +73,7 @@ StepPrediction predict_step(const GpuSpec& gpu, const ModelConfig& model, const 
   p.memory = memory_fit(gpu, model, profile, work);  // first: it checks the TP degree against the node
   p.timing = simulate_step(gpu, build_op_graph(model, profile, work), profile, mode_for(profile, work.phase, mode),
                            model.is_moe(), predictor);
-  p.by_family = group_by(p.timing, true);
-  p.by_op = group_by(p.timing, false);
+  group(p.timing, p.by_family, p.by_op);
   p.tokens_per_s = p.timing.wall_time_us > 0 ? static_cast<double>(work.tokens()) / (p.timing.wall_time_us * 1e-6) : 0;
   return p;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "hw/gpu_spec.h"
 #include "kernels/kernel_spec.h"
@@ -19,6 +20,10 @@ class Predictor;
 class KernelPredictor {
  public:
   using Fn = std::function<double(const GpuSpec&, const KernelSpec&)>;
+  /// Many kernels at once: out[i] = the latency of specs[i] on *gpus[i], exactly what Fn gives for it, on up to
+  /// `threads` threads (the results do not depend on it); throws the first row's InputError as Fn would.
+  using BatchFn = std::function<void(const std::vector<const GpuSpec*>&, const std::vector<KernelSpec>&,
+                                     std::vector<double>&, int threads)>;
 
   KernelPredictor() = default;
   /// An opaque function (any callable): simulate_step caches its results for one call only.
@@ -29,9 +34,12 @@ class KernelPredictor {
 
   /// A function whose result depends only on the GPU's model-relevant fields and the spec, never on call order:
   /// cached process-wide under `cache_id`, which must name this function and no other (e.g. a per-instance serial).
-  static KernelPredictor pure(Fn fn, std::string cache_id) {
+  /// `batch`, when given, prices many kernels in one call (the learned forests walk rows in blocks): a what-if
+  /// table prices its kernels ahead through it (price_ahead in e2e/timeline.h).
+  static KernelPredictor pure(Fn fn, std::string cache_id, BatchFn batch = {}) {
     KernelPredictor k(std::move(fn));
     k.cache_id_ = std::move(cache_id);
+    k.batch_ = std::move(batch);
     return k;
   }
 
@@ -39,10 +47,17 @@ class KernelPredictor {
   explicit operator bool() const { return static_cast<bool>(fn_); }
   /// Empty for an opaque predictor.
   const std::string& cache_id() const { return cache_id_; }
+  /// Whether batch() is available (a pure predictor given a BatchFn).
+  bool batched() const { return static_cast<bool>(batch_); }
+  void batch(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs, std::vector<double>& out,
+             int threads = 1) const {
+    batch_(gpus, specs, out, threads);
+  }
 
  private:
   Fn fn_;
   std::string cache_id_;
+  BatchFn batch_;
 };
 
 /// analyze(gpu, spec).latency_us.

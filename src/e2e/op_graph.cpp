@@ -110,9 +110,9 @@ class Builder {
 
   /// Where a kernel the model's own sizes make impossible (odd head_dim, an unsupported dtype) is reported: the
   /// model's config, not a flag.
-  std::string where() const {
-    return m_.source_file.empty() ? "--model " + m_.name : m_.source_file + " (model " + m_.name + ")";
-  }
+  const std::string where_ =
+      m_.source_file.empty() ? "--model " + m_.name : m_.source_file + " (model " + m_.name + ")";
+  const std::string& where() const { return where_; }
 
   KernelSpec kspec(const std::string& family, std::initializer_list<std::pair<const char*, int64_t>> params,
                    const std::string& dtype = "") {

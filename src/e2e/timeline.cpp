@@ -4,11 +4,15 @@
 #include <algorithm>
 #include <mutex>
 #include <memory>
+#include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analytical/analysis.h"
 #include "analytical/demand.h"  // kKernelStartupUs: the per-kernel start the megakernel removes
 #include "core/error.h"
+#include "core/ptr_index.h"
+#include "hw/gpu_values.h"
 #include "kernels/shape.h"  // is_collective
 
 namespace loom {
@@ -68,26 +72,14 @@ std::shared_ptr<const OpShape> listed_as_priced(const GpuSpec& gpu, const OpShap
   return listed;
 }
 
-/// Every GpuSpec field a model may read, as bytes: two GPUs with equal fingerprints predict identically.
-/// (A field added to GpuSpec must be added here, or --set / what-if variants of it would hit stale entries.)
+/// Every GpuSpec field a model may read, as bytes (gpu_hardware_values, with the key, the CUDA-graph gap and the
+/// anchor): two GPUs with equal fingerprints predict identically.
 std::string gpu_fingerprint(const GpuSpec& g) {
-  std::string o;
-  o.reserve(512);
-  auto num = [&o](auto v) { o.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  auto text = [&o, &num](const std::string& v) { num(v.size()), o += v; };
-  text(g.name), text(g.architecture), text(g.dram_type), text(g.dram_ecc);
-  num(g.compute_capability), num(g.sms), num(g.boost_clock_mhz), num(g.sustained_clock_mhz);
-  num(g.tensor_load_clock_mhz), num(g.tensor_load_slowdown), num(g.tensor_load_onset_s);
-  for (double f : g.tensor_flops_per_clk_per_sm) num(f);
-  num(g.fp32_flops_per_clk_per_sm), num(g.fp64_flops_per_clk_per_sm), num(g.sfu_ops_per_clk_per_sm);
-  num(g.int_ops_per_clk_per_sm), num(g.smem_bytes_per_clk_per_sm), num(g.regs_per_sm), num(g.max_regs_per_thread);
-  num(g.smem_per_sm_bytes), num(g.smem_per_block_bytes), num(g.max_threads_per_sm), num(g.max_warps_per_sm);
-  num(g.max_ctas_per_sm), num(g.max_threads_per_block), num(g.l1_bytes_per_sm), num(g.l2_bytes), num(g.l2_bytes_per_s);
-  num(g.l2_bytes_per_clk_per_sm), num(g.dram_bytes), num(g.dram_bytes_per_s), num(g.launch_overhead_us),
-      num(g.graph_gap_us);
-  num(g.nvlink_bytes_per_s), num(g.pcie_bytes_per_s), num(g.gpus_per_node), num(g.nvlink_gpus), text(g.topology),
-      num(g.tdp_w);
-  num(g.host_cpu_speed);
+  std::string o = gpu_hardware_values(g, false);
+  o.append(reinterpret_cast<const char*>(&g.graph_gap_us), sizeof g.graph_gap_us);
+  const size_t n = g.name.size();
+  o.append(reinterpret_cast<const char*>(&n), sizeof n);
+  o += g.name;
   // An edited GPU is predicted through its catalogue anchor (Predictor::predict_anchored): the same values with
   // another anchor, or none, are other costs.
   o += g.anchor ? '\1' + gpu_fingerprint(*g.anchor) : std::string(1, '\0');
@@ -111,37 +103,69 @@ SharedCache& shared_cache() {
   return c;
 }
 
+/// The process-wide table of `p`'s costs on `gpu` (null for an opaque predictor: its costs are kept for one call).
+/// A pure predictor's costs carry the analysis-derived fields (tails) only when the mode needs them (`need_shape`):
+/// the two kinds are kept apart. The analytical model always has them.
+std::shared_ptr<CostTable> shared_table(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape) {
+  if (p && p.cache_id().empty()) return nullptr;
+  const std::string key = (p ? p.cache_id() + (need_shape ? "|shape|" : "|latency|") : std::string("analytical|")) +
+                          gpu_fingerprint(gpu);
+  SharedCache& shared = shared_cache();
+  std::lock_guard<std::mutex> lock(shared.mu);
+  auto& table = shared.tables[key];
+  if (!table) table = std::make_shared<CostTable>();
+  return table;
+}
+
+/// Keeps `c` under `key` in a shared table, bounding the memory of long sweeps; call with the cache's lock held.
+void keep_shared(SharedCache& shared, CostTable& table, const std::string& key, const KernelCost& c) {
+  if (shared.entries > 200000) shared.tables.clear(), shared.entries = 0;
+  shared.entries += table.emplace(key, c).second ? 1 : 0;
+}
+
+/// Inside a step a memory-bound kernel reads what the kernel before it has just written (the norm reads the
+/// residual add's output, silu_mul the gate/up GEMM's, rotary the QKV GEMM's): when its compulsory traffic fits in
+/// half the L2 those bytes are still there, so it is priced warm (l2=warm, learned from loops that find their
+/// inputs in L2). GEMMs (weights) and attention (KV cache) stream from DRAM and stay cold; a spec that says l2=
+/// keeps it.
+KernelSpec inherited_l2(const GpuSpec& gpu, const KernelSpec& spec) {
+  static const char* const kInheriting[] = {"rms_norm", "layer_norm", "elementwise", "rotary", "softmax"};
+  bool inherits = false;
+  for (const char* f : kInheriting) inherits |= spec.family == f;
+  if (!inherits || spec.params.count("l2") || gpu.l2_bytes <= 0) return spec;
+  const double bytes = analyze(gpu, spec).min_dram_bytes;
+  if (bytes > 0.5 * double(gpu.l2_bytes) || bytes < (64 << 10)) return spec;
+  KernelSpec warm = spec;
+  warm.params["l2"] = "warm";
+  return warm;
+}
+
+/// The cost cache's key of a launch's part: a one-part launch's text is its part's canonical text.
+std::string part_key(const OpShape& shape, const KernelSpec& part) {
+  return shape.parts.size() == 1 ? shape.text : part.to_string();
+}
+
 class CostCache {
  public:
   /// `listing`: the launches are listed (a timeline), so OpCost::listed is filled.
   CostCache(const GpuSpec& gpu, const KernelPredictor& p, bool need_shape, bool listing)
-      : gpu_(gpu), p_(p), shape_(need_shape), listing_(listing) {
-    if (p_ && p_.cache_id().empty()) return;  // opaque: this call only
-    // A pure predictor's costs carry the analysis-derived fields (tails) only when the mode needs them: the two
-    // kinds are kept apart. The analytical model always has them.
-    const std::string key = (p_ ? p_.cache_id() + (shape_ ? "|shape|" : "|latency|") : std::string("analytical|")) +
-                            gpu_fingerprint(gpu);
-    SharedCache& shared = shared_cache();
-    std::lock_guard<std::mutex> lock(shared.mu);
-    auto& table = shared.tables[key];
-    if (!table) table = std::make_shared<CostTable>();
-    shared_ = table;
-  }
+      : gpu_(gpu), p_(p), shape_(need_shape), listing_(listing), shared_(shared_table(gpu, p, need_shape)) {}
 
   /// Cost of a launch; shapes shared by identical layers are looked up by address.
   const OpCost& get(const OpShape& shape) {
-    auto it = ops_.find(&shape);
-    if (it != ops_.end()) return it->second;
+    if (const size_t i = shapes_.find(&shape); i != PtrIndex::npos) return ops_[i];
     OpCost oc;
     for (const auto& part : shape.parts) {
-      // A one-part launch's text is its part's canonical text: no need to build it again.
-      const KernelCost& c = get(part, shape.parts.size() == 1 ? shape.text : part.to_string());
+      const KernelCost& c = get(part, part_key(shape, part));
       oc.gpu_us += c.latency_us;
       oc.fixed_us += c.fixed_overhead_us;
       oc.last = &c;
     }
     if (listing_) oc.listed = listed_as_priced(gpu_, shape);
-    return ops_.emplace(&shape, std::move(oc)).first->second;
+    bool added = false;
+    shapes_.find_or_add(&shape, added);  // index ops_.size()
+    ops_.push_back(std::move(oc));
+    return ops_.back();
   }
 
   /// Cached by the spec as given (`key`: its canonical text): the L2-inheritance decision (an analysis) is made once
@@ -155,34 +179,16 @@ class CostCache {
       auto s = shared_->find(key);
       if (s != shared_->end()) return cache_.emplace(std::move(key), s->second).first->second;
     }
-    const KernelCost c = compute(inherited_l2(given));
+    const KernelCost c = compute(inherited_l2(gpu_, given));
     if (shared_) {
       SharedCache& shared = shared_cache();
       std::lock_guard<std::mutex> lock(shared.mu);
-      if (shared.entries > 200000) shared.tables.clear(), shared.entries = 0;  // bound the memory of long sweeps
-      shared.entries += shared_->emplace(key, c).second ? 1 : 0;
+      keep_shared(shared, *shared_, key, c);
     }
     return cache_.emplace(std::move(key), c).first->second;
   }
 
  private:
-  /// Inside a step a memory-bound kernel reads what the kernel before it has just written (the norm reads the
-  /// residual add's output, silu_mul the gate/up GEMM's, rotary the QKV GEMM's): when its compulsory traffic fits in
-  /// half the L2 those bytes are still there, so it is priced warm (l2=warm, learned from loops that find their
-  /// inputs in L2). GEMMs (weights) and attention (KV cache) stream from DRAM and stay cold; a spec that says l2=
-  /// keeps it.
-  KernelSpec inherited_l2(const KernelSpec& spec) const {
-    static const char* const kInheriting[] = {"rms_norm", "layer_norm", "elementwise", "rotary", "softmax"};
-    bool inherits = false;
-    for (const char* f : kInheriting) inherits |= spec.family == f;
-    if (!inherits || spec.params.count("l2") || gpu_.l2_bytes <= 0) return spec;
-    const double bytes = analyze(gpu_, spec).min_dram_bytes;
-    if (bytes > 0.5 * double(gpu_.l2_bytes) || bytes < (64 << 10)) return spec;
-    KernelSpec warm = spec;
-    warm.params["l2"] = "warm";
-    return warm;
-  }
-
   KernelCost compute(const KernelSpec& spec) const {
     KernelCost c;
     if (!p_ || shape_) {
@@ -208,7 +214,8 @@ class CostCache {
   bool listing_;
   std::shared_ptr<CostTable> shared_;  ///< null for an opaque predictor
   CostTable cache_;                    ///< this call's costs (also of a pure predictor: no lock per launch)
-  std::unordered_map<const OpShape*, OpCost> ops_;
+  PtrIndex shapes_;          ///< launch shapes seen, by address: their index in ops_
+  std::vector<OpCost> ops_;  ///< (a reference into it is used before the next get())
 };
 
 }  // namespace
@@ -331,6 +338,71 @@ StepTiming simulate_step(const GpuSpec& gpu, std::vector<Op>&& ops, const Servin
 StepTiming simulate_step_totals(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile,
                                 ExecMode mode, bool moe_model, const KernelPredictor& predictor) {
   return simulate(gpu, ops, nullptr, profile, mode, moe_model, predictor, false);
+}
+
+void price_ahead(const std::vector<StepToPrice>& steps, const KernelPredictor& predictor, int threads) {
+  if (!predictor.batched() || predictor.cache_id().empty()) return;
+  // The kernels no table holds yet, each once: (its GPU's table, key, the spec as the step prices it).
+  std::vector<const GpuSpec*> gpus;
+  std::vector<KernelSpec> specs;
+  std::vector<std::pair<CostTable*, std::string>> where;
+  std::vector<std::shared_ptr<CostTable>> tables;  // held until the costs are kept
+  std::unordered_map<const CostTable*, std::unordered_set<std::string>> asked;
+  for (const StepToPrice& step : steps) {
+    if (step.mode == ExecMode::megakernel || !step.ops) continue;  // its costs need the analyses' tails too
+    std::shared_ptr<CostTable> table = shared_table(*step.gpu, predictor, false);
+    tables.push_back(table);
+    std::unordered_set<const OpShape*> shapes;
+    auto& mine = asked[table.get()];
+    for (const Op& op : *step.ops) {
+      if (!shapes.insert(op.shape.get()).second) continue;
+      for (const KernelSpec& part : op.shape->parts) {
+        std::string key = part_key(*op.shape, part);
+        if (mine.count(key)) continue;
+        {
+          std::lock_guard<std::mutex> lock(shared_cache().mu);
+          if (table->count(key)) continue;
+        }
+        mine.insert(key);
+        gpus.push_back(step.gpu);
+        specs.push_back(inherited_l2(*step.gpu, part));
+        where.emplace_back(table.get(), std::move(key));
+      }
+    }
+  }
+  if (specs.empty()) return;
+  std::vector<double> out;
+  std::vector<uint8_t> priced(specs.size(), 0);
+  try {
+    predictor.batch(gpus, specs, out, threads);
+    std::fill(priced.begin(), priced.end(), 1);
+  } catch (const InputError&) {
+    // Some GPU cannot run some kernel: price each GPU's rows on their own and leave a failing GPU's to its steps,
+    // which report the error where they would have.
+    out.assign(specs.size(), 0);
+    std::map<const GpuSpec*, std::vector<size_t>> by_gpu;
+    for (size_t i = 0; i < specs.size(); ++i) by_gpu[gpus[i]].push_back(i);
+    for (const auto& [gpu, rows] : by_gpu) {
+      std::vector<const GpuSpec*> g(rows.size(), gpu);
+      std::vector<KernelSpec> s;
+      for (size_t i : rows) s.push_back(specs[i]);
+      std::vector<double> o;
+      try {
+        predictor.batch(g, s, o, threads);
+      } catch (const InputError&) {
+        continue;
+      }
+      for (size_t j = 0; j < rows.size(); ++j) out[rows[j]] = o[j], priced[rows[j]] = 1;
+    }
+  }
+  SharedCache& shared = shared_cache();
+  std::lock_guard<std::mutex> lock(shared.mu);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (!priced[i]) continue;
+    KernelCost c;
+    c.latency_us = out[i];
+    keep_shared(shared, *where[i].first, where[i].second, c);
+  }
 }
 
 }  // namespace loom

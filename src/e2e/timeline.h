@@ -61,4 +61,18 @@ StepTiming simulate_step(const GpuSpec& gpu, std::vector<Op>&& ops, const Servin
 StepTiming simulate_step_totals(const GpuSpec& gpu, const std::vector<Op>& ops, const ServingProfile& profile,
                                 ExecMode mode, bool moe_model, const KernelPredictor& predictor = {});
 
+/// One step a caller is about to simulate: its GPU, op graph and mode (pointers the caller keeps alive).
+struct StepToPrice {
+  const GpuSpec* gpu = nullptr;
+  const std::vector<Op>* ops = nullptr;
+  ExecMode mode = ExecMode::graph;
+};
+/// Prices the kernels of `steps` that the process-wide cost cache lacks in one batch (the learned forests walk
+/// rows in blocks, about twice as fast a row as one at a time) and keeps them there, so that simulate_step of
+/// those steps finds them: each cost is exactly the one the step would compute itself. Does nothing for a
+/// predictor without a batch form (KernelPredictor::batched) and skips megakernel steps; a GPU some kernel of
+/// which cannot be priced (InputError) is left to its steps, which report it. `threads`: analyses on up to that
+/// many threads (the costs do not depend on it).
+void price_ahead(const std::vector<StepToPrice>& steps, const KernelPredictor& predictor, int threads = 1);
+
 }  // namespace loom

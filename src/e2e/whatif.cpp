@@ -6,9 +6,11 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <unordered_map>
 
 #include "analytical/analysis.h"
 #include "core/error.h"
+#include "e2e/timeline.h"
 #include "kernels/shape.h"
 
 namespace loom {
@@ -43,6 +45,25 @@ const StepGraph& graph(StepGraph& g, const std::function<Workload()>& make, cons
   return g;
 }
 
+const StepGraph& prefill_graph(int tp, const ModelConfig& model, const ServingProfile& profile,
+                               const WhatIfRequest& req, TpGraphs& graphs) {
+  return graph(graphs.pre, [&] { return prefill_workload(req.batch, {req.input_len}, {}, tp); }, model, profile);
+}
+
+/// Decode step k (1..N-1) runs with input_len + k - 1 tokens in the cache; its cost is close to linear in the
+/// context, so the step at the middle context stands for the average.
+const StepGraph& decode_graph(int tp, const ModelConfig& model, const ServingProfile& profile,
+                              const WhatIfRequest& req, TpGraphs& graphs) {
+  const int64_t mid_context = req.input_len + (req.output_len - 1) / 2;
+  return graph(graphs.dec, [&] { return decode_workload(req.batch, {mid_context}, tp); }, model, profile);
+}
+
+/// Memory at the last decode step.
+MemoryFit last_step_fit(const GpuSpec& gpu, int tp, const ModelConfig& model, const ServingProfile& profile,
+                        const WhatIfRequest& req) {
+  return memory_fit(gpu, model, profile, decode_workload(req.batch, {req.input_len + req.output_len - 1}, tp));
+}
+
 /// whatif_one with the graphs of `tp` shared through `graphs` (exactly predict_step's wall time: the step's
 /// breakdowns and memory, which the row does not read, are not built).
 WhatIfRow whatif_row(const GpuSpec& gpu, int tp, const ModelConfig& model, const ServingProfile& profile,
@@ -57,26 +78,55 @@ WhatIfRow whatif_row(const GpuSpec& gpu, int tp, const ModelConfig& model, const
                                 predictor)
         .wall_time_us;
   };
-  const StepGraph& pre = graph(graphs.pre, [&] { return prefill_workload(req.batch, {req.input_len}, {}, tp); },
-                               model, profile);
+  const StepGraph& pre = prefill_graph(tp, model, profile, req, graphs);
   const MemoryFit first = memory_fit(gpu, model, profile, pre.work);  // first: it checks the TP degree
   r.ttft_us = wall_us(pre);
-  // Decode step k (1..N-1) runs with input_len + k - 1 tokens in the cache; its cost is close to linear in the
-  // context, so the step at the middle context stands for the average.
-  const int64_t mid_context = req.input_len + (req.output_len - 1) / 2;
-  const StepGraph& dec = graph(graphs.dec, [&] { return decode_workload(req.batch, {mid_context}, tp); }, model,
-                               profile);
-  r.tpot_us = wall_us(dec);
+  r.tpot_us = wall_us(decode_graph(tp, model, profile, req, graphs));
   const double total_us = r.ttft_us + static_cast<double>(req.output_len - 1) * r.tpot_us;
   r.tokens_per_s = static_cast<double>(req.batch * req.output_len) / (total_us * 1e-6);
   if (gpu.price_per_hour_usd && *gpu.price_per_hour_usd > 0)
     r.tokens_per_dollar = r.tokens_per_s * 3600.0 / (*gpu.price_per_hour_usd * tp);
-  const MemoryFit last = memory_fit(gpu, model, profile,
-                                    decode_workload(req.batch, {req.input_len + req.output_len - 1}, tp));
+  const MemoryFit last = last_step_fit(gpu, tp, model, profile, req);
   r.memory_bytes = std::max(last.total_bytes, first.total_bytes);
   r.usable_bytes = last.usable_bytes;
   r.fits = last.fits && first.fits;
   return r;
+}
+
+/// The TP degrees rank_gpus tries on `gpu`, and whether it chose them itself (the smallest of 1, 2, 4, 8 that
+/// runs in one node, then larger ones until one fits).
+std::vector<int> tp_choices(const GpuSpec& gpu, const WhatIfRequest& req, bool& automatic) {
+  std::vector<int> choices = req.tp_choices;
+  automatic = choices.empty();
+  if (automatic)
+    for (int tp : {1, 2, 4, 8})
+      if (fits_node(gpu, tp)) choices.push_back(tp);
+  return choices;
+}
+
+/// Prices, in one batch, every kernel the table's rows will ask for (price_ahead): each GPU's TP degrees, in
+/// automatic mode up to the first whose memory fits (where rank_gpus stops). A step that cannot be built or a TP
+/// degree the GPU refuses is left to whatif_row, which reports it.
+void price_table(const std::vector<GpuSpec>& gpus, const ModelConfig& model, const ServingProfile& profile,
+                 const WhatIfRequest& req, const KernelPredictor& predictor, std::map<int, TpGraphs>& graphs) {
+  if (!predictor.batched() || req.batch < 1 || req.input_len < 1 || req.output_len < 1) return;
+  std::vector<StepToPrice> steps;
+  for (const auto& gpu : gpus) {
+    bool automatic = false;
+    for (int tp : tp_choices(gpu, req, automatic)) {
+      try {
+        const StepGraph& pre = prefill_graph(tp, model, profile, req, graphs[tp]);
+        const StepGraph& dec = decode_graph(tp, model, profile, req, graphs[tp]);
+        const bool fits = memory_fit(gpu, model, profile, pre.work).fits &&  // also checks the TP degree
+                          last_step_fit(gpu, tp, model, profile, req).fits;
+        steps.push_back({&gpu, &pre.ops, mode_for(profile, pre.work.phase, std::nullopt)});
+        steps.push_back({&gpu, &dec.ops, mode_for(profile, dec.work.phase, std::nullopt)});
+        if (automatic && fits) break;
+      } catch (const InputError&) {
+      }
+    }
+  }
+  price_ahead(steps, predictor, req.threads);
 }
 
 }  // namespace
@@ -92,12 +142,10 @@ std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelCo
                                  const KernelPredictor& predictor) {
   std::vector<WhatIfRow> rows;
   std::map<int, TpGraphs> graphs;  // per TP degree, shared by every GPU
+  price_table(gpus, model, profile, req, predictor, graphs);
   for (const auto& gpu : gpus) {
-    std::vector<int> choices = req.tp_choices;
-    const bool automatic = choices.empty();
-    if (automatic)
-      for (int tp : {1, 2, 4, 8})
-        if (fits_node(gpu, tp)) choices.push_back(tp);
+    bool automatic = false;
+    const std::vector<int> choices = tp_choices(gpu, req, automatic);
     // Automatic TP: the smallest degree that runs and fits; else the largest that runs; else the first error.
     std::optional<WhatIfRow> fitting, running, failed;
     for (int tp : choices) {
@@ -163,9 +211,17 @@ std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelC
   // changed GPU's ceiling, and under --clock sustained / auto it applies the changed GPU's sustained-load factor
   // where this scales the real GPU's (llama-3-70b on an H200, batch 32, 2048 + 256 tokens, --clock sustained: TPOT
   // under +50% DRAM bandwidth is -17.5% here, -7.9% there).
+  // Every change asks for the real GPU's kernels again: each is predicted (and analysed) once.
+  std::unordered_map<std::string, std::pair<double, double>> on_real;  // spec text -> (prediction, analytical)
   const KernelPredictor anchored = [&](const GpuSpec& g, const KernelSpec& s) {
-    const double real = predictor ? predictor(gpu, s) : analyze(gpu, s).latency_us;
-    const double a_real = analyze(gpu, s).latency_us, a_changed = analyze(g, s).latency_us;
+    std::string key = s.to_string();
+    auto it = on_real.find(key);
+    if (it == on_real.end()) {
+      const double a_real = analyze(gpu, s).latency_us;
+      it = on_real.emplace(std::move(key), std::make_pair(predictor ? predictor(gpu, s) : a_real, a_real)).first;
+    }
+    const auto [real, a_real] = it->second;
+    const double a_changed = analyze(g, s).latency_us;
     return a_real > 0 && a_changed > 0 ? real * a_changed / a_real : real;
   };
   std::vector<SensitivityRow> rows;

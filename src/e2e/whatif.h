@@ -15,6 +15,7 @@ struct WhatIfRequest {
   int64_t input_len = 1;
   int64_t output_len = 1;
   std::vector<int> tp_choices;  ///< TP degrees to consider; empty = smallest of 1,2,4,8 that fits in one node
+  int threads = 1;  ///< threads rank_gpus prices the table's kernels on (price_ahead; the table does not depend on it)
 };
 
 struct WhatIfRow {

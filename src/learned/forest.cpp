@@ -4,6 +4,7 @@
 #include "learned/forest_simd.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -125,12 +126,17 @@ void Forest::validate() const {
 struct Forest::PerfectOnce {
   std::once_flag once;
   Perfect perfect;
+  std::atomic<bool> ready{false};  ///< perfect is built
+  std::atomic<size_t> rows{0};     ///< rows predict_batch has walked (counted until the layout is built)
 };
 
 const Forest::Perfect& Forest::perfect() const {
   static const Perfect none;
   if (!perfect_) return none;
-  std::call_once(perfect_->once, [this] { perfect_->perfect = build_perfect(); });
+  std::call_once(perfect_->once, [this] {
+    perfect_->perfect = build_perfect();
+    perfect_->ready.store(true, std::memory_order_release);
+  });
   return perfect_->perfect;
 }
 
@@ -261,7 +267,12 @@ void Forest::predict_batch(const float* x, size_t n, size_t stride, float* out) 
   // is its own row's): the scalar walk's dependent node loads miss the cache, so on an AVX-512 host even one row
   // took longer than a padded chunk (perf: 5x an AVX-512 row; instructions alone favour it below ~11 rows).
   constexpr size_t kPadFrom = 1;
-  if (n >= kPadFrom && stride < (size_t(1) << 24) && cpu_has_avx2()) {
+  // The perfect-tree layout costs about as much to build (once a process: up to ~4.9 MB of arrays a forest, most
+  // of it page faults) as the SIMD walk saves on a couple of thousand rows: it is built once the forest has walked
+  // kLayoutFrom rows, so a process that asks for a few hundred (a what-if table's kernels of a family) never pays it.
+  const bool layout = perfect_ && (perfect_->ready.load(std::memory_order_acquire) ||
+                                   perfect_->rows.fetch_add(n, std::memory_order_relaxed) + n >= kLayoutFrom);
+  if (layout && n >= kPadFrom && stride < (size_t(1) << 24) && cpu_has_avx2()) {
     const Perfect& p = perfect();
     if (p.depth > 0) {
       size_t done = 0;

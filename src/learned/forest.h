@@ -24,6 +24,11 @@ class Forest {
   /// Margins of `n` rows (row-major, `stride` floats apart, stride >= num_features()) into out[0..n). Each row
   /// gets the same additions in the same order as predict(), so the results are bit-identical to it.
   void predict_batch(const float* x, size_t n, size_t stride, float* out) const;
+  /// Rows (over all calls) from which predict_batch builds the SIMD walk's layout (perfect()): until then it walks
+  /// the trees as they are.
+  static constexpr size_t kLayoutFrom = 2048;
+  /// Builds that layout now (a long-lived caller that will walk many rows; tests of both walks).
+  void prepare_batch_layout() const { perfect(); }
   size_t num_features() const { return num_features_; }
   size_t num_trees() const { return roots_.size(); }
 
@@ -41,7 +46,7 @@ class Forest {
   /// The same trees, each as a perfect binary tree of the forest's greatest depth (for the AVX2 batch walk: a
   /// node's children are at 2i+1 and 2i+2, so no child index is loaded): per tree, (2^depth - 1) thresholds and
   /// words (feature | kDefaultLeft | kPassLeft: below a leaf, "always left" down to the leftmost slot, which holds the
-  /// leaf's value), then 2^depth leaf values. depth 0 (no arrays) when the forest is of depth 0 or above 8.
+  /// leaf's value), then 2^depth leaf values. depth 0 (no arrays) when the forest is of depth 0 or above 10.
   struct Perfect {
     int32_t depth = 0;
     std::vector<float> threshold;

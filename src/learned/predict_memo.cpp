@@ -92,6 +92,13 @@ void PredictMemo::keep(size_t n, const uint64_t* hash, const uint32_t* gpu, uint
   }
 }
 
+void PredictMemo::clear() {
+  std::unique_lock lock(mu_);
+  gens_.clear();
+  present_.clear();
+  offered_.clear();
+}
+
 void PredictMemo::insert(uint64_t h, uint32_t gpu, uint8_t asks, const KernelSpec& spec, const Prediction& p) {
   if (gens_.empty()) gens_.resize(2), present_.assign((size_t(1) << kPresentLog2) / 64, 0);
   if (gens_[0].size() >= kEntries) {  // the newer generation is full: it becomes the older one

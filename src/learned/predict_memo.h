@@ -44,6 +44,8 @@ class PredictMemo {
   /// instead of a copy of its prediction, and repeated rows are served from their third occurrence on.
   void keep(size_t n, const uint64_t* hash, const uint32_t* gpu, uint8_t asks, const KernelSpec* specs,
             const Prediction* preds, const uint8_t* fresh);
+  /// Forgets every row (and every first offer); GPU ids stay.
+  void clear();
 
  private:
   struct Entry {

@@ -76,6 +76,9 @@ class Predictor {
   /// Latency only (for end-to-end composition).
   double latency_us(const GpuSpec& gpu, const KernelSpec& spec) const { return predict(gpu, spec, false).latency_us; }
   bool learned() const { return model_ != nullptr; }
+  /// Forgets predict_many's memo of earlier rows, which copies of this predictor share (benchmarks of cold
+  /// predictions, as clear_kernel_cost_cache).
+  void clear_memo() const;
   /// Kernels as from a cool start (boost, the default), under sustained load (each latency times
   /// 1 + (sustained_load_factor - 1) * weight; weight 1 = fully throttled, a step's share past the onset in
   /// `loom e2e --clock auto`), or automatic (each kernel's own share past the onset). Prediction::clock_factor

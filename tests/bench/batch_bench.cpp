@@ -87,7 +87,9 @@ BENCHMARK(BM_PredictManyMixed)
     ->Args({100000, 1, 0, 0})->Args({1000000, 1, 0, 0})->Args({100000, 1, 2000, 0})->Args({1000000, 1, 2000, 0})
     ->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
-// The forest alone on 4,096 GEMM feature rows: batched lock-step walk (arg 1) vs one row at a time (arg 0).
+// The forest alone on 4,096 GEMM feature rows: one row at a time (arg 0), batched (arg 1: after the first
+// iteration the SIMD walk's layout, where the CPU has AVX2), batched over the trees as they are (arg 2: the walk of
+// a forest's first Forest::kLayoutFrom rows: a fresh copy of the forest, loaded untimed, walks the first 2,000 rows).
 void BM_ForestGemm(benchmark::State& state) {
   const GpuSpec gpu = Catalog::load().get("h200");
   const auto model = EfficiencyModel::load(default_model_dir());
@@ -101,18 +103,26 @@ void BM_ForestGemm(benchmark::State& state) {
     cols = smp.x.size();
     x.insert(x.end(), smp.x.begin(), smp.x.end());
   }
-  const size_t n = x.size() / cols;
+  const size_t n = state.range(0) == 2 ? std::min<size_t>(2000, x.size() / cols) : x.size() / cols;
   std::vector<float> out(n);
+  const std::string packed = state.range(0) == 2 ? f->to_binary() : std::string();
   for (auto _ : state) {
-    if (state.range(0)) f->predict_batch(x.data(), n, cols, out.data());
-    else
+    if (state.range(0) == 2) {
+      state.PauseTiming();
+      const Forest fresh = Forest::from_binary(packed);
+      state.ResumeTiming();
+      fresh.predict_batch(x.data(), n, cols, out.data());
+    } else if (state.range(0) == 1) {
+      f->predict_batch(x.data(), n, cols, out.data());
+    } else {
       for (size_t r = 0; r < n; ++r) out[r] = f->predict(&x[r * cols]);
+    }
     benchmark::DoNotOptimize(out.data());
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n));
   state.counters["trees"] = static_cast<double>(f->num_trees());
 }
-BENCHMARK(BM_ForestGemm)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ForestGemm)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 
 // What one CLI prediction pays inside the process: catalogue, model index, the family's forest, one prediction.
 void BM_ColdStartOnePrediction(benchmark::State& state) {
@@ -127,10 +137,11 @@ BENCHMARK(BM_ColdStartOnePrediction)->Unit(benchmark::kMillisecond);
 
 // As the CLI's --kernel-model learned: a pure predictor, whose costs steps share (an opaque lambda over the same
 // Predictor would be priced afresh in every step).
-KernelPredictor learned_kernels() {
+const Predictor& learned_predictor() {
   static const Predictor p("learned");
-  return as_kernel_predictor(p);
+  return p;
 }
+KernelPredictor learned_kernels() { return as_kernel_predictor(learned_predictor()); }
 
 // A 70B decode step (batch 16, 2k context, TP 8) with the learned kernel model.
 void BM_Llama70bDecodeStepLearned(benchmark::State& state) {
@@ -158,6 +169,7 @@ void BM_WhatIfTableLearned(benchmark::State& state) {
   const KernelPredictor kp = learned_kernels();
   for (auto _ : state) {
     clear_kernel_cost_cache();
+    learned_predictor().clear_memo();  // shared with kp's copy: every row is priced afresh
     benchmark::DoNotOptimize(rank_gpus(gpus, m, prof, req, kp));
   }
   state.counters["gpus"] = static_cast<double>(gpus.size());

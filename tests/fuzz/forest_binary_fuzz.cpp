@@ -15,8 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<float> x(f.num_features() * 9, 0.5f);
     x[0] = -1e30f;
     std::vector<float> out(9);
-    f.predict_batch(x.data(), 9, f.num_features(), out.data());
-    if (f.predict(x.data()) != out[0] && !(out[0] != out[0])) std::abort();  // batch and row walk must agree
+    for (int pass : {0, 1}) {  // the trees as they are, then the SIMD walk's layout
+      if (pass) f.prepare_batch_layout();
+      f.predict_batch(x.data(), 9, f.num_features(), out.data());
+      if (f.predict(x.data()) != out[0] && !(out[0] != out[0])) std::abort();  // batch and row walk must agree
+    }
   } catch (const std::runtime_error&) {
   }
   return 0;

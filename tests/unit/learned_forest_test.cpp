@@ -75,25 +75,31 @@ TEST(LearnedForest, BatchedPackedAndXgboostAgreeOnCommittedModels) {
       const loom::Forest packed = loom::Forest::from_binary(f.to_binary());
       ASSERT_EQ(f.num_features(), cols);
       const size_t n = x.size() / cols;
-      std::vector<float> batch(n), batch_packed(n);
-      f.predict_batch(x.data(), n, cols, batch.data());
-      packed.predict_batch(x.data(), n, cols, batch_packed.data());
       const std::vector<float> ref = loom::xgb_predict(json, x, n, cols);
-      for (size_t r = 0; r < n; ++r) {
-        const float one = f.predict(&x[r * cols]);
-        ASSERT_EQ(one, batch[r]) << file << " row " << r;          // bit-identical
-        ASSERT_EQ(one, batch_packed[r]) << file << " row " << r;   // the binary form loses nothing
-        // XGBoost adds the same leaves (margin; identity link for these objectives), within float rounding.
-        ASSERT_NEAR(one, ref[r], 1e-5 * (1 + std::fabs(ref[r]))) << file << " row " << r;
-        ++checked;
-      }
-      // Batches whose last rows walk as a padded SIMD chunk (or scalar, below 12 rows): every row as predict().
-      // Also AVX-512 blocks of four chunks, whole and cut short (128, 200, 256, 320, 575 rows).
-      for (size_t m : {1, 11, 12, 13, 31, 33, 45, 63, 77, 108, 128, 200, 256, 320, 575}) {
-        if (m > n) continue;
-        std::vector<float> part(m);
-        f.predict_batch(x.data() + (n - m) * cols, m, cols, part.data());
-        for (size_t r = 0; r < m; ++r) ASSERT_EQ(batch[n - m + r], part[r]) << file << " last " << m << " row " << r;
+      // Pass 0: the trees as they are (a forest's first kLayoutFrom rows); pass 1: the SIMD walk's layout.
+      for (int pass : {0, 1}) {
+        SCOPED_TRACE(pass ? "SIMD layout" : "tree walk");
+        if (pass) f.prepare_batch_layout(), packed.prepare_batch_layout();
+        std::vector<float> batch(n), batch_packed(n);
+        f.predict_batch(x.data(), n, cols, batch.data());
+        packed.predict_batch(x.data(), n, cols, batch_packed.data());
+        for (size_t r = 0; r < n; ++r) {
+          const float one = f.predict(&x[r * cols]);
+          ASSERT_EQ(one, batch[r]) << file << " row " << r;          // bit-identical
+          ASSERT_EQ(one, batch_packed[r]) << file << " row " << r;   // the binary form loses nothing
+          // XGBoost adds the same leaves (margin; identity link for these objectives), within float rounding.
+          ASSERT_NEAR(one, ref[r], 1e-5 * (1 + std::fabs(ref[r]))) << file << " row " << r;
+          ++checked;
+        }
+        // Batches whose last rows walk as a padded SIMD chunk (or scalar, below 12 rows): every row as predict().
+        // Also AVX-512 blocks of four chunks, whole and cut short (128, 200, 256, 320, 575 rows).
+        for (size_t m : {1, 11, 12, 13, 31, 33, 45, 63, 77, 108, 128, 200, 256, 320, 575}) {
+          if (m > n) continue;
+          std::vector<float> part(m);
+          f.predict_batch(x.data() + (n - m) * cols, m, cols, part.data());
+          for (size_t r = 0; r < m; ++r)
+            ASSERT_EQ(batch[n - m + r], part[r]) << file << " last " << m << " row " << r;
+        }
       }
     }
   }
@@ -119,9 +125,12 @@ TEST(LearnedForest, BatchWithMissingValuesEqualsPredict) {
     }
     const size_t n = x.size() / cols;
     ASSERT_GT(n, 128u) << name;
-    std::vector<float> batch(n);
-    f.predict_batch(x.data(), n, cols, batch.data());
-    for (size_t r = 0; r < n; ++r) ASSERT_EQ(f.predict(&x[r * cols]), batch[r]) << name << " row " << r;
+    for (int pass : {0, 1}) {  // the trees as they are, then the SIMD walk's layout
+      if (pass) f.prepare_batch_layout();
+      std::vector<float> batch(n);
+      f.predict_batch(x.data(), n, cols, batch.data());
+      for (size_t r = 0; r < n; ++r) ASSERT_EQ(f.predict(&x[r * cols]), batch[r]) << name << " row " << r;
+    }
   }
 }
 
@@ -174,9 +183,12 @@ TEST(LearnedForest, SyntheticDefaultsAndShallowLeavesEqualPredict) {
       const uint32_t r = next();
       v = r % 5 == 0 ? std::numeric_limits<float>::quiet_NaN() : float(int(r % 25) - 12);  // on thresholds, often
     }
-    std::vector<float> batch(n);
-    f.predict_batch(x.data(), n, cols, batch.data());
-    for (size_t r = 0; r < n; ++r) ASSERT_EQ(f.predict(&x[r * cols]), batch[r]) << "row " << r;
+    for (int pass : {0, 1}) {  // the trees as they are, then the SIMD walk's layout
+      if (pass) f.prepare_batch_layout();
+      std::vector<float> batch(n);
+      f.predict_batch(x.data(), n, cols, batch.data());
+      for (size_t r = 0; r < n; ++r) ASSERT_EQ(f.predict(&x[r * cols]), batch[r]) << "row " << r;
+    }
   }
 }
 
