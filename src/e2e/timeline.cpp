@@ -255,10 +255,11 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
   bool planned = false;  // new_kv_length_host_us paid (once a step, before the first decode attention)
   const KernelCost* prev_cost = nullptr;
   double prev_d_us = 0;
+  KernelTiming scratch;  // totals only: each launch's times (every field used is set in each iteration)
   for (size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     const OpShape& shape = *op.shape;  // alive all iteration: stolen below into k.shape, which owns it then
-    KernelTiming k;
+    KernelTiming& k = timeline ? st.kernels.emplace_back() : scratch;  // listed: built in place
     const OpCost& oc = cache.get(shape);
     k.layer = op.layer;
     if (timeline && steal) {  // totals only (timeline false): the launch's name and shape are not needed
@@ -317,7 +318,6 @@ StepTiming simulate(const GpuSpec& gpu, const std::vector<Op>& ops, std::vector<
     k.wall_us = k.end_us - prev_end_us;
     prev_end_us = k.end_us;
     st.gpu_time_us += k.gpu_us;
-    if (timeline) st.kernels.push_back(std::move(k));
   }
   st.wall_time_us = prev_end_us;
   return st;
