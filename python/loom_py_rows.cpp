@@ -81,7 +81,8 @@ std::string cell_text(const py::handle& cell, const std::string& key, const std:
   if (py::isinstance<py::bool_>(v)) {  // m=True ran m=1: a bool fills only a 0/1 key
     if (!loom::is_flag_key(key))
       throw loom::InputError(where, key.substr(0, 60) + "=" + (v.cast<bool>() ? "True" : "False") +
-                                        " is a bool; only the 0/1 keys (causal, residual, mask) take one: give the spec's value");
+                                        " is a bool; only the 0/1 keys (causal, residual, mask) take one: give the "
+                                        "spec's value");
     return v.cast<bool>() ? "1" : "0";
   }
   // As text, not through long long: 10**30 made pybind11 throw RuntimeError; the spec parser names it instead.
@@ -150,7 +151,8 @@ BatchRows structured_rows(const py::object& rows, const py::tuple& names) {
   out.cells.resize(n);
   for (size_t r = 0; r < n; ++r) {
     out.where.push_back(row_name(r));
-    for (size_t c = 0; c < cols.size(); ++c) out.cells[r].emplace_back(keys[c], cell_text(cols[c][r], keys[c], out.where[r]));
+    for (size_t c = 0; c < cols.size(); ++c)
+      out.cells[r].emplace_back(keys[c], cell_text(cols[c][r], keys[c], out.where[r]));
   }
   return out;
 }
@@ -165,7 +167,8 @@ BatchRows batch_rows(const py::object& rows) {
     if (!names.is_none()) return structured_rows(rows, names);
     // An array without named fields: its rows are not dicts (a 0-d one is not even iterable). An object array of
     // dicts is a list of dicts.
-    if (py::len(rows.attr("shape")) != 1 || py::str(py::getattr(rows.attr("dtype"), "kind", py::str(""))).cast<std::string>() != "O")
+    const std::string kind = py::str(py::getattr(rows.attr("dtype"), "kind", py::str(""))).cast<std::string>();
+    if (py::len(rows.attr("shape")) != 1 || kind != "O")
       throw loom::InputError("rows", "an array of shape " + py::str(rows.attr("shape")).cast<std::string>() +
                                          " without named fields; give a NumPy structured array (fields family, m, ...),"
                                          " a pandas DataFrame or a list of dicts");

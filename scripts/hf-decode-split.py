@@ -107,7 +107,8 @@ def main():
                     print("%-10s %-26s %9.0f %7.0f %5d %9.0f %9s %9s %8.0f %9.1f" % (
                         gpu, case, *[s[k] for k in keys[:4]], "", "", s["attn_gap_us"], s["rest_us_per_launch"]))
             if len(steps) < 2:  # the p10/p90 of the plan gap need two
-                fail(f"{folder}: case '{spec}' has {len(steps)} decode step in hf_eager.lct.gz; give a run of 2 or more")
+                fail(f"{folder}: case '{spec}' has {len(steps)} decode step in hf_eager.lct.gz; give a run of 2 or "
+                     "more")
             m = {k: statistics.median(s[k] for s in steps) for k in keys}
             q = statistics.quantiles([s["plan_gap_us"] for s in steps], n=10)
             least = min(s["attn_gap_us"] for s in steps)

@@ -47,7 +47,11 @@ std::string valid_utf8(const std::string& s) {
   std::string out;
   for (size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    const size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : (c & 0xf0) == 0xe0 ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    const size_t n = c < 0x80                 ? 1
+                     : c >= 0xc2 && c <= 0xdf ? 2
+                     : (c & 0xf0) == 0xe0     ? 3
+                     : c >= 0xf0 && c <= 0xf4 ? 4
+                                              : 0;  // a continuation byte, an overlong lead, beyond U+10FFFF
     bool ok = n > 0 && i + n <= s.size();
     for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
     if (ok && n == 3) {  // no overlong form, no surrogate
