@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <map>
 #include <memory>
 
@@ -81,76 +80,11 @@ py::dict prediction_dict(const loom::Prediction& p) {
   return d;
 }
 
-// A cell of a batch row as the CSV reader would see it: "" (None, NaN) = absent; integral floats print as integers
-// (NumPy/pandas turn integer columns with gaps into floats).
-std::string cell_text(const py::handle& v, const std::string& key, const std::string& where) {
-  if (v.is_none()) return "";
-  if (py::isinstance<py::bool_>(v)) {  // m=True ran m=1: a bool fills only a 0/1 key
-    if (!loom::is_flag_key(key))
-      throw loom::InputError(where, key.substr(0, 60) + "=" + (v.cast<bool>() ? "True" : "False") +
-                                        " is a bool; only the 0/1 keys (causal, residual, mask) take one: give the spec's value");
-    return v.cast<bool>() ? "1" : "0";
-  }
-  // As text, not through long long: 10**30 made pybind11 throw RuntimeError; the spec parser names it instead.
-  if (py::isinstance<py::int_>(v)) return py::str(v).cast<std::string>();
-  if (py::isinstance<py::float_>(v)) {
-    const double x = v.cast<double>();
-    if (std::isnan(x)) return "";
-    if (std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 9e15) return std::to_string(static_cast<long long>(x));
-    return py::str(v).cast<std::string>();
-  }
-  if (py::isinstance<py::bytes>(v)) return v.cast<std::string>();
-  return py::str(v).cast<std::string>();
-}
-
-// Rows of a list of dicts, a NumPy structured array or a pandas DataFrame, as (column, text) lists.
-std::vector<std::vector<std::pair<std::string, std::string>>> batch_rows(const py::object& rows) {
-  std::vector<std::vector<std::pair<std::string, std::string>>> out;
-  if (py::hasattr(rows, "to_dict") && py::hasattr(rows, "columns")) {  // pandas DataFrame
-    return batch_rows(rows.attr("to_dict")("records"));
-  }
-  if (py::hasattr(rows, "dtype") && !rows.attr("dtype").attr("names").is_none()) {  // NumPy structured array
-    const py::tuple names = rows.attr("dtype").attr("names");
-    // One record per row, one scalar per cell: a 0-d array said "'int' object is not iterable", a 2-d one sent
-    // lists as cells, a nested record field was dropped.
-    if (py::len(rows.attr("shape")) != 1)
-      throw loom::InputError("rows", "a NumPy structured array of shape (N,) (one record per row); got shape " +
-                                         py::str(rows.attr("shape")).cast<std::string>());
-    for (const auto& n : names) {
-      const py::object fd = rows.attr("dtype").attr("fields")[n].cast<py::tuple>()[0];
-      if (!fd.attr("names").is_none() || py::len(fd.attr("shape")) != 0)
-        throw loom::InputError("rows", "field '" + n.cast<std::string>() +
-                                           "' holds a nested record or a sub-array; give one scalar per cell");
-    }
-    std::vector<py::list> cols;
-    for (const auto& n : names) cols.push_back(rows[n].attr("tolist")());
-    const size_t n = py::len(rows);
-    out.resize(n);
-    for (size_t r = 0; r < n; ++r)
-      for (size_t c = 0; c < cols.size(); ++c) {
-        const std::string key = names[c].cast<std::string>();
-        out[r].emplace_back(key, cell_text(cols[c][r], key, "rows[" + std::to_string(r) + "]"));
-      }
-    return out;
-  }
-  if (!py::isinstance<py::iterable>(rows) || py::isinstance<py::str>(rows) || py::isinstance<py::dict>(rows))
-    throw loom::InputError("rows", "must be a list of dicts, a NumPy structured array or a pandas DataFrame");
-  for (const auto& row : rows) {
-    if (!py::isinstance<py::dict>(row)) throw loom::InputError("rows", "each row must be a dict (or pass a NumPy structured array / pandas DataFrame)");
-    const std::string where = "rows[" + std::to_string(out.size()) + "]";
-    auto& cells = out.emplace_back();
-    for (const auto& [k, v] : row.cast<py::dict>()) {
-      const std::string key = py::str(k).cast<std::string>();
-      cells.emplace_back(key, cell_text(v, key, where));
-    }
-  }
-  return out;
-}
-
 py::dict predict_batch(const std::string& gpu_name, const py::object& rows, const std::string& model, int threads) {
   if (threads < 1 || threads > 256)  // as the CLI's --threads: 0 or -3 ran on one thread, 10**6 was taken as given
     throw loom::InputError("threads", std::to_string(threads) + " is not a thread count; give an integer from 1 to 256");
-  const auto cells = batch_rows(rows);
+  const loom_py::BatchRows batch = loom_py::batch_rows(rows);
+  const auto& cells = batch.cells;
   std::map<std::string, loom::GpuSpec> gpus;
   auto gpu_of = [&](const std::string& name, const std::string& where) -> const loom::GpuSpec* {
     auto it = gpus.find(name);
@@ -168,7 +102,7 @@ py::dict predict_batch(const std::string& gpu_name, const py::object& rows, cons
   std::vector<const loom::GpuSpec*> gp;
   for (size_t r = 0; r < cells.size(); ++r) {
     loom::KernelSpec spec;
-    spec.where = "rows[" + std::to_string(r) + "]";
+    spec.where = batch.where[r];
     std::string g = gpu_name;
     for (const auto& [k, v] : cells[r]) {
       if (v.empty()) continue;
@@ -262,10 +196,15 @@ PYBIND11_MODULE(loom, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const loom::InputError& e) {
-      PyErr_SetString(PyExc_ValueError,
-                      loom::printable_error(python_text(e.where().empty() ? e.detail()
-                                                                          : python_name(e.where()) + ": " + e.detail()))
-                          .c_str());
+      // Bytes of the input that are not UTF-8 (a GPU name passed as bytes) show as U+FFFD: PyErr_SetString decodes
+      // strictly, and its failure left a ValueError with no message.
+      const std::string line = loom::printable_error(
+          python_text(e.where().empty() ? e.detail() : python_name(e.where()) + ": " + e.detail()));
+      PyObject* msg = PyUnicode_DecodeUTF8(line.data(), static_cast<Py_ssize_t>(line.size()), "replace");
+      if (msg) {
+        PyErr_SetObject(PyExc_ValueError, msg);
+        Py_DECREF(msg);
+      }
     }
   });
   m.def("gpus", [] { return catalog().names(); }, "Catalogue GPU names.");

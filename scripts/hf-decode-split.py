@@ -21,23 +21,34 @@ from script_errors import Parser, fail, guarded, reading  # noqa: E402  (one loo
 
 
 def read_trace(path):
+    """Kernels (start, end, name) and ranges (start, end, name) of a collector trace; a malformed record names its
+    line (a short or non-numeric one said only "list index out of range", with no file)."""
     kernels, ranges = [], []
     with reading(path), gzip.open(path, "rt") as f:
-        for line in f:
+        for n, line in enumerate(f, 1):
             p = line.rstrip("\n").split("\t")
-            if p[0] == "K":
-                kernels.append((int(p[1]), int(p[2]), p[-1]))
-            elif p[0] == "R":
-                ranges.append((int(p[1]), int(p[2]), p[4]))
+            if p[0] not in ("K", "R"):
+                continue
+            if len(p) < 5 or not p[1].isdigit() or not p[2].isdigit() or int(p[1]) > int(p[2]):
+                fail(f"{path}:{n}: {p[0]} record '{line[:40].strip()}': not START END ... NAME with 0 <= START <= END; "
+                     "give a collector trace")
+            (kernels if p[0] == "K" else ranges).append((int(p[1]), int(p[2]), p[-1] if p[0] == "K" else p[4]))
     kernels.sort()
     return kernels, ranges
 
 
 def read_specs(path):
-    rows = csv.reader(line for line in open(path) if not line.startswith("#"))
-    if next(rows, None) is None:
-        raise ValueError(f"{path}: no header; give the run's case list")
-    return {int(r[0]): r[2] for r in rows}
+    """case id -> spec of the run's case list (case_id,...,spec)."""
+    specs = {}
+    with reading(path), open(path, encoding="utf-8") as f:
+        rows = csv.reader(line for line in f if not line.startswith("#"))
+        if next(rows, None) is None:
+            fail(f"{path}: no header; give the run's case list")
+        for n, r in enumerate(rows, 2):
+            if len(r) < 3 or not r[0].isdigit():
+                fail(f"{path}: row {n}: not CASE_ID,...,SPEC; give the run's case list")
+            specs[int(r[0])] = r[2]
+    return specs
 
 
 def is_attention(name):
@@ -45,11 +56,15 @@ def is_attention(name):
 
 
 def steps_of(folder):
-    kernels, ranges = read_trace(os.path.join(folder, "hf_eager.lct.gz"))
-    specs = read_specs(os.path.join(folder, "hf_eager.cases.csv"))
+    trace, cases = os.path.join(folder, "hf_eager.lct.gz"), os.path.join(folder, "hf_eager.cases.csv")
+    kernels, ranges = read_trace(trace)
+    specs = read_specs(cases)
     phases = sorted(r for r in ranges if r[2] == "loom.phase=decode")
     for c0, c1, name in sorted(r for r in ranges if r[2].startswith("loom.case=")):
-        spec = specs[int(name.split("=")[1])]
+        case_id = name.split("=")[1]
+        if not case_id.isdigit() or int(case_id) not in specs:
+            fail(f"{trace}: range '{name[:40]}' names no case of {cases}; give the run's own case list")
+        spec = specs[int(case_id)]
         if not spec.startswith("e2e_decode"):
             continue
         steps = []
@@ -59,6 +74,9 @@ def steps_of(folder):
             ks = [k for k in kernels if p0 <= k[0] < p1]
             att = [i for i, k in enumerate(ks) if is_attention(k[2]) and i > 0]
             gaps = [(ks[i][0] - ks[i - 1][1]) / 1e3 for i in att]
+            if len(gaps) < 2:  # the plan gap (layer 0) and at least one ordinary one (layers 1..)
+                fail(f"{trace}: case '{spec}': the decode step at {p0} has {len(gaps)} attention kernel(s) after its "
+                     "first kernel, not one per layer; give the HF eager run's trace")
             steps.append({"wall_us": (p1 - p0) / 1e3, "gpu_us": sum(k[1] - k[0] for k in ks) / 1e3,
                           "kernels": len(ks), "plan_gap_us": gaps[0],
                           "attn_gap_us": statistics.median(gaps[1:]),  # layers 1..: an ordinary launch interval
@@ -88,6 +106,9 @@ def main():
                 for s in steps:
                     print("%-10s %-26s %9.0f %7.0f %5d %9.0f %9s %9s %8.0f %9.1f" % (
                         gpu, case, *[s[k] for k in keys[:4]], "", "", s["attn_gap_us"], s["rest_us_per_launch"]))
+            if len(steps) < 2:  # the p10/p90 of the plan gap need two
+                fail(f"{folder}: case '{spec}' has {len(steps)} decode step in hf_eager.lct.gz; give a run of 2 or "
+                     "more")
             m = {k: statistics.median(s[k] for s in steps) for k in keys}
             q = statistics.quantiles([s["plan_gap_us"] for s in steps], n=10)
             least = min(s["attn_gap_us"] for s in steps)

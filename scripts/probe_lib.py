@@ -111,3 +111,47 @@ class Round:
         self.c(f"{self.prefix}_script_{name}", ["@python", SCRIPT.format(script=os.path.join(REPO, "scripts", script),
                                                                          argv=list(argv))],
                expect, want=list(want), files=files, empty_ok=empty_ok)
+
+
+# The Python module with NumPy and pandas (round 18 on): {body} runs under an interpreter that has both. The one the
+# runner uses may not (pyenv's python3 beside Debian's python3-numpy/-pandas): the program re-runs itself under
+# /usr/bin/python3 then; without either, it says so and exits 1 (a defect of the probe's machine, not a pass).
+# agree(rows, dicts) predicts both: 'same' when the numbers agree, the rows' ValueError when they are refused, and
+# 'DIFFERENT'/'ACCEPTED' (no 'same': a defect for a good case, exit 0 for a bad one) otherwise.
+NP_BODY = """import sys, loom
+import numpy as np, pandas as pd
+ROW = {'family': 'gemm', 'm': 64, 'n': 64, 'k': 64, 'dtype': 'bf16'}
+GEMM = [('family', 'U16'), ('m', 'i8'), ('n', 'i8'), ('k', 'i8'), ('dtype', 'U8')]
+def flat(x):
+    return {k: [repr(v) for v in list(x[k])] for k in sorted(x)}
+def agree(rows, dicts, gpu='h200'):
+    a = loom.predict_batch(gpu, rows)
+    try:
+        b = loom.predict_batch(gpu, dicts)
+    except ValueError as e:
+        return 'ACCEPTED while the list of dicts is refused: ' + str(e)
+    return 'same' if flat(a) == flat(b) else 'DIFFERENT: %r / %r' % (flat(a), flat(b))
+try:
+    r = {expr}
+except ValueError as e:
+    print('loom: ' + str(e), file=sys.stderr)
+    sys.exit(2)
+print(repr(r))
+"""
+NP = """import os, sys
+BODY = {body!r}
+try:
+    import numpy, pandas
+except ImportError:
+    if sys.executable != '/usr/bin/python3' and os.path.exists('/usr/bin/python3'):
+        os.execv('/usr/bin/python3', ['/usr/bin/python3', '-c', 'exec(' + repr(BODY) + ')'])
+    print('numpy or pandas not installed for ' + sys.executable + ' (nor /usr/bin/python3)', file=sys.stderr)
+    sys.exit(1)
+exec(BODY)
+"""
+
+
+def np_case(r, name, expr, expect="bad", want=()):
+    """A NumPy/pandas case of round r (see NP): named `PREFIX_np_NAME`."""
+    r.c(f"{r.prefix}_np_{name}", ["@python", NP.format(body=NP_BODY.replace("{expr}", expr))], expect,
+        want=list(want))

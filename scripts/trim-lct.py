@@ -10,7 +10,10 @@ end-to-end traces (traces/e2e/h200/tp*), whose full traces are 4-10 MB each.
 import argparse
 import bisect
 import gzip
+import os
+import re
 import sys
+import zlib
 
 
 def die(msg):
@@ -35,12 +38,17 @@ def main():
     try:
         with opener(a.src, "rt", encoding="utf-8") as f:
             lines = f.read().split("\n")
-    except (OSError, EOFError, UnicodeDecodeError) as e:
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as e:  # zlib.error: a corrupt stream (round 18)
         die("%s: cannot read (%s); give a collector trace (.lct or .lct.gz)" % (a.src, e))
     if not lines or lines[0] != "#loom-cupti 1":
         die("%s:1: not a loom collector trace (first line is not '#loom-cupti 1')" % a.src)
     if not any(l.startswith("#end ") for l in lines[-3:]):
         die("%s: truncated trace (no #end line); nothing written" % a.src)
+    for n, l in enumerate(lines):
+        if l.startswith("#end ") and not re.fullmatch(r"#end records=\d+( dropped=\d+)?", l):
+            die("%s:%d: '%s': not '#end records=N dropped=N'; give a complete collector trace" % (a.src, n + 1, l[:60]))
+    if os.path.exists(a.dst) and os.path.samefile(a.src, a.dst):  # the trace was rewritten trimmed, the full one lost
+        die("%s: is also the input; give another output file" % a.dst)
     header = [l for l in lines if l.startswith("#") and not l.startswith("#end ")]
     end = [l for l in lines if l.startswith("#end ")][-1]
     dropped = end.split("dropped=")[1] if "dropped=" in end else "0"
@@ -51,6 +59,9 @@ def main():
         if f[0] in ("K", "C", "S", "R") and (len(f) < 5 or not f[1].isdigit() or not f[2].isdigit()):
             die("%s: record %d ('%s...'): fewer than 5 fields or a start/end that is not an integer"
                 % (a.src, n + 1, l[:40]))
+        if f[0] in ("K", "C", "S", "R") and int(f[1]) > int(f[2]):  # kept or dropped by a range it is not in
+            die("%s: record %d ('%s...'): starts at %s, after its end %s; give a collector trace"
+                % (a.src, n + 1, l[:40], f[1], f[2]))
     cases = sorted((int(r[1]), int(r[2])) for r in ranges if r[4].startswith("loom.case="))
     reps = sorted((int(r[1]), int(r[2])) for r in ranges if r[4] == "loom.rep")
     probes = sorted((int(r[1]), int(r[2])) for r in ranges if r[4] == "loom.host_probe")

@@ -1,6 +1,7 @@
 /* loom C API: predict GPU kernel latency and take tile-config decisions from C (or any language with a C FFI),
  * e.g. inside a serving engine's scheduler. C89-compatible; no C++ exception crosses it; every call that can fail
- * returns a status and leaves a one-line message (the CLI's `FILE:LINE: what; what to do`) in loom_last_error().
+ * returns a status and leaves a one-line message (the CLI's `FILE:LINE: what; what to do`) in loom_last_error(),
+ * valid UTF-8 (bytes of an argument that are not are shown as '?').
  * A handle is not thread-safe: use one per thread (they share nothing mutable). */
 #ifndef LOOM_LOOM_H
 #define LOOM_LOOM_H

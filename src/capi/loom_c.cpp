@@ -27,7 +27,8 @@ namespace {
 
 void copy_out(char* dst, size_t len, const std::string& s) {
   if (!dst || len == 0) return;
-  const size_t n = std::min(len - 1, s.size());
+  size_t n = std::min(len - 1, s.size());
+  while (n > 0 && n < s.size() && (static_cast<unsigned char>(s[n]) & 0xc0) == 0x80) --n;  // not inside a character
   std::memcpy(dst, s.data(), n);
   dst[n] = '\0';
 }
@@ -40,10 +41,37 @@ std::string c_where(const std::string& where) {
   return where;
 }
 
+// Text as valid UTF-8, each byte of an invalid sequence shown as '?': a data_dir or GPU name that is not UTF-8 was
+// echoed raw, and a caller decoding the message as UTF-8 (Python's ctypes, Java, Rust) failed on it (round 18).
+std::string valid_utf8(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80                 ? 1
+                     : c >= 0xc2 && c <= 0xdf ? 2
+                     : (c & 0xf0) == 0xe0     ? 3
+                     : c >= 0xf0 && c <= 0xf4 ? 4
+                                              : 0;  // a continuation byte, an overlong lead, beyond U+10FFFF
+    bool ok = n > 0 && i + n <= s.size();
+    for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+    if (ok && n == 3) {  // no overlong form, no surrogate
+      const auto d = static_cast<unsigned char>(s[i + 1]);
+      ok = !(c == 0xe0 && d < 0xa0) && !(c == 0xed && d >= 0xa0);
+    }
+    if (ok && n == 4) {
+      const auto d = static_cast<unsigned char>(s[i + 1]);
+      ok = !(c == 0xf0 && d < 0x90) && !(c == 0xf4 && d >= 0x90);
+    }
+    out += ok ? s.substr(i, n) : "?";
+    i += ok ? n : 1;
+  }
+  return out;
+}
+
 // One printable line (a GPU name with invalid UTF-8 or a control character was copied into the message raw).
 std::string c_message(const loom::InputError& e) {
   const std::string w = c_where(e.where());
-  return loom::printable_error(w.empty() ? e.detail() : w + ": " + e.detail());
+  return valid_utf8(loom::printable_error(w.empty() ? e.detail() : w + ": " + e.detail()));
 }
 
 // Runs f, mapping exceptions to status codes and the handle's message.
@@ -58,7 +86,7 @@ int guarded(loom_handle* h, F&& f) {
     h->error = c_message(e);
     return LOOM_EINPUT;
   } catch (const std::exception& e) {
-    h->error = loom::printable_error(std::string("internal error: ") + e.what());
+    h->error = valid_utf8(loom::printable_error(std::string("internal error: ") + e.what()));
     return LOOM_EINTERNAL;
   } catch (...) {
     h->error = "internal error";
@@ -90,7 +118,7 @@ loom_handle* loom_open(const char* data_dir, const char* model, char* err, size_
   } catch (const loom::InputError& e) {
     copy_out(err, err_len, c_message(e));
   } catch (const std::exception& e) {
-    copy_out(err, err_len, loom::printable_error(e.what()));
+    copy_out(err, err_len, valid_utf8(loom::printable_error(e.what())));
   } catch (...) {
     copy_out(err, err_len, "internal error");
   }

@@ -22,6 +22,18 @@ static void refused(loom_handle* h, int rc, const char* what, const char* want) 
   expect(strchr(msg, '\n') == NULL, what, msg);
 }
 
+/* Round 18: every message is valid UTF-8 (a caller decoding it as such failed on bytes of the input echoed raw). */
+static int valid_utf8(const char* s) {
+  const unsigned char* u = (const unsigned char*)s;
+  while (*u) {
+    int n = *u < 0x80 ? 0 : *u >= 0xc2 && *u <= 0xdf ? 1 : (*u & 0xf0) == 0xe0 ? 2 : *u >= 0xf0 && *u <= 0xf4 ? 3 : -1;
+    if (n < 0) return 0;
+    for (++u; n > 0; --n, ++u)
+      if ((*u & 0xc0) != 0x80) return 0;
+  }
+  return 1;
+}
+
 int main(void) {
   char err[512];
   char cfg[64];
@@ -30,6 +42,12 @@ int main(void) {
   const char* tk = "gemm m=3000 n=6144 k=4096 dtype=bf16";
   loom_handle* h = loom_open("/etc", "analytical", err, sizeof err); /* a folder without GPU files */
   expect(h == NULL && strstr(err, "data_dir") != NULL, "open folder without GPUs", err);
+  loom_close(h);
+  h = loom_open("/nonexistent/\377\376", "analytical", err, sizeof err);
+  expect(h == NULL && valid_utf8(err) && strstr(err, "nonexistent") != NULL, "data_dir not UTF-8, message UTF-8", err);
+  loom_close(h);
+  h = loom_open(NULL, "learn\377ed", err, 12);
+  expect(h == NULL && valid_utf8(err), "a message cut to err_len ends on a whole character", err);
   loom_close(h);
   h = loom_open(NULL, "bogus", err, sizeof err);
   expect(h == NULL && strncmp(err, "model:", 6) == 0, "open unknown model", err);
@@ -43,6 +61,9 @@ int main(void) {
   refused(h, loom_predict(h, "h2\377\001", "gemm m=64 n=64 k=64 dtype=bf16", &p), "GPU of bad bytes", "gpu");
   expect(strchr(loom_last_error(h), 1) == NULL,
          "a control byte of the GPU name is not printed raw", loom_last_error(h));
+  expect(valid_utf8(loom_last_error(h)), "bytes of the GPU name that are not UTF-8 show as '?'", loom_last_error(h));
+  refused(h, loom_predict(h, "h200", "gemm m=64 n=64 k=64 dtype=bf\377\376", &p), "dtype of bad bytes", "dtype");
+  expect(valid_utf8(loom_last_error(h)), "a kernel spec that is not UTF-8 shows as '?'", loom_last_error(h));
   refused(h, loom_predict(h, "h200", NULL, &p), "NULL kernel", "kernel");
   refused(h, loom_tune(h, "h200", tk, cfg, 4, &us), "config buffer too small", "config_len");
   refused(h, loom_tune(h, "h200", tk, NULL, 64, &us), "NULL config with a length", "config");

@@ -51,5 +51,39 @@ class ScriptErrors(unittest.TestCase):
         self.refused("predict_diff.py", "--before", "x", "--after", "y", "--rows", "x", want="--rows", named=False)
 
 
+    def write(self, d, name, data):
+        path = os.path.join(d, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data if isinstance(data, bytes) else data.encode())
+        return path
+
+    def test_traces_round18(self):  # a corrupt gzip was a traceback; bad records were taken or named no file
+        head, rng = "#loom-cupti 1\n", "R\t100\t900\t0\tloom.case=0\nR\t200\t800\t0\tloom.rep\n"
+        good = head + rng + "K\t300\t400\t0\tgemm\n#end records=3 dropped=0\n"
+        with tempfile.TemporaryDirectory() as d:
+            corrupt = bytearray(gzip.compress((good * 40).encode(), mtime=0))
+            corrupt[30:40] = b"\x00" * 10
+            out = os.path.join(d, "o.lct.gz")
+            self.refused("trim-lct.py", self.write(d, "c.lct.gz", bytes(corrupt)), out, want="c.lct.gz", named=False)
+            back = self.write(d, "b.lct", head + "R\t900\t100\t0\tloom.case=0\n#end records=1\n")
+            self.refused("trim-lct.py", back, out, want="after its end", named=False)
+            self.refused("trim-lct.py", self.write(d, "e.lct", head + rng + "#end records=x\n"), out,
+                         want="e.lct:4", named=False)
+            g = self.write(d, "g.lct", good)
+            self.refused("trim-lct.py", g, g, want="is also the input", named=False)
+            self.assertEqual(open(g).read(), good)
+            hf = "#loom-cupti 1\nR\t0\t10000\t0\tloom.case=0\nR\t100\t9000\t0\tloom.phase=decode\n"
+            cases = "case_id,x,spec\n0,0,e2e_decode batch=1 context=128\n"
+            for n, body, want in (("one", hf + "K\t200\t300\t0\tgemm\nK\t400\t500\t0\tflash\n", "1 attention"),
+                                  ("short", hf + "K\t200\n", "hf_eager.lct.gz:4"),
+                                  ("case", hf.replace("case=0", "case=7"), "names no case")):
+                self.write(d, f"{n}/hf_eager.lct.gz", gzip.compress(body.encode()))
+                self.write(d, f"{n}/hf_eager.cases.csv", cases)
+                self.refused("hf-decode-split.py", os.path.join(d, n), want=want)
+            self.write(d, "cs/hf_eager.lct.gz", gzip.compress(hf.encode()))
+            self.write(d, "cs/hf_eager.cases.csv", "case_id,x,spec\n0\n")
+            self.refused("hf-decode-split.py", os.path.join(d, "cs"), want="hf_eager.cases.csv: row 2")
+
 if __name__ == "__main__":
     unittest.main()
