@@ -92,6 +92,8 @@ void PredictMemo::keep(size_t n, const uint64_t* hash, const uint32_t* gpu, uint
   }
 }
 
+void Predictor::clear_memo() const { memo_->clear(); }
+
 void PredictMemo::clear() {
   std::unique_lock lock(mu_);
   gens_.clear();

@@ -34,8 +34,6 @@ std::string forest_key(const Prediction& p, const KernelSpec& spec) {
 
 }  // namespace
 
-void Predictor::clear_memo() const { memo_->clear(); }
-
 Predictor::Predictor(const std::string& mode, const std::string& models_dir)
     : memo_(std::make_shared<PredictMemo>()) {
   if (mode != "learned" && mode != "analytical")
