@@ -99,26 +99,30 @@ Forest Forest::from_json(const std::string& json) {
 void Forest::validate() const {
   const size_t n = nodes_.size();
   if (depth_.size() != roots_.size()) throw std::runtime_error("depth table does not match the trees");
+  // Each node's level (-1: not reached yet), one buffer for every tree (a forest holds hundreds of trees, loaded
+  // at start-up: no allocation per tree).
+  std::vector<int32_t> level;
   for (size_t t = 0; t < roots_.size(); ++t) {
     const int64_t begin = roots_[t], end = t + 1 < roots_.size() ? roots_[t + 1] : static_cast<int64_t>(n);
     if (begin < 0 || begin >= end || end > static_cast<int64_t>(n)) throw std::runtime_error("tree roots out of order");
     if (depth_[t] < 0 || depth_[t] > 64) throw std::runtime_error("tree depth out of range");
-    std::vector<int32_t> level(end - begin, -1);
-    level[0] = 0;
+    level.assign(static_cast<size_t>(end - begin), -1);
+    int32_t* const lv = level.data() - begin;  // lv[i] for node i of this tree
+    const int32_t max_depth = depth_[t];
+    lv[begin] = 0;
     for (int64_t i = begin; i < end; ++i) {
       const Node& node = nodes_[i];
-      if (level[i - begin] < 0) throw std::runtime_error("unreachable node");
+      const int32_t li = lv[i];
+      if (li < 0) throw std::runtime_error("unreachable node");
       if (!(node.meta & kSplit)) {
-        if (node.left != i || (node.meta & ~kSplit) != 0 || level[i - begin] > depth_[t])
-          throw std::runtime_error("bad leaf");
+        if (node.left != i || (node.meta & ~kSplit) != 0 || li > max_depth) throw std::runtime_error("bad leaf");
         continue;
       }
-      if (node.left <= i || node.left + 1 >= end || (node.meta & kFeature) >= num_features_)
+      const int64_t c = node.left;
+      if (c <= i || c + 1 >= end || (node.meta & kFeature) >= num_features_)
         throw std::runtime_error("split child or feature out of range");
-      for (int32_t c : {node.left, node.left + 1}) {
-        if (level[c - begin] >= 0) throw std::runtime_error("shared child");
-        level[c - begin] = level[i - begin] + 1;
-      }
+      if ((lv[c] & lv[c + 1]) >= 0) throw std::runtime_error("shared child");  // both must still be -1
+      lv[c] = lv[c + 1] = li + 1;
     }
   }
 }

@@ -23,16 +23,11 @@ namespace loom {
 
 std::string default_model_dir() { return data_dir() + "/models/efficiency"; }
 
-namespace {
-
-/// The forest that predicts this kernel: its family's, or an implementation's own (model_key()).
-std::string forest_key(const Prediction& p, const KernelSpec& spec) {
+std::string Predictor::forest_key(const Prediction& p, const KernelSpec& spec) {
   auto impl = spec.params.find("impl");
   return model_key(p.analysis->family,
                    impl_class(impl != spec.params.end() ? impl->second : default_impl(p.analysis->family)));
 }
-
-}  // namespace
 
 Predictor::Predictor(const std::string& mode, const std::string& models_dir)
     : memo_(std::make_shared<PredictMemo>()) {
@@ -324,63 +319,10 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   }
   for (size_t t = 0; t < nt; ++t)
     if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
-  if (model_) walk_forests(gpus, specs, with_achievable, x_all, state, out);
+  if (model_) walk_forests(gpus, specs, with_achievable, x_all, state, out, threads);
   // Phase 3: the memo is offered what this call computed (a copy of a row of its chunk counts as a second sight).
   for (size_t i = 0; i < n; ++i) state[i] = state[i] != kDone;
   memo_->keep(n, hash.data(), gid.data(), asks, specs.data(), out.data(), state.data());
-}
-
-void Predictor::walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                             bool with_achievable,
-                             const float* x_all, const std::vector<uint8_t>& skip,
-                             std::vector<Prediction>& out) const {
-  const size_t n = specs.size();
-  const size_t cols = model_->feature_names().size();
-  // Phase 2: rows grouped by forest, each forest walks its rows in blocks. A group is one (family, impl=) pair, its
-  // forest key computed once (pairs sharing a forest walk it separately: every row's sum is the same either way).
-  struct Group {
-    const std::string* family;
-    const std::string* impl;  // the spec's impl= value, or null
-    std::string key;
-    std::vector<size_t> rows;
-  };
-  std::vector<Group> groups;
-  for (size_t i = 0; i < n; ++i) {
-    if (out[i].collective || skip[i] == 1) continue;  // 1: served whole by the memo
-    const std::string& fam = out[i].analysis->family;
-    auto it = specs[i].params.find("impl");
-    const std::string* impl = it != specs[i].params.end() ? &it->second : nullptr;
-    Group* g = nullptr;
-    for (auto& c : groups)
-      if (*c.family == fam && (c.impl && impl ? *c.impl == *impl : c.impl == impl)) g = &c;
-    if (!g) g = &groups.emplace_back(Group{&fam, impl, forest_key(out[i], specs[i]), {}});
-    g->rows.push_back(i);
-  }
-  std::vector<float> x, r, q;
-  for (const auto& [family, impl, key, rows] : groups) {
-    const Forest* f = model_->find(key, "");
-    if (!f) continue;
-    const Forest* fq = with_achievable ? model_->find(key, ".q") : nullptr;
-    x.resize(rows.size() * cols);
-    for (size_t k = 0; k < rows.size(); ++k)
-      std::copy_n(x_all + rows[k] * cols, cols, x.begin() + k * cols);
-    r.resize(rows.size());
-    f->predict_batch(x.data(), rows.size(), cols, r.data());
-    if (fq) {
-      q.resize(rows.size());
-      fq->predict_batch(x.data(), rows.size(), cols, q.data());
-    }
-    // The transfer weight depends on the family (the group's) and the GPU's architecture: looked up once per GPU.
-    std::vector<std::pair<const GpuSpec*, double>> weights;
-    for (size_t k = 0; k < rows.size(); ++k) {
-      Prediction& p = out[rows[k]];
-      const GpuSpec* gpu = gpus[rows[k]];
-      auto w = std::find_if(weights.begin(), weights.end(), [&](const auto& e) { return e.first == gpu; });
-      if (w == weights.end()) w = weights.insert(weights.end(), {gpu, transfer_weight(*family, *gpu)});
-      apply_learned(p, transferred(p, w->second, r[k]),
-                    fq ? std::optional<double>(transferred(p, w->second, q[k])) : std::nullopt);
-    }
-  }
 }
 
 void require_fits_memory(const Prediction& p, const GpuSpec& gpu, const std::string& where) {

@@ -109,11 +109,14 @@ class Predictor {
   static double transferred(Prediction& p, double w, double log_ratio);
   /// The learned correction's weight for `family` on `gpu` (TransferWeights::weight_for; 1 without transfer.json).
   double transfer_weight(const std::string& family, const GpuSpec& gpu) const;
-  /// predict_many's phase 2: the forests walk the rows' features (x_all, a row of the model's width per row), rows
-  /// with skip[i] == 1 excepted (their features are not read).
+  /// The forest that predicts this kernel: its family's, or an implementation's own (model_key()).
+  static std::string forest_key(const Prediction& p, const KernelSpec& spec);
+  /// predict_many's phase 2 (learned/predict_walk.cpp): the forests walk the rows' features (x_all, a row of the
+  /// model's width per row), rows with skip[i] == 1 excepted (their features are not read); on up to `threads`
+  /// threads (the results do not depend on it).
   void walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                    bool with_achievable, const float* x_all,
-                    const std::vector<uint8_t>& skip, std::vector<Prediction>& out) const;
+                    bool with_achievable, const float* x_all, const std::vector<uint8_t>& skip,
+                    std::vector<Prediction>& out, int threads = 1) const;
   void apply_clock(Prediction& p, const GpuSpec& gpu) const;
   ClockMode clock_ = ClockMode::boost;
   double clock_weight_ = 1.0;

@@ -211,8 +211,18 @@ TEST(LearnedForest, PredictManyEqualsPredictRowByRow) {
   const size_t distinct = specs.size();
   for (size_t i = 0; i < distinct; i += 2) gp.push_back(gp[i]), specs.push_back(specs[i]);
   std::vector<loom::Prediction> many;
+  // On one thread and on three (phase 1's rows in chunks, phase 2's forests cut into pieces of >= 256 rows and
+  // walked concurrently, several forests loading at once): the same predictions.
+  size_t most_of_a_family = 0;
+  for (const auto& s : specs)
+    most_of_a_family = std::max<size_t>(
+        most_of_a_family, std::count_if(specs.begin(), specs.end(), [&](const auto& o) { return o.family == s.family; }));
+  ASSERT_GE(most_of_a_family, 512u) << "no family has rows enough to be cut into pieces";
+  for (int threads : {1, 3})
   for (bool ach : {false, true}) {
-    predictor.predict_many(gp, specs, ach, many);
+    SCOPED_TRACE(threads);
+    predictor.clear_memo();  // else the second pass is served by the memo
+    predictor.predict_many(gp, specs, ach, many, threads);
     ASSERT_EQ(many.size(), specs.size());
     for (size_t i = 0; i < specs.size(); ++i) {
       const loom::Prediction one = predictor.predict(*gp[i], specs[i], ach);
