@@ -63,6 +63,11 @@ struct Analysis {
 /// the human text empty (kernel, config_reason, notes) for callers that print none of it; every value is the same.
 Analysis analyze(const GpuSpec& gpu, const KernelSpec& spec, bool with_text = true);
 
+/// analyze(gpu, spec).min_dram_bytes, without the config search where that cannot change it (row-wise,
+/// elementwise and rotary kernels: their compulsory bytes are the shape's; analytical/compulsory_bytes.cpp);
+/// otherwise (other families, a pinned config, no candidate) the full analysis. Throws as analyze() does.
+double compulsory_dram_bytes(const GpuSpec& gpu, const KernelSpec& spec);
+
 /// The family names of the public vocabulary, in documentation order.
 const std::vector<std::string>& kernel_families();
 

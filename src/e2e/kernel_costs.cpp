@@ -92,7 +92,7 @@ KernelSpec inherited_l2(const GpuSpec& gpu, const KernelSpec& spec) {
   bool inherits = false;
   for (const char* f : kInheriting) inherits |= spec.family == f;
   if (!inherits || spec.params.count("l2") || gpu.l2_bytes <= 0) return spec;
-  const double bytes = analyze(gpu, spec).min_dram_bytes;
+  const double bytes = compulsory_dram_bytes(gpu, spec);
   if (bytes > 0.5 * double(gpu.l2_bytes) || bytes < (64 << 10)) return spec;
   KernelSpec warm = spec;
   warm.params["l2"] = "warm";
@@ -203,11 +203,13 @@ void price_ahead(const std::vector<StepToPrice>& steps, const KernelPredictor& p
   std::vector<double> out;
   std::vector<uint8_t> priced(specs.size(), 0);
   try {
-    predictor.batch(gpus, specs, out, threads);
-    std::fill(priced.begin(), priced.end(), 1);
+    // A kernel some GPU cannot run (P100/V100/T4: no bf16) is left to its step, which reports it where it would
+    // have; every other row is priced here (the same value the step would compute: the predictor is pure).
+    std::vector<uint8_t> failed;
+    predictor.batch(gpus, specs, out, threads, &failed);
+    for (size_t i = 0; i < specs.size(); ++i) priced[i] = failed.size() == specs.size() ? !failed[i] : 1;
   } catch (const InputError&) {
-    // Some GPU cannot run some kernel: price each GPU's rows on their own and leave a failing GPU's to its steps,
-    // which report the error where they would have.
+    // A batch form that throws instead: price each GPU's rows on their own and leave a failing GPU's to its steps.
     out.assign(specs.size(), 0);
     std::map<const GpuSpec*, std::vector<size_t>> by_gpu;
     for (size_t i = 0; i < specs.size(); ++i) by_gpu[gpus[i]].push_back(i);

@@ -20,9 +20,9 @@ KernelPredictor as_kernel_predictor(const Predictor& p) {
   // The batch form: predict_many gives each row exactly what predict() gives (without the analyses' text, which
   // latency_us does not read either).
   auto batch = [own](const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                     std::vector<double>& out, int threads) {
+                     std::vector<double>& out, int threads, std::vector<uint8_t>* failed) {
     std::vector<Prediction> preds;
-    own->predict_many(gpus, specs, /*with_achievable=*/false, preds, threads, /*with_text=*/false);
+    own->predict_many(gpus, specs, /*with_achievable=*/false, preds, threads, /*with_text=*/false, failed);
     out.resize(preds.size());
     for (size_t i = 0; i < preds.size(); ++i) out[i] = preds[i].latency_us;
   };

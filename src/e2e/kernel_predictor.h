@@ -3,6 +3,7 @@
 // process-wide (the learned Predictor's are: a step, a what-if table or a sweep asks for the same shapes again).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,9 +22,11 @@ class KernelPredictor {
  public:
   using Fn = std::function<double(const GpuSpec&, const KernelSpec&)>;
   /// Many kernels at once: out[i] = the latency of specs[i] on *gpus[i], exactly what Fn gives for it, on up to
-  /// `threads` threads (the results do not depend on it); throws the first row's InputError as Fn would.
+  /// `threads` threads (the results do not depend on it); throws the first row's InputError as Fn would, or, when
+  /// `failed` is not null, marks each row Fn would refuse with an InputError ((*failed)[i] = 1, out[i] unspecified)
+  /// and prices the others.
   using BatchFn = std::function<void(const std::vector<const GpuSpec*>&, const std::vector<KernelSpec>&,
-                                     std::vector<double>&, int threads)>;
+                                     std::vector<double>&, int threads, std::vector<uint8_t>* failed)>;
 
   KernelPredictor() = default;
   /// An opaque function (any callable): simulate_step caches its results for one call only.
@@ -50,8 +53,8 @@ class KernelPredictor {
   /// Whether batch() is available (a pure predictor given a BatchFn).
   bool batched() const { return static_cast<bool>(batch_); }
   void batch(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs, std::vector<double>& out,
-             int threads = 1) const {
-    batch_(gpus, specs, out, threads);
+             int threads = 1, std::vector<uint8_t>* failed = nullptr) const {
+    batch_(gpus, specs, out, threads, failed);
   }
 
  private:

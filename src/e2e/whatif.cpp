@@ -2,10 +2,13 @@
 #include "e2e/whatif.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <functional>
 #include <map>
+#include <optional>
+#include <thread>
 #include <unordered_map>
 
 #include "analytical/analysis.h"
@@ -140,10 +143,10 @@ WhatIfRow whatif_one(const GpuSpec& gpu, int tp, const ModelConfig& model, const
 std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelConfig& model,
                                  const ServingProfile& profile, const WhatIfRequest& req,
                                  const KernelPredictor& predictor) {
-  std::vector<WhatIfRow> rows;
   std::map<int, TpGraphs> graphs;  // per TP degree, shared by every GPU
   price_table(gpus, model, profile, req, predictor, graphs);
-  for (const auto& gpu : gpus) {
+  // One GPU's rows: each TP degree asked for, or in automatic mode the chosen one.
+  auto rows_of = [&](const GpuSpec& gpu, std::vector<WhatIfRow>& rows) {
     bool automatic = false;
     const std::vector<int> choices = tp_choices(gpu, req, automatic);
     // Automatic TP: the smallest degree that runs and fits; else the largest that runs; else the first error.
@@ -151,7 +154,7 @@ std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelCo
     for (int tp : choices) {
       WhatIfRow r;
       try {
-        r = whatif_row(gpu, tp, model, profile, req, predictor, graphs[tp]);
+        r = whatif_row(gpu, tp, model, profile, req, predictor, graphs.at(tp));
       } catch (const InputError& e) {
         r.gpu = gpu.name;
         r.tp = tp;
@@ -172,6 +175,45 @@ std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelCo
     }
     std::optional<WhatIfRow> chosen = fitting ? fitting : running ? running : failed;
     if (automatic && chosen) rows.push_back(*chosen);
+  };
+  // Every TP degree's graphs are built before the GPUs' rows read them (a graph that cannot be built keeps its
+  // error for the rows that ask). The rows are independent: with --threads and a predictor whose results depend
+  // only on (GPU, spec) (the learned and analytical ones: thread-safe, their costs mostly priced ahead above), the
+  // GPUs are shared among threads; the table is the same, in the same order.
+  const size_t nt = predictor.batched() ? std::min<size_t>(std::max(req.threads, 1), gpus.size()) : 1;
+  for (const auto& gpu : gpus) {
+    bool automatic = false;
+    for (int tp : tp_choices(gpu, req, automatic)) {
+      TpGraphs& g = graphs[tp];
+      if (nt > 1)
+        for (auto build : {prefill_graph, decode_graph}) try {
+            build(tp, model, profile, req, g);
+          } catch (...) {  // kept in the graph for the rows that ask for it
+          }
+    }
+  }
+  std::vector<std::vector<WhatIfRow>> per_gpu(gpus.size());
+  std::vector<std::exception_ptr> errs(gpus.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < gpus.size();) try {
+        rows_of(gpus[i], per_gpu[i]);
+      } catch (...) {
+        errs[i] = std::current_exception();
+      }
+  };
+  if (nt <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < nt; ++t) pool.emplace_back(work);
+    work();
+    for (auto& th : pool) th.join();
+  }
+  std::vector<WhatIfRow> rows;
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    if (errs[i]) std::rethrow_exception(errs[i]);  // the first GPU's, as a serial loop would throw
+    rows.insert(rows.end(), per_gpu[i].begin(), per_gpu[i].end());
   }
   std::stable_sort(rows.begin(), rows.end(), [](const WhatIfRow& a, const WhatIfRow& b) {
     const int ra = a.error.empty() ? (a.fits ? 0 : 1) : 2, rb = b.error.empty() ? (b.fits ? 0 : 1) : 2;

@@ -28,7 +28,7 @@ void Predictor::walk_forests(const std::vector<const GpuSpec*>& gpus, const std:
   };
   std::vector<Group> groups;
   for (size_t i = 0; i < n; ++i) {
-    if (out[i].collective || skip[i] == 1) continue;  // 1: served whole by the memo
+    if ((skip[i] & 1) || out[i].collective) continue;  // 1: served whole by the memo, 3: refused
     const std::string& fam = out[i].analysis->family;
     auto it = specs[i].params.find("impl");
     const std::string* impl = it != specs[i].params.end() ? &it->second : nullptr;

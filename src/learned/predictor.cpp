@@ -210,20 +210,28 @@ Prediction Predictor::predict_cool(const GpuSpec& gpu, const KernelSpec& spec, b
 }
 
 void Predictor::predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                             bool with_achievable, std::vector<Prediction>& out, int threads, bool with_text) const {
+                             bool with_achievable, std::vector<Prediction>& out, int threads, bool with_text,
+                             std::vector<uint8_t>* failed) const {
+  if (failed) failed->assign(specs.size(), 0);
   if (model_ && std::any_of(gpus.begin(), gpus.end(), [](const GpuSpec* g) { return g->anchor != nullptr; })) {
     out.resize(specs.size());  // a GPU changed by --set (rare in batches): row by row, anchored
-    for (size_t i = 0; i < specs.size(); ++i) out[i] = predict(*gpus[i], specs[i], with_achievable);
+    for (size_t i = 0; i < specs.size(); ++i) try {
+        out[i] = predict(*gpus[i], specs[i], with_achievable);
+      } catch (const InputError&) {
+        if (!failed) throw;
+        (*failed)[i] = 1, out[i] = Prediction{};
+      }
     return;
   }
-  predict_many_cool(gpus, specs, with_achievable, out, threads, with_text);
+  predict_many_cool(gpus, specs, with_achievable, out, threads, with_text, failed);
   if (clock_ != ClockMode::boost)
-    for (size_t i = 0; i < specs.size(); ++i) apply_clock(out[i], *gpus[i]);
+    for (size_t i = 0; i < specs.size(); ++i)
+      if (!failed || !(*failed)[i]) apply_clock(out[i], *gpus[i]);
 }
 
 void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                                   bool with_achievable, std::vector<Prediction>& out, int threads,
-                                  bool with_text) const {
+                                  bool with_text, std::vector<uint8_t>* failed) const {
   const size_t n = specs.size();
   const uint8_t asks = PredictMemo::asks_of(with_achievable, with_text);
   const size_t cols = model_ ? model_->feature_names().size() : 0;
@@ -248,8 +256,9 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
     }
   }
   // A row's state after phase 1: analysed here (kFresh), served whole by the memo (kDone: phases 2 and 3 skip it),
-  // or a copy of an equal earlier row of its chunk (the copy's state is that row's).
-  enum : uint8_t { kFresh, kDone, kCopy };
+  // a copy of an equal earlier row of its chunk (the copy's state is that row's), or refused with `failed` given
+  // (kFailed: skipped as kDone is, never offered to the memo). walk_forests skips the odd states.
+  enum : uint8_t { kFresh, kDone, kCopy, kFailed };
   std::vector<uint8_t> state(n, kFresh);
   std::vector<uint64_t> hash(n);
   // Phase 1, per row (threads take contiguous chunks): the memo, else analysis and features. The lowest failing
@@ -277,6 +286,10 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
         const uint64_t h = hash[i] = PredictMemo::row_hash(gid[i], asks, specs[i]);
         if (const size_t j = first_with(h, i); j != i) {
           if (gid[j] == gid[i] && specs[j].family == specs[i].family && specs[j].params == specs[i].params) {
+            if (state[j] == kFailed) {
+              state[i] = kFailed, out[i] = Prediction{};
+              continue;
+            }
             out[i] = out[j];
             state[i] = state[j] == kDone ? kDone : kCopy;
             if (model_ && state[i] != kDone) std::copy_n(x_all + j * cols, cols, x_all + i * cols);
@@ -300,6 +313,12 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
         p.transfer_weight = 1.0;
         if (apply_collective(p, *gpus[i], specs[i])) continue;
         if (model_) features(p, *gpus[i], specs[i], x_all + i * cols);
+      } catch (const InputError&) {
+        if (!failed) {
+          bad = i, err = std::current_exception();
+          return;
+        }
+        state[i] = kFailed, out[i] = Prediction{};
       } catch (...) {
         bad = i, err = std::current_exception();
         return;
@@ -321,7 +340,9 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
     if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
   if (model_) walk_forests(gpus, specs, with_achievable, x_all, state, out, threads);
   // Phase 3: the memo is offered what this call computed (a copy of a row of its chunk counts as a second sight).
-  for (size_t i = 0; i < n; ++i) state[i] = state[i] != kDone;
+  if (failed)
+    for (size_t i = 0; i < n; ++i) (*failed)[i] = state[i] == kFailed;
+  for (size_t i = 0; i < n; ++i) state[i] = state[i] == kFresh || state[i] == kCopy;
   memo_->keep(n, hash.data(), gid.data(), asks, specs.data(), out.data(), state.data());
 }
 

@@ -71,8 +71,12 @@ class Predictor {
   /// exact memo of the last 8-16k such rows (learned/predict_memo.h) instead of being analysed again.
   /// `with_text` = false leaves each analysis's human text empty (kernel, config_reason, notes: analyze()'s
   /// with_text) for callers that print none of it, such as CSV output; every value is the same.
+  /// With `failed`, a row whose inputs are refused (an InputError: a GPU without the kernel's dtype, ...) is marked
+  /// (*failed)[i] = 1 and its prediction left empty instead of throwing, and every other row is predicted as ever;
+  /// other errors still throw.
   void predict_many(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                    bool with_achievable, std::vector<Prediction>& out, int threads = 1, bool with_text = true) const;
+                    bool with_achievable, std::vector<Prediction>& out, int threads = 1, bool with_text = true,
+                    std::vector<uint8_t>* failed = nullptr) const;
   /// Latency only (for end-to-end composition).
   double latency_us(const GpuSpec& gpu, const KernelSpec& spec) const { return predict(gpu, spec, false).latency_us; }
   bool learned() const { return model_ != nullptr; }
@@ -102,7 +106,8 @@ class Predictor {
   /// made a learned H200 GEMM 15% slower).
   Prediction predict_anchored(const GpuSpec& gpu, const KernelSpec& spec, bool with_achievable) const;
   void predict_many_cool(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
-                         bool with_achievable, std::vector<Prediction>& out, int threads, bool with_text) const;
+                         bool with_achievable, std::vector<Prediction>& out, int threads, bool with_text,
+                         std::vector<uint8_t>* failed) const;
   /// A learned log-ratio as loom trusts it on a GPU: unchanged where the family was measured on the GPU's
   /// architecture (w = 1), else blended with the analytical model by the family's transfer weight w
   /// (learned/transfer.h), from transfer_weight(family, gpu); a w below 1 is recorded in p.transfer_weight.
@@ -112,7 +117,8 @@ class Predictor {
   /// The forest that predicts this kernel: its family's, or an implementation's own (model_key()).
   static std::string forest_key(const Prediction& p, const KernelSpec& spec);
   /// predict_many's phase 2 (learned/predict_walk.cpp): the forests walk the rows' features (x_all, a row of the
-  /// model's width per row), rows with skip[i] == 1 excepted (their features are not read); on up to `threads`
+  /// model's width per row), rows with skip[i] odd excepted (1: served by the memo, 3: refused; their features are
+  /// not read); on up to `threads`
   /// threads (the results do not depend on it).
   void walk_forests(const std::vector<const GpuSpec*>& gpus, const std::vector<KernelSpec>& specs,
                     bool with_achievable, const float* x_all, const std::vector<uint8_t>& skip,

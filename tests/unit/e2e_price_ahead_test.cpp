@@ -11,6 +11,7 @@
 #include "e2e/timeline.h"
 #include "e2e/whatif.h"
 #include "hw/catalog.h"
+#include "kernels/kernel_spec.h"
 #include "learned/predictor.h"
 
 namespace loom {
@@ -85,9 +86,8 @@ TEST(PriceAhead, KeepsOnlyWhatTheStepWouldAskAndSkipsFailingGpus) {
   std::atomic<int> scalar{0};
   const KernelPredictor failing = KernelPredictor::pure(
       [&](const GpuSpec& g, const KernelSpec& s) { return ++scalar, p.latency_us(g, s); }, "test-failing-batch",
-      [](const std::vector<const GpuSpec*>&, const std::vector<KernelSpec>&, std::vector<double>&, int) {
-        throw InputError("test", "cannot price");
-      });
+      [](const std::vector<const GpuSpec*>&, const std::vector<KernelSpec>&, std::vector<double>&, int,
+         std::vector<uint8_t>*) { throw InputError("test", "cannot price"); });
   price_ahead({{&h200, &ops, ExecMode::graph}}, failing);
   const StepTiming a = simulate_step(h200, ops, prof, ExecMode::graph, false, failing);
   EXPECT_GT(scalar.load(), 5);
@@ -95,7 +95,8 @@ TEST(PriceAhead, KeepsOnlyWhatTheStepWouldAskAndSkipsFailingGpus) {
   std::atomic<int> scalar2{0}, rows{0};
   const KernelPredictor batched = KernelPredictor::pure(
       [&](const GpuSpec& g, const KernelSpec& s) { return ++scalar2, p.latency_us(g, s); }, "test-batch",
-      [&](const std::vector<const GpuSpec*>& g, const std::vector<KernelSpec>& s, std::vector<double>& out, int) {
+      [&](const std::vector<const GpuSpec*>& g, const std::vector<KernelSpec>& s, std::vector<double>& out, int,
+          std::vector<uint8_t>*) {
         rows += static_cast<int>(s.size());
         out.clear();
         for (size_t i = 0; i < s.size(); ++i) out.push_back(p.latency_us(*g[i], s[i]));
@@ -108,6 +109,69 @@ TEST(PriceAhead, KeepsOnlyWhatTheStepWouldAskAndSkipsFailingGpus) {
   EXPECT_EQ(a.gpu_time_us, b.gpu_time_us);
   price_ahead({{&h200, &ops, ExecMode::graph}}, batched);  // all kept already: nothing asked
   EXPECT_EQ(rows.load(), scalar.load());
+}
+
+TEST(PriceAhead, OneBatchWithGpusThatCannotRunSomeKernels) {
+  // llama-3-8b on every GPU, automatic TP: P100, V100 and T4 have no bf16. The batch marks their refused rows and
+  // prices everything else in one call (no retry GPU by GPU); their steps then ask the scalar path only for what
+  // the batch refused, and report it as before.
+  const Predictor p("learned");
+  const Catalog c = Catalog::load();
+  std::vector<GpuSpec> gpus;
+  for (const auto& n : c.names()) gpus.push_back(c.get(n));
+  const ModelConfig m = load_model("llama-3-8b");
+  const ServingProfile prof = load_profile("vllm");
+  WhatIfRequest req;
+  req.batch = 8, req.input_len = 1024, req.output_len = 64;
+  const std::vector<WhatIfRow> ref = rank_gpus(gpus, m, prof, req, one_at_a_time(p, nullptr));
+  size_t failing_gpus = 0;
+  for (const auto& r : ref) failing_gpus += !r.error.empty();
+  ASSERT_GE(failing_gpus, 2u);
+  const KernelPredictor inner = as_kernel_predictor(p);
+  std::atomic<int> scalar{0}, batches{0}, refused{0};
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    clear_kernel_cost_cache();
+    p.clear_memo();
+    scalar = batches = refused = 0;
+    static std::atomic<int> serial{0};
+    const KernelPredictor counted = KernelPredictor::pure(
+        [&](const GpuSpec& g, const KernelSpec& s) { return ++scalar, inner(g, s); },
+        "test-counted#" + std::to_string(serial++),
+        [&](const std::vector<const GpuSpec*>& g, const std::vector<KernelSpec>& s, std::vector<double>& out,
+            int t, std::vector<uint8_t>* failed) {
+          ++batches;
+          inner.batch(g, s, out, t, failed);
+          if (failed)
+            for (uint8_t f : *failed) refused += f;
+        });
+    req.threads = threads;
+    expect_same_rows(ref, rank_gpus(gpus, m, prof, req, counted));
+    EXPECT_EQ(batches.load(), 1);
+    EXPECT_GT(refused.load(), 0);
+    EXPECT_LE(scalar.load(), refused.load());  // each failing step stops at its first refused kernel
+  }
+}
+
+TEST(PriceAhead, PredictManyMarksRefusedRows) {
+  const Predictor p("learned");
+  const Catalog c = Catalog::load();
+  const GpuSpec t4 = c.get("t4"), h200 = c.get("h200");
+  const std::vector<KernelSpec> specs = {parse_kernel_spec("gemm m=64 n=4096 k=4096 dtype=bf16"),
+                                         parse_kernel_spec("gemm m=64 n=4096 k=4096 dtype=fp16"),
+                                         parse_kernel_spec("gemm m=64 n=4096 k=4096 dtype=bf16")};
+  const std::vector<const GpuSpec*> g = {&t4, &t4, &h200};
+  std::vector<Prediction> out;
+  EXPECT_THROW(p.predict_many(g, specs, false, out), InputError);
+  std::vector<uint8_t> failed;
+  for (int threads : {1, 2}) {
+    p.clear_memo();
+    p.predict_many(g, specs, false, out, threads, true, &failed);
+    ASSERT_EQ(failed, (std::vector<uint8_t>{1, 0, 0}));
+    EXPECT_EQ(out[1].latency_us, p.predict(t4, specs[1]).latency_us);
+    EXPECT_EQ(out[2].latency_us, p.predict(h200, specs[2]).latency_us);
+    EXPECT_EQ(out[0].analysis, nullptr);
+  }
 }
 
 TEST(PtrIndex, DenseIndicesInOrderOfFirstSight) {
