@@ -7,6 +7,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <unordered_map>
@@ -254,26 +255,46 @@ std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelC
   // where this scales the real GPU's (llama-3-70b on an H200, batch 32, 2048 + 256 tokens, --clock sustained: TPOT
   // under +50% DRAM bandwidth is -17.5% here, -7.9% there).
   // Every change asks for the real GPU's kernels again: each is predicted (and analysed) once.
+  // The changes are independent: with --threads and a pure (thread-safe) predictor they are shared among threads,
+  // the real GPU's values behind a lock (each is computed once; a value does not depend on which thread asked).
+  const bool parallel = req.threads > 1 && predictor.batched();
+  std::mutex mu;
   std::unordered_map<std::string, std::pair<double, double>> on_real;  // spec text -> (prediction, analytical)
   const KernelPredictor anchored = [&](const GpuSpec& g, const KernelSpec& s) {
     std::string key = s.to_string();
+    std::unique_lock<std::mutex> lock(mu, std::defer_lock);
+    if (parallel) lock.lock();
     auto it = on_real.find(key);
     if (it == on_real.end()) {
       const double a_real = analyze(gpu, s).latency_us;
       it = on_real.emplace(std::move(key), std::make_pair(predictor ? predictor(gpu, s) : a_real, a_real)).first;
     }
     const auto [real, a_real] = it->second;
+    if (parallel) lock.unlock();
     const double a_changed = analyze(g, s).latency_us;
     return a_real > 0 && a_changed > 0 ? real * a_changed / a_real : real;
   };
-  std::vector<SensitivityRow> rows;
-  for (const auto& c : changes) {
-    GpuSpec g = gpu;
-    c.apply(g);
-    const WhatIfRow r = whatif_row(g, tp, model, profile, req, anchored, graphs);
-    rows.push_back({gpu.name, c.name, 100.0 * (r.ttft_us - base.ttft_us) / base.ttft_us,
-                    100.0 * (r.tpot_us - base.tpot_us) / base.tpot_us});
-  }
+  std::vector<SensitivityRow> rows(changes.size());
+  std::vector<std::exception_ptr> errs(changes.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < changes.size();) try {
+        GpuSpec g = gpu;
+        changes[i].apply(g);
+        const WhatIfRow r = whatif_row(g, tp, model, profile, req, anchored, graphs);  // graphs: built by base
+        rows[i] = {gpu.name, changes[i].name, 100.0 * (r.ttft_us - base.ttft_us) / base.ttft_us,
+                   100.0 * (r.tpot_us - base.tpot_us) / base.tpot_us};
+      } catch (...) {
+        errs[i] = std::current_exception();
+      }
+  };
+  const size_t nt = parallel ? std::min<size_t>(static_cast<size_t>(req.threads), changes.size()) : 1;
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < nt; ++t) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+  for (const auto& e : errs)
+    if (e) std::rethrow_exception(e);  // the first change's, as a serial loop would throw
   return rows;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -36,8 +37,14 @@ void get(std::string_view in, size_t& pos, T* v, size_t n = 1) {
 
 }  // namespace
 
+void Forest::adopt(std::shared_ptr<const Store> store) {
+  store_ = std::move(store);
+  nodes_ = store_->nodes, roots_ = store_->roots, depth_ = store_->depth;
+}
+
 Forest Forest::from_json(const std::string& json) {
   Forest f;
+  auto st = std::make_shared<Store>();
   try {
     auto j = nlohmann::json::parse(json);
     const auto& learner = j.at("learner");
@@ -54,17 +61,17 @@ Forest Forest::from_json(const std::string& json) {
         throw std::runtime_error("tree arrays of different lengths");
       // Breadth-first relayout: a split's children are allocated as a pair, so right = left + 1, and every child
       // sits after its parent (walks terminate; validate() checks the same on binary input).
-      const int32_t offset = static_cast<int32_t>(f.nodes_.size());
+      const int32_t offset = static_cast<int32_t>(st->nodes.size());
       std::vector<int32_t> order{0}, depth{0};
       std::vector<char> seen(n, 0);
       seen[0] = 1;
-      f.nodes_.resize(offset + n);
+      st->nodes.resize(offset + n);
       int32_t max_depth = 0;
       for (size_t q = 0; q < order.size(); ++q) {
         const int32_t old = order[q];
         const int32_t me = offset + static_cast<int32_t>(q);
         const int32_t l = left[old].get<int32_t>(), r = right[old].get<int32_t>();
-        Node& node = f.nodes_[me];
+        Node& node = st->nodes[me];
         node.value = cond[old].get<float>();
         if (l < 0) {
           node.left = me;
@@ -85,9 +92,10 @@ Forest Forest::from_json(const std::string& json) {
         depth.push_back(depth[q] + 1);
       }
       if (order.size() != n) throw std::runtime_error("tree has unreachable nodes");
-      f.roots_.push_back(offset);
-      f.depth_.push_back(max_depth);
+      st->roots.push_back(offset);
+      st->depth.push_back(max_depth);
     }
+    f.adopt(std::move(st));
     f.validate();
     f.perfect_ = std::make_shared<PerfectOnce>();
   } catch (const std::exception& e) {
@@ -194,8 +202,14 @@ std::string Forest::to_binary() const {
   return out;
 }
 
-Forest Forest::from_binary(std::string_view bytes) {
-  static_assert(sizeof(Node) == 12, "Node must be three packed 4-byte words");
+Forest Forest::from_binary(std::string_view bytes) { return read_binary(bytes, nullptr); }
+
+Forest Forest::from_binary_in_place(std::string_view bytes, std::shared_ptr<const void> keep) {
+  return read_binary(bytes, std::move(keep));  // copied when keep is null
+}
+
+Forest Forest::read_binary(std::string_view bytes, std::shared_ptr<const void> keep) {
+  static_assert(sizeof(Node) == 12 && alignof(Node) == 4, "Node must be three packed 4-byte words");
   Forest f;
   size_t pos = 0;
   char magic[8];
@@ -215,15 +229,26 @@ Forest Forest::from_binary(std::string_view bytes) {
   const uint64_t body = uint64_t(nt) * (sizeof(int32_t) + sizeof(int32_t)) + uint64_t(nn) * sizeof(Node);
   if (bytes.size() < pos || bytes.size() - pos != body)
     throw std::runtime_error("binary forest is truncated or has trailing bytes (header counts disagree with its size)");
+  if (!std::isfinite(f.base_score_)) throw std::runtime_error("binary forest has a bad base score");
   f.num_features_ = nf;
-  f.roots_.resize(nt);
-  f.depth_.resize(nt);
-  f.nodes_.resize(nn);
-  get(bytes, pos, f.roots_.data(), nt);
-  get(bytes, pos, f.depth_.data(), nt);
-  get(bytes, pos, f.nodes_.data(), nn);
-  if (pos != bytes.size() || !std::isfinite(f.base_score_))
-    throw std::runtime_error("binary forest has trailing bytes or a bad base score");
+  const char* arrays = bytes.data() + pos;
+  auto st = std::make_shared<Store>();
+  if (keep && reinterpret_cast<uintptr_t>(arrays) % alignof(int32_t) == 0) {
+    // In place: the arrays are read where they lie (the roots, the depths, then the nodes, each 4-byte words).
+    st->keep = std::move(keep);
+    f.store_ = std::move(st);
+    f.roots_ = {reinterpret_cast<const int32_t*>(arrays), nt};
+    f.depth_ = {reinterpret_cast<const int32_t*>(arrays) + nt, nt};
+    f.nodes_ = {reinterpret_cast<const Node*>(arrays + size_t(nt) * 2 * sizeof(int32_t)), nn};
+  } else {
+    st->roots.resize(nt);
+    st->depth.resize(nt);
+    st->nodes.resize(nn);
+    get(bytes, pos, st->roots.data(), nt);
+    get(bytes, pos, st->depth.data(), nt);
+    get(bytes, pos, st->nodes.data(), nn);
+    f.adopt(std::move(st));
+  }
   f.validate();
   f.perfect_ = std::make_shared<PerfectOnce>();
   return f;

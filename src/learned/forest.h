@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,10 @@ class Forest {
   static Forest from_json(const std::string& json);
   /// Reads the compact binary form written by to_binary(). Throws std::runtime_error if it is malformed.
   static Forest from_binary(std::string_view bytes);
+  /// The same, walking the arrays where they lie in `bytes` (a mapped packed file: no copy, no page of its own),
+  /// which `keep` holds alive for as long as the forest or a copy of it lives; where the arrays are not 4-byte
+  /// aligned in memory they are copied, as from_binary does.
+  static Forest from_binary_in_place(std::string_view bytes, std::shared_ptr<const void> keep);
   /// The compact binary form (little-endian, versioned; see forest.cpp).
   std::string to_binary() const;
   /// Margin prediction (base_score + sum of leaves) for one row of `num_features()` floats; NaN = missing.
@@ -59,9 +64,19 @@ class Forest {
   const Perfect& perfect() const;
   struct PerfectOnce;
   std::shared_ptr<PerfectOnce> perfect_;
-  std::vector<Node> nodes_;
-  std::vector<int32_t> roots_;
-  std::vector<int32_t> depth_;  ///< levels of splits on the deepest path of each tree
+  /// What the arrays below point into: vectors of their own (from_json, from_binary) or a mapped file (keep);
+  /// shared by copies of the forest, never changed once built.
+  struct Store {
+    std::vector<Node> nodes;
+    std::vector<int32_t> roots, depth;
+    std::shared_ptr<const void> keep;
+  };
+  void adopt(std::shared_ptr<const Store> store);
+  static Forest read_binary(std::string_view bytes, std::shared_ptr<const void> keep);
+  std::shared_ptr<const Store> store_;
+  std::span<const Node> nodes_;
+  std::span<const int32_t> roots_;
+  std::span<const int32_t> depth_;  ///< levels of splits on the deepest path of each tree
   float base_score_ = 0;
   size_t num_features_ = 0;
 };

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include <zlib.h>
 
@@ -253,6 +254,47 @@ TEST(LearnedForest, BinaryFormRefusesDamage) {
   EXPECT_TRUE(loom::load_packed(tmp, "abc", 10).has_value());
   EXPECT_FALSE(loom::load_packed(tmp, "abd", 10).has_value());
   EXPECT_FALSE(loom::load_packed(tmp, "abc", 11).has_value());
+  // A damaged packed file (a child index in its last node) is not used either: the JSON is read instead.
+  {
+    std::string packed = loom::pack_forest(loom::Forest::from_json(json), "abc", 10);
+    packed[packed.size() - 8] ^= 0x40;
+    std::ofstream(tmp, std::ios::binary | std::ios::trunc) << packed;
+  }
+  EXPECT_FALSE(loom::load_packed(tmp, "abc", 10).has_value());
+}
+
+TEST(LearnedForest, InPlaceAndCopiedBinaryFormsPredictAsTheJson) {
+  // The packed file's forest walks its arrays in the mapping (load_packed); from_binary_in_place copies arrays that
+  // are not 4-byte aligned; from_binary always copies. All three predict exactly what the JSON forest predicts,
+  // and a copy of the in-place forest outlives the one it was copied from.
+  const std::string json = gunzip(loom::default_model_dir() + "/gemm.xgb.json.gz");
+  const loom::Forest ref = loom::Forest::from_json(json);
+  const std::string bin = ref.to_binary();
+  const loom::test::ScratchDir scratch;
+  const std::string tmp = scratch.file("gemm.lfb");
+  { std::ofstream(tmp, std::ios::binary) << loom::pack_forest(ref, "h", 1); }
+  std::optional<loom::Forest> packed = loom::load_packed(tmp, "h", 1);
+  ASSERT_TRUE(packed.has_value());
+  const loom::Forest kept = *packed;  // shares the mapping
+  packed.reset();
+  std::string shifted = "x" + bin;  // the arrays one byte off alignment in this buffer
+  const auto unaligned = loom::Forest::from_binary_in_place(std::string_view(shifted).substr(1), std::make_shared<int>(0));
+  const auto copied = loom::Forest::from_binary(bin);
+  const size_t cols = ref.num_features(), n = 300;
+  std::vector<float> x(n * cols);
+  uint32_t state = 12345;
+  for (float& v : x) state = state * 1664525u + 1013904223u, v = float(int(state >> 20) % 4000 - 1000) / 7.0f;
+  std::vector<float> a(n), b(n), c(n);
+  kept.predict_batch(x.data(), n, cols, a.data());
+  unaligned.predict_batch(x.data(), n, cols, b.data());
+  copied.predict_batch(x.data(), n, cols, c.data());
+  for (size_t r = 0; r < n; ++r) {
+    const float want = ref.predict(&x[r * cols]);
+    ASSERT_EQ(a[r], want) << r;
+    ASSERT_EQ(b[r], want) << r;
+    ASSERT_EQ(c[r], want) << r;
+  }
+  EXPECT_EQ(kept.num_trees(), ref.num_trees());
 }
 
 }  // namespace
