@@ -10,6 +10,7 @@
 #include "analytical/analysis.h"
 #include "analytical/demand.h"  // kKernelStartupUs: the per-kernel start the megakernel removes
 #include "core/error.h"
+#include "core/parallel.h"
 #include "e2e/timeline.h"
 #include "hw/gpu_values.h"
 #include "kernels/shape.h"
@@ -194,12 +195,14 @@ void price_ahead(const std::vector<StepToPrice>& steps, const KernelPredictor& p
         }
         mine.insert(key);
         gpus.push_back(step.gpu);
-        specs.push_back(inherited_l2(*step.gpu, part));
+        specs.push_back(part);
         where.emplace_back(table.get(), std::move(key));
       }
     }
   }
   if (specs.empty()) return;
+  // Each as the step prices it (inherited_l2 analyses the memory-bound ones), spread over the threads.
+  for_each_index(specs.size(), threads, [&](size_t i) { specs[i] = inherited_l2(*gpus[i], specs[i]); });
   std::vector<double> out;
   std::vector<uint8_t> priced(specs.size(), 0);
   try {

@@ -2,18 +2,17 @@
 #include "e2e/whatif.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <exception>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <unordered_map>
 
 #include "analytical/analysis.h"
 #include "core/error.h"
+#include "core/parallel.h"
 #include "e2e/timeline.h"
 #include "kernels/shape.h"
 
@@ -194,28 +193,9 @@ std::vector<WhatIfRow> rank_gpus(const std::vector<GpuSpec>& gpus, const ModelCo
     }
   }
   std::vector<std::vector<WhatIfRow>> per_gpu(gpus.size());
-  std::vector<std::exception_ptr> errs(gpus.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < gpus.size();) try {
-        rows_of(gpus[i], per_gpu[i]);
-      } catch (...) {
-        errs[i] = std::current_exception();
-      }
-  };
-  if (nt <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < nt; ++t) pool.emplace_back(work);
-    work();
-    for (auto& th : pool) th.join();
-  }
+  for_each_index(gpus.size(), static_cast<int>(nt), [&](size_t i) { rows_of(gpus[i], per_gpu[i]); });
   std::vector<WhatIfRow> rows;
-  for (size_t i = 0; i < gpus.size(); ++i) {
-    if (errs[i]) std::rethrow_exception(errs[i]);  // the first GPU's, as a serial loop would throw
-    rows.insert(rows.end(), per_gpu[i].begin(), per_gpu[i].end());
-  }
+  for (const auto& r : per_gpu) rows.insert(rows.end(), r.begin(), r.end());
   std::stable_sort(rows.begin(), rows.end(), [](const WhatIfRow& a, const WhatIfRow& b) {
     const int ra = a.error.empty() ? (a.fits ? 0 : 1) : 2, rb = b.error.empty() ? (b.fits ? 0 : 1) : 2;
     if (ra != rb) return ra < rb;
@@ -275,26 +255,13 @@ std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelC
     return a_real > 0 && a_changed > 0 ? real * a_changed / a_real : real;
   };
   std::vector<SensitivityRow> rows(changes.size());
-  std::vector<std::exception_ptr> errs(changes.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < changes.size();) try {
-        GpuSpec g = gpu;
-        changes[i].apply(g);
-        const WhatIfRow r = whatif_row(g, tp, model, profile, req, anchored, graphs);  // graphs: built by base
-        rows[i] = {gpu.name, changes[i].name, 100.0 * (r.ttft_us - base.ttft_us) / base.ttft_us,
-                   100.0 * (r.tpot_us - base.tpot_us) / base.tpot_us};
-      } catch (...) {
-        errs[i] = std::current_exception();
-      }
-  };
-  const size_t nt = parallel ? std::min<size_t>(static_cast<size_t>(req.threads), changes.size()) : 1;
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < nt; ++t) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
-  for (const auto& e : errs)
-    if (e) std::rethrow_exception(e);  // the first change's, as a serial loop would throw
+  for_each_index(changes.size(), parallel ? req.threads : 1, [&](size_t i) {
+    GpuSpec g = gpu;
+    changes[i].apply(g);
+    const WhatIfRow r = whatif_row(g, tp, model, profile, req, anchored, graphs);  // graphs: built by base
+    rows[i] = {gpu.name, changes[i].name, 100.0 * (r.ttft_us - base.ttft_us) / base.ttft_us,
+               100.0 * (r.tpot_us - base.tpot_us) / base.tpot_us};
+  });
   return rows;
 }
 

@@ -1,11 +1,10 @@
 // Predictor::walk_forests: predict_many's phase 2, the forests' walk over the analysed rows, on one or more threads.
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <optional>
-#include <thread>
 #include <tuple>
 
+#include "core/parallel.h"
 #include "learned/forest.h"
 #include "learned/model.h"
 #include "learned/predictor.h"
@@ -65,35 +64,23 @@ void Predictor::walk_forests(const std::vector<const GpuSpec*>& gpus, const std:
       }
   // Each task's error, kept so that the one a serial walk would meet first (lowest group, then row) is thrown.
   std::vector<std::exception_ptr> errs(tasks.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    thread_local std::vector<float> x;
-    for (size_t t; (t = next.fetch_add(1, std::memory_order_relaxed)) < tasks.size();) {
-      try {
-        const Task& task = tasks[t];
-        Group& grp = groups[task.group];
-        const Forest* f = model_->find(grp.key, "");
-        if (!f) continue;
-        const Forest* fq = with_achievable ? model_->find(grp.key, ".q") : nullptr;
-        const size_t m = task.end - task.begin;
-        x.resize(m * cols);
-        for (size_t k = 0; k < m; ++k) std::copy_n(x_all + grp.rows[task.begin + k] * cols, cols, x.begin() + k * cols);
-        f->predict_batch(x.data(), m, cols, grp.r.data() + task.begin);
-        if (fq) fq->predict_batch(x.data(), m, cols, grp.q.data() + task.begin);
-      } catch (...) {
-        errs[t] = std::current_exception();
-      }
+  for_each_index(tasks.size(), static_cast<int>(nt), [&](size_t t) {
+    try {
+      const Task& task = tasks[t];
+      Group& grp = groups[task.group];
+      const Forest* f = model_->find(grp.key, "");
+      if (!f) return;
+      const Forest* fq = with_achievable ? model_->find(grp.key, ".q") : nullptr;
+      const size_t m = task.end - task.begin;
+      thread_local std::vector<float> x;
+      x.resize(m * cols);
+      for (size_t k = 0; k < m; ++k) std::copy_n(x_all + grp.rows[task.begin + k] * cols, cols, x.begin() + k * cols);
+      f->predict_batch(x.data(), m, cols, grp.r.data() + task.begin);
+      if (fq) fq->predict_batch(x.data(), m, cols, grp.q.data() + task.begin);
+    } catch (...) {
+      errs[t] = std::current_exception();
     }
-  };
-  const size_t pool_size = std::min(nt, tasks.size());
-  if (pool_size <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < pool_size; ++t) pool.emplace_back(work);
-    work();
-    for (auto& th : pool) th.join();
-  }
+  });
   const Task* first = nullptr;
   for (size_t t = 0; t < tasks.size(); ++t)
     if (errs[t] && (!first || std::tie(tasks[t].group, tasks[t].begin) < std::tie(first->group, first->begin)))

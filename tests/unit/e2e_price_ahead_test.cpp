@@ -63,6 +63,22 @@ TEST(PriceAhead, WhatIfTableIsTheSameBatchedOrOneAtATime) {
     ASSERT_TRUE(batched.batched());
     expect_same_rows(ref, rank_gpus(gpus, m, prof, req, batched));
   }
+  // The sensitivity's changes on one thread and on three: the same rows.
+  {
+    const GpuSpec h200 = c.get("h200");
+    WhatIfRequest one = req;
+    one.threads = 1;
+    const auto serial = sensitivity(h200, 2, m, prof, one, as_kernel_predictor(p));
+    one.threads = 3;
+    const auto spread = sensitivity(h200, 2, m, prof, one, as_kernel_predictor(p));
+    ASSERT_EQ(serial.size(), 6u);
+    ASSERT_EQ(spread.size(), serial.size());
+    for (size_t i = 0; i < serial.size(); ++i) {
+      EXPECT_EQ(serial[i].change, spread[i].change);
+      EXPECT_EQ(serial[i].ttft_delta_pct, spread[i].ttft_delta_pct);
+      EXPECT_EQ(serial[i].tpot_delta_pct, spread[i].tpot_delta_pct);
+    }
+  }
   // Automatic TP (ahead: each GPU's degrees up to the first that fits); GPUs without bf16 (P100, V100, T4) fail.
   req.tp_choices.clear();
   for (const char* model : {"llama-3-8b", "mixtral-8x7b"}) {
