@@ -76,6 +76,7 @@ Catalog Catalog::load(const std::string& dir) {
   // An entry whose files have the bytes the build-time pack read them from is taken from the pack (no YAML parse);
   // any other is read from its YAML.
   auto raw = std::make_shared<std::map<std::string, RawSpec>>();
+  auto built = std::make_shared<std::map<std::string, GpuSpec>>();
   std::map<std::string, PackedGpu> packed = load_catalog_pack(catalog_pack_path(), c.dir_);
   std::map<std::string, uint64_t> hashes;
   for (const auto& n : c.names_) {
@@ -86,10 +87,11 @@ Catalog Catalog::load(const std::string& dir) {
                     : read_gpu_file((fs::path(c.dir_) / (n + ".yaml")).string(), source_file, c.dir_);
     RawSpec checked = r;
     apply_overrides(checked, {});
-    build_gpu_spec(checked, n, source_file);
+    built->emplace(n, build_gpu_spec(checked, n, source_file));
     raw->emplace(n, std::move(r));
   }
   c.raw_ = std::move(raw);
+  c.built_ = std::move(built);
   return c;
 }
 
@@ -115,6 +117,8 @@ std::string Catalog::file_of(const std::string& name_or_path) const {
 
 GpuSpec Catalog::get(const std::string& name_or_path, const std::vector<std::string>& overrides) const {
   const bool known = std::find(names_.begin(), names_.end(), name_or_path) != names_.end();
+  if (known && overrides.empty() && built_)  // exactly what the code below builds for it (as Catalog::load did)
+    if (auto it = built_->find(name_or_path); it != built_->end()) return it->second;
   RawSpec raw;
   std::string source_file;
   std::string parent;  // a GPU file's own `extends:` value (a catalogue key, a path or "")

@@ -37,6 +37,8 @@ class Catalog {
   std::vector<std::string> names_;
   /// Each entry as read and validated by load(), so get() does not parse its YAML (and `extends:` chain) again.
   std::shared_ptr<const std::map<std::string, RawSpec>> raw_;
+  /// Each entry as get(name) with no overrides builds it, built once at load (a what-if table asks for every one).
+  std::shared_ptr<const std::map<std::string, GpuSpec>> built_;
 };
 
 }  // namespace loom
