@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <exception>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/parallel.h"
 #include "hw/catalog.h"
 #include "analytical/features.h"
 #include "kernels/shape.h"
@@ -328,14 +328,7 @@ void Predictor::predict_many_cool(const std::vector<const GpuSpec*>& gpus, const
   const size_t nt = std::max<size_t>(1, std::min<size_t>(threads > 0 ? threads : 1, n / 64 + 1));
   std::vector<size_t> bad(nt, n);
   std::vector<std::exception_ptr> errs(nt);
-  if (nt == 1) {
-    analyse(0, n, bad[0], errs[0]);
-  } else {
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < nt; ++t)
-      pool.emplace_back(analyse, n * t / nt, n * (t + 1) / nt, std::ref(bad[t]), std::ref(errs[t]));
-    for (auto& th : pool) th.join();
-  }
+  for_each_index(nt, static_cast<int>(nt), [&](size_t t) { analyse(n * t / nt, n * (t + 1) / nt, bad[t], errs[t]); });
   for (size_t t = 0; t < nt; ++t)
     if (errs[t]) std::rethrow_exception(errs[t]);  // chunks are in row order: the first error is the lowest row
   if (model_) walk_forests(gpus, specs, with_achievable, x_all, state, out, threads);
