@@ -166,6 +166,7 @@ void BM_WhatIfTableLearned(benchmark::State& state) {
   req.input_len = 2048;
   req.output_len = 256;
   req.tp_choices = {1, 2, 4, 8};
+  req.threads = static_cast<int>(state.range(0));  // /1, /2: whatif --threads
   const KernelPredictor kp = learned_kernels();
   for (auto _ : state) {
     clear_kernel_cost_cache();
@@ -174,7 +175,7 @@ void BM_WhatIfTableLearned(benchmark::State& state) {
   }
   state.counters["gpus"] = static_cast<double>(gpus.size());
 }
-BENCHMARK(BM_WhatIfTableLearned)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WhatIfTableLearned)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 // What `loom whatif --gpus all --tp 1,2,4,8` computes in process, from nothing: the catalogue, a fresh learned
 // predictor (each family's forest loaded on first use), the model and profile, the ranked table and the top GPU's
