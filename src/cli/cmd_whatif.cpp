@@ -1,5 +1,6 @@
 // `loom whatif`: one serving request on many GPUs (ranked by tokens/s) plus a resource-sensitivity table.
 #include <algorithm>
+#include <thread>
 #include <cmath>
 #include <sstream>
 
@@ -77,9 +78,11 @@ int cmd_whatif(const std::vector<std::string>& argv) {
   if (capacity_mode) return whatif_capacity(args, gpus_from(catalog, args), model, profile, predictor);
   if (args.has("--pp")) throw InputError("--pp", "applies to capacity planning (--rate / --requests) only");
   WhatIfRequest req;
-  // The table's kernels are priced in one batch whose analyses --threads spreads (the table does not depend on it).
-  // Default 1: on the 2-core CI-like host a second thread did not shorten the table (docs/speed-round13.md).
-  req.threads = static_cast<int>(args.integer("--threads", 1, 256, 1));
+  // --threads spreads the table's batch (analyses, forest walks), its GPUs' rows and the sensitivity's changes; the
+  // table does not depend on it. Default: every core, at most 8 (on the 2-core CI-like host two threads take the
+  // table from ~58 to ~56 ms median, 52 to 44 ms min; docs/speed-round14.md).
+  const int64_t cores = std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 8);
+  req.threads = static_cast<int>(args.integer("--threads", 1, 256, cores));
   req.batch = args.has("--batch") ? positive(args, "--batch") : 1;
   args.require("--input-len");
   args.require("--output-len");

@@ -63,7 +63,7 @@ commands:
       [--kernel-model learned|analytical]
                                     one LLM step: TTFT/TPOT, breakdown, memory fit, timeline
   whatif --model M --batch B --input-len S --output-len N --gpus all|a,b,c [--tp 1,2] [--set GPU:key=value]
-      [--threads N]                 ranked GPUs (TTFT, TPOT, tokens/s, tokens/$, fit) + sensitivity
+      [--threads N (default: cores)] ranked GPUs (TTFT, TPOT, tokens/s, tokens/$, fit) + sensitivity
   whatif --model M --gpus all|a,b,c --rate R|--requests FILE [--slo ttft=2s,tpot=50ms] [--tp 1,2,4,8] [--pp N]
                                     capacity: highest req/s per replica within the SLO, GPUs for R, $/M tokens
   simulate --gpu G --model M [--tp N] [--pp N] [--replicas N [--router round_robin|least_outstanding]]
