@@ -263,7 +263,8 @@ void check_output_file(const std::string& path) {
   // /dev/full (or a link to it) takes no byte: refused when written, it was refused after the work (a fit's seconds).
   struct stat st{};
   if (::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 7))
-    throw InputError(path, "is /dev/full: every write fails (No space left on device); give a file to write");
+    throw InputError(path, "write failed: No space left on device (it is /dev/full, checked before any work); give "
+                           "a file to write");
   if (fs::is_directory(path, ec)) throw InputError(path, "is a folder; give a file name to write");
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
