@@ -136,10 +136,10 @@ def add_file_size_limit(r):
             ("calibrate", CAL + ["-o", d + "/cal.yaml"], d + "/cal.yaml"),
             ("moe_export", MOE + ["--export-moe-configs", d + "/moe"], None),
             ("tune_export", ["tune", "--gpu", "h200", "--family", "moe-triton-fp8", "--export", "--out",
-                             d + "/x.h"], d + "/x.h")):
+                             d + "/x.h"], None)):  # --export's --out is a folder it creates (as --export-moe-configs)
         argv = [x.replace(d, d + "/" + n) for x in argv]
         out = out.replace(d, d + "/" + n) if out else None
-        run_case(r, f"fsize_{n}", argv, "bad", [out or d], files=dict(files, **{f"r19_fsize/{n}/old.html": "old\n"}),
+        run_case(r, f"fsize_{n}", argv, "bad", [(out or d).replace("{T}/", "")], files=dict(files, **{f"r19_fsize/{n}/old.html": "old\n"}),
                  fsize=64, watch=d + "/" + n, absent=[out] if out and "old" not in n else [])
     run_case(r, "fsize_old_kept", ["report", "--sample", "-o", d + "/keep.html"], "bad", ["keep.html"],
              files={"r19_fsize/keep.html": "old\n"}, fsize=2, watch=d, keep={d + "/keep.html": "old\n"})
