@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 
+#include "core/c_locale.h"
 #include "core/error.h"
 #include "e2e/e2e.h"
 #include "hw/catalog.h"
@@ -216,9 +217,9 @@ PYBIND11_MODULE(loom, m) {
         loom::require_fits_memory(p, g, "spec");
         return prediction_dict(p);
       },
-      py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned",
+      py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned", py::call_guard<loom::CLocaleScope>(), 
       "Predicts one kernel spec (\"gemm m=4096 n=4096 k=4096 dtype=bf16\") on a GPU: a dict.");
-  m.def("predict_batch", &predict_batch, py::arg("gpu"), py::arg("rows"), py::arg("model") = "learned",
+  m.def("predict_batch", &predict_batch, py::call_guard<loom::CLocaleScope>(), py::arg("gpu"), py::arg("rows"), py::arg("model") = "learned",
         py::arg("threads") = 1,
         "Predicts many kernels: rows = list of dicts / NumPy structured array / pandas DataFrame with a `family` "
         "column and the spec's keys (an optional `gpu` column overrides gpu). Returns a dict of arrays.");
@@ -242,9 +243,9 @@ PYBIND11_MODULE(loom, m) {
         d["notes"] = a->notes;
         return d;
       },
-      py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned",
+      py::arg("gpu"), py::arg("spec"), py::arg("model") = "learned", py::call_guard<loom::CLocaleScope>(), 
       "Speed-of-light table of one kernel: the prediction plus every pipeline's demand and time at peak.");
-  m.def("e2e", &loom_py::e2e_step,
+  m.def("e2e", &loom_py::e2e_step, py::call_guard<loom::CLocaleScope>(), 
       py::arg("gpu"), py::arg("model"), py::arg("phase"), py::arg("batch") = 1, py::arg("seq") = 1,
       py::arg("context") = 0, py::arg("tp") = 1, py::arg("profile") = "vllm", py::arg("mode") = "",
       py::arg("kernel_model") = "learned",
@@ -268,7 +269,7 @@ PYBIND11_MODULE(loom, m) {
         d["extrapolated"] = c.borrowed;
         return d;
       },
-      py::arg("gpu"), py::arg("spec"), "Tile-config decision of loom's own GEMM/MoE kernels from the tune tables.");
+      py::arg("gpu"), py::arg("spec"), py::call_guard<loom::CLocaleScope>(), "Tile-config decision of loom's own GEMM/MoE kernels from the tune tables.");
   // loom.simulate: helper "serving" adds the binding of src/serving here (m.def("simulate", ...)).
 
   // An argument of the wrong type (loom.e2e(..., batch=1.5), a None for a string) fails pybind11's conversion with a

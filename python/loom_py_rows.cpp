@@ -177,8 +177,11 @@ BatchRows batch_rows(const py::object& rows) {
     throw loom::InputError("rows", "must be a list of dicts, a NumPy structured array or a pandas DataFrame");
   BatchRows out;
   for (const auto& row : rows) {
-    if (!py::isinstance<py::dict>(row))
-      throw loom::InputError("rows", "each row must be a dict (or pass a NumPy structured array / pandas DataFrame)");
+    if (!py::isinstance<py::dict>(row))  // named by index (a Mapping that is not a dict among 1,000 rows)
+      throw loom::InputError(row_name(out.cells.size()),
+                             "is a " + py::str(py::type::of(row).attr("__name__")).cast<std::string>() +
+                                 ", not a dict; each row must be a dict (or pass a NumPy structured array / pandas "
+                                 "DataFrame)");
     const std::string where = row_name(out.cells.size());
     out.where.push_back(where);
     auto& cells = out.cells.emplace_back();

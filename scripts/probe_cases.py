@@ -177,6 +177,7 @@ def build_cases(T):
     from probe_cases_r16 import add_round16
     from probe_cases_r17 import add_round17
     from probe_cases_r18 import add_round18
+    from probe_cases_r19 import add_round19
     add_gpu_yaml(c)
     add_batch_csv(c)
     add_model_configs(c, E)
@@ -204,6 +205,7 @@ def build_cases(T):
     add_round16(c)
     add_round17(c)
     add_round18(c)
+    add_round19(c)
     return cs
 
 

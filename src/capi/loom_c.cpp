@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "core/c_locale.h"
 #include "core/error.h"
 #include "hw/catalog.h"
 #include "kernels/kernel_spec.h"
@@ -78,6 +79,7 @@ std::string c_message(const loom::InputError& e) {
 template <class F>
 int guarded(loom_handle* h, F&& f) {
   if (!h) return LOOM_EINPUT;
+  const loom::CLocaleScope c_locale;  // a host's setlocale(LC_ALL, "de_DE.UTF-8") does not reach loom's numbers
   try {
     h->error.clear();
     f();
@@ -106,6 +108,7 @@ const loom::GpuSpec& gpu_of(loom_handle* h, const char* name) {
 extern "C" {
 
 loom_handle* loom_open(const char* data_dir, const char* model, char* err, size_t err_len) {
+  const loom::CLocaleScope c_locale;
   try {
     auto h = std::make_unique<loom_handle>();
     h->catalog = loom::Catalog::load(data_dir ? data_dir : "");

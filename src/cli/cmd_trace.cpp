@@ -213,6 +213,7 @@ int paths_cmd(const Args& args) {
   const auto& pos = args.positional();
   if (pos.size() > 2) throw InputError(pos[2], "unexpected argument; usage: loom trace paths [TRACES_DIR] [-o FILE]");
   const std::string dir = pos.size() > 1 ? pos[1] : data_dir() + "/traces";
+  if (args.has("-o")) check_output_file(args.get("-o"));  // a FIFO or /dev/full: refused before seconds of reading
   const nlohmann::json t = build_gemm_path_table(read_corpus_dir(dir), Catalog::load());
   // An empty table is no answer: written over kernels/gemm_paths.json it would silently drop every learned path.
   if (t.value("rows_used", 0) == 0)

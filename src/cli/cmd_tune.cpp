@@ -363,6 +363,7 @@ int cmd_tune(const std::vector<std::string>& argv) {
                                 args.get("--family", "FAMILY").substr(0, 40) +
                                 ".json to regenerate the committed table");
     refuse_stdout_output("--out", args.get("--out"), "also receives the fit summary; give a file");
+    check_output_file(args.get("--out"));  // before the fit: /dev/full or a missing folder cost seconds of work
   }
   if (args.has("--export"))
     refuse_stdout_output("--out", args.get("--out"), "cannot hold the exported files; give a folder");

@@ -1,6 +1,7 @@
 // loom: the command-line driver. Parses the command word, runs it, and is the only place that reports errors.
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -184,16 +185,29 @@ void print_version() {
 
 }  // namespace
 
+/// Why stdout failed. errno of the failed write is gone by the time the error is seen (std::cout keeps only a bad
+/// bit), and EIO was reported for a reader that had gone (EPIPE) or /dev/full (ENOSPC): one more byte, written to a
+/// stdout whose output is already short, says which.
+static int stdout_errno(int err) {
+  if (err) return err;
+  errno = 0;
+  if (::write(STDOUT_FILENO, "\n", 1) < 0 && errno) return errno;
+  return EIO;
+}
+
 /// Exit status of a usage or version text written to stdout: `loom --help > /dev/full` exited 0 with nothing written.
 static int stdout_status(int rc) {
   errno = 0;
   if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return rc;
-  std::cerr << "loom: stdout: " << loom::write_failed_message(errno ? errno : EIO) << "\n";
+  std::cerr << "loom: stdout: " << loom::write_failed_message(stdout_errno(errno)) << "\n";
   return 2;
 }
 
 int main(int argc, char** argv) {
   using namespace loom::cli;
+  // A file-size limit (`ulimit -f`) killed loom with SIGXFSZ in the middle of a write, leaving the temporary file of
+  // the output behind; ignored, the write fails with EFBIG and is reported (and cleaned up) like a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
     print_usage("", kUsage, argc >= 2 && help_as_json(std::vector<std::string>(argv + 2, argv + argc)));
@@ -244,7 +258,7 @@ int main(int argc, char** argv) {
     errno = 0;
     std::cout.flush();
     if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout)
-      throw loom::InputError("stdout", loom::write_failed_message(errno ? errno : EIO));
+      throw loom::InputError("stdout", loom::write_failed_message(stdout_errno(errno)));
     return rc;
   } catch (const loom::InputError& e) {
     loom::cli::drop_progress();

@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -147,6 +148,7 @@ void discard_output(const OutputFile& f) noexcept {
 
 void write_file(const std::string& path, std::string_view text) {
   refuse_control_bytes_in_path(path);
+  const std::string label = is_stdout_path(path) ? "stdout" : path;  // `-o -`: "-: write failed" named no output
   if (!is_stdout_path(path)) refuse_named_pipe(path), refuse_input_overwrite(path);
   // stdio rather than ofstream: fwrite/fflush/fclose report errno, which says *why* (ENOSPC, EACCES, ...).
   errno = 0;
@@ -156,7 +158,7 @@ void write_file(const std::string& path, std::string_view text) {
     const int err = errno;
     if (out.fd >= 0) ::close(out.fd);
     discard_output(out);
-    throw InputError(path, write_failed_message(err));
+    throw InputError(label, write_failed_message(err));
   }
   const size_t n = text.empty() ? 0 : std::fwrite(text.data(), 1, text.size(), f);
   int err = n == text.size() ? 0 : (errno ? errno : EIO);
@@ -164,7 +166,7 @@ void write_file(const std::string& path, std::string_view text) {
   if (std::fclose(f) != 0 && !err) err = errno ? errno : EIO;
   if (err) {
     discard_output(out);
-    throw InputError(path, write_failed_message(err));
+    throw InputError(label, write_failed_message(err));
   }
   commit_output(out);
 }
@@ -258,6 +260,11 @@ void check_output_file(const std::string& path) {
   if (is_stdout_path(path)) return;
   refuse_named_pipe(path);
   refuse_input_overwrite(path);
+  // /dev/full (or a link to it) takes no byte: refused when written, it was refused after the work (a fit's seconds).
+  struct stat st{};
+  if (::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 7))
+    throw InputError(path, "write failed: No space left on device (it is /dev/full, checked before any work); give "
+                           "a file to write");
   if (fs::is_directory(path, ec)) throw InputError(path, "is a folder; give a file name to write");
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";

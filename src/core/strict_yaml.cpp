@@ -1,6 +1,7 @@
 // Strict YAML loading (see core/strict_yaml.h).
 #include "core/strict_yaml.h"
 
+#include <charconv>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -142,8 +143,11 @@ const std::set<uint64_t>& checked_texts() {
     const std::string dir = packed_model_dir();
     if (dir.empty()) return s;
     std::ifstream in(dir + "/yaml-checked.txt");
-    for (std::string line; std::getline(in, line);)
-      if (line.size() == 16) s.insert(std::stoull(line, nullptr, 16));
+    for (std::string line; std::getline(in, line);) {  // a line that is not 16 hex digits is no hash: skipped
+      uint64_t h = 0;
+      const auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), h, 16);
+      if (line.size() == 16 && ec == std::errc() && end == line.data() + line.size() && line[0] != '-') s.insert(h);
+    }
     return s;
   }();
   return set;

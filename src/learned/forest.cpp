@@ -3,6 +3,7 @@
 #include "learned/forest.h"
 #include "learned/forest_simd.h"
 
+#include <charconv>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -48,7 +49,11 @@ Forest Forest::from_json(const std::string& json) {
   try {
     auto j = nlohmann::json::parse(json);
     const auto& learner = j.at("learner");
-    f.base_score_ = std::stof(learner.at("learner_model_param").at("base_score").get<std::string>());
+    // from_chars, not stof: strtof reads the C locale's decimal point, and a host program's
+    // setlocale(LC_ALL, "de_DE.UTF-8") made "8.23773E-1" 8 (every prediction of a JSON-loaded forest wrong).
+    const std::string bs = learner.at("learner_model_param").at("base_score").get<std::string>();
+    const auto [bs_end, bs_ec] = std::from_chars(bs.data(), bs.data() + bs.size(), f.base_score_);
+    if (bs_ec != std::errc() || bs_end != bs.data() + bs.size()) throw std::invalid_argument("base_score '" + bs + "'");
     f.num_features_ = std::stoul(learner.at("learner_model_param").at("num_feature").get<std::string>());
     for (const auto& t : learner.at("gradient_booster").at("model").at("trees")) {
       const auto& left = t.at("left_children");

@@ -267,6 +267,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 void write_text(const std::string& path, const std::string& text) {
   refuse_control_bytes_in_path(path);
+  const std::string label = is_stdout_path(path) ? "stdout" : path;  // `-o -` is stdout in the message
   if (!is_stdout_path(path)) refuse_named_pipe(path), refuse_input_overwrite(path);
   const bool gz = ends_with(path, ".gz");
   const OutputFile out = begin_output(path);  // a temporary file renamed over `path`: a failed write leaves it whole
@@ -276,7 +277,7 @@ void write_text(const std::string& path, const std::string& text) {
     const int err = errno;
     if (out.fd >= 0) ::close(out.fd);
     discard_output(out);
-    throw InputError(path, write_failed_message(err));
+    throw InputError(label, write_failed_message(err));
   }
   size_t off = 0;
   while (off < text.size()) {
@@ -285,14 +286,14 @@ void write_text(const std::string& path, const std::string& text) {
       const int err = errno;
       gzclose(f);
       discard_output(out);
-      throw InputError(path, write_failed_message(err));
+      throw InputError(label, write_failed_message(err));
     }
     off += n;
   }
   if (gzclose(f) != Z_OK) {
     const int err = errno;
     discard_output(out);
-    throw InputError(path, write_failed_message(err));
+    throw InputError(label, write_failed_message(err));
   }
   commit_output(out);
 }

@@ -147,6 +147,29 @@ class LoomModuleTest(unittest.TestCase):
         self.assertEqual(ok["warnings"], [])
         self.assertTrue(ok["memory"]["fits"])
 
+    def test_comma_decimal_locale(self):
+        # Probe round 19: a host's setlocale(LC_ALL, "de_DE.UTF-8") wrote "17,1 GB" in notes (and made a JSON-loaded
+        # forest's base_score 8); every call runs in the C locale now.
+        import locale
+        before = loom.e2e("h200", "llama-3-8b", "decode", batch=8, context=1024)
+        try:
+            locale.setlocale(locale.LC_ALL, "de_DE.UTF-8")
+        except locale.Error:
+            self.skipTest("no de_DE.UTF-8 locale")
+        try:
+            after = loom.e2e("h200", "llama-3-8b", "decode", batch=8, context=1024)
+        finally:
+            locale.setlocale(locale.LC_ALL, "C")
+        self.assertEqual(before, after)
+        self.assertIn(".", after["memory"]["note"])
+
+    def test_row_not_a_dict_is_named(self):
+        import types
+        row = {"family": "gemm", "m": 64, "n": 64, "k": 64, "dtype": "bf16"}
+        with self.assertRaises(ValueError) as cm:
+            loom.predict_batch("h200", [row, types.MappingProxyType(row)])
+        self.assertIn("rows[1]", str(cm.exception))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,1 @@
+gpus >/dev/full
