@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 #include "analytical/analysis.h"
@@ -242,15 +243,16 @@ std::vector<SensitivityRow> sensitivity(const GpuSpec& gpu, int tp, const ModelC
   std::unordered_map<std::string, std::pair<double, double>> on_real;  // spec text -> (prediction, analytical)
   const KernelPredictor anchored = [&](const GpuSpec& g, const KernelSpec& s) {
     std::string key = s.to_string();
-    std::unique_lock<std::mutex> lock(mu, std::defer_lock);
-    if (parallel) lock.lock();
-    auto it = on_real.find(key);
-    if (it == on_real.end()) {
-      const double a_real = analyze(gpu, s).latency_us;
-      it = on_real.emplace(std::move(key), std::make_pair(predictor ? predictor(gpu, s) : a_real, a_real)).first;
+    double real = 0, a_real = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu);  // uncontended on one thread
+      auto it = on_real.find(key);
+      if (it == on_real.end()) {
+        const double a = analyze(gpu, s).latency_us;
+        it = on_real.emplace(std::move(key), std::make_pair(predictor ? predictor(gpu, s) : a, a)).first;
+      }
+      std::tie(real, a_real) = it->second;
     }
-    const auto [real, a_real] = it->second;
-    if (parallel) lock.unlock();
     const double a_changed = analyze(g, s).latency_us;
     return a_real > 0 && a_changed > 0 ? real * a_changed / a_real : real;
   };

@@ -28,6 +28,13 @@ KernelPredictor one_at_a_time(const Predictor& p, std::atomic<int>* calls) {
       "test-one-at-a-time#" + std::to_string(serial++));
 }
 
+/// Every catalogue entry, as `whatif --gpus all` lists them.
+std::vector<GpuSpec> every_gpu(const Catalog& c) {
+  std::vector<GpuSpec> gpus;
+  for (const auto& n : c.names()) gpus.push_back(c.get(n));
+  return gpus;
+}
+
 void expect_same_rows(const std::vector<WhatIfRow>& a, const std::vector<WhatIfRow>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) {
@@ -45,8 +52,7 @@ TEST(PriceAhead, WhatIfTableIsTheSameBatchedOrOneAtATime) {
   const Predictor p("learned");
   ASSERT_TRUE(p.learned());
   const Catalog c = Catalog::load();
-  std::vector<GpuSpec> gpus;
-  for (const auto& n : c.names()) gpus.push_back(c.get(n));
+  const std::vector<GpuSpec> gpus = every_gpu(c);
   const ModelConfig m = load_model("llama-3-70b");
   const ServingProfile prof = load_profile("vllm");
   WhatIfRequest req;
@@ -133,8 +139,7 @@ TEST(PriceAhead, OneBatchWithGpusThatCannotRunSomeKernels) {
   // the batch refused, and report it as before.
   const Predictor p("learned");
   const Catalog c = Catalog::load();
-  std::vector<GpuSpec> gpus;
-  for (const auto& n : c.names()) gpus.push_back(c.get(n));
+  const std::vector<GpuSpec> gpus = every_gpu(c);
   const ModelConfig m = load_model("llama-3-8b");
   const ServingProfile prof = load_profile("vllm");
   WhatIfRequest req;
